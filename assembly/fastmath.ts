@@ -1,0 +1,66 @@
+// Fast f32 logarithms and exponentials from lookup tables (assembly/tables.ts).
+//
+// These are the arithmetic of the utility field. They are written so that the
+// scalar build, the SIMD build and the TypeScript twin (src/core/reference/
+// fastmath.ts) perform the same f32 operations in the same order, so all three
+// return bit-identical results: a run's outcome never depends on which build
+// a host could load.
+import { LN_LUT, LOG2_LUT, EXP2_LUT } from "./tables";
+
+const LN2: f32 = 0.6931471805599453;
+const INV_2_15: f32 = 1.0 / 32768.0;
+
+/**
+ * Natural log of a u32 by bit scan plus a 256-entry table (the paper's
+ * micro-kernel): ln(v) ~ msb(v) * ln 2 + ln(1 + top8(mantissa)/256).
+ * v = 0 is treated as 1 (ln = 0). Error below 0.004.
+ */
+// @ts-ignore: decorator
+@inline export function fastLnU32(v: u32): f32 {
+  const x = v | 1;
+  const lz = clz<u32>(x);
+  const msb = <f32>(<i32>31 - <i32>lz);
+  const idx = ((x << lz) >> 23) & 0xff;
+  return msb * LN2 + load<f32>(LN_LUT + (<usize>idx << 2));
+}
+
+/**
+ * log2(x) for x >= 1 (f32), by exponent extraction and a 257-entry table with
+ * linear interpolation over the next 15 mantissa bits. Absolute error < 3e-5.
+ * Inputs below 1 (including NaN) are clamped to 1 (log2 = 0): callers only
+ * take log2(1 + non-negative).
+ */
+// @ts-ignore: decorator
+@inline export function fastLog2(x: f32): f32 {
+  const y = x >= 1.0 ? x : <f32>1.0;
+  const b = reinterpret<u32>(y);
+  const e = <f32>(<i32>(b >> 23) - 127);
+  const m = b & 0x7fffff;
+  const i = m >> 15;
+  const t = <f32>(m & 0x7fff) * INV_2_15;
+  const a = load<f32>(LOG2_LUT + (<usize>i << 2));
+  const c = load<f32>(LOG2_LUT + (<usize>(i + 1) << 2));
+  return e + (a + t * (c - a));
+}
+
+/**
+ * 2^x for x <= 0 (f32), by splitting x into integer and fraction and a
+ * 257-entry table with linear interpolation. Used with x = (U - Umax) / tau,
+ * which is never positive; x > 0 is clamped to 0 and x < -126 returns 0.
+ */
+// @ts-ignore: decorator
+@inline export function fastExp2Neg(x: f32): f32 {
+  if (!(x < 0.0)) return 1.0;
+  if (x < -126.0) return 0.0;
+  const fl = Mathf.floor(x);
+  const f = x - fl; // in [0, 1)
+  const s = f * 256.0;
+  let i = <i32>s; // 0..256: f can round up to 1.0 in f32
+  if (i > 255) i = 255;
+  const t = s - <f32>i;
+  const a = load<f32>(EXP2_LUT + (<usize>i << 2));
+  const c = load<f32>(EXP2_LUT + (<usize>(i + 1) << 2));
+  const frac = a + t * (c - a);
+  const scale = reinterpret<f32>(<u32>(<i32>fl + 127) << 23);
+  return frac * scale;
+}

@@ -1,0 +1,69 @@
+// A bump allocator over the core's linear memory. The core itself never
+// allocates: the host lays out every buffer, and this class is where that
+// layout lives. Typed views are rebuilt whenever memory has grown (growing
+// detaches the old ArrayBuffer), so callers must read views through the
+// getters here, not keep them across an alloc().
+
+const PAGE = 65536;
+
+export class Arena {
+  private top: number;
+  private buf: ArrayBuffer;
+  private _u8: Uint8Array;
+  private _i32: Int32Array;
+  private _u32: Uint32Array;
+  private _f32: Float32Array;
+  private _f64: Float64Array;
+  private _u64: BigUint64Array;
+
+  constructor(readonly memory: WebAssembly.Memory, readonly base: number) {
+    this.top = base;
+    this.buf = memory.buffer;
+    this._u8 = new Uint8Array(this.buf);
+    this._i32 = new Int32Array(this.buf);
+    this._u32 = new Uint32Array(this.buf);
+    this._f32 = new Float32Array(this.buf);
+    this._f64 = new Float64Array(this.buf);
+    this._u64 = new BigUint64Array(this.buf);
+  }
+
+  /** Reserve `bytes` (aligned to `align`, a power of two), growing memory if needed. */
+  alloc(bytes: number, align = 16): number {
+    if (!Number.isInteger(bytes) || bytes < 0) throw new RangeError(`arena: bad size ${bytes}`);
+    const p = (this.top + align - 1) & ~(align - 1);
+    const end = p + bytes;
+    const have = this.memory.buffer.byteLength;
+    if (end > have) this.memory.grow(Math.ceil((end - have) / PAGE));
+    this.top = end;
+    return p;
+  }
+
+  /** Release everything allocated so far (memory stays at its size). */
+  reset(): void {
+    this.top = this.base;
+  }
+
+  /** Bytes in use above the core's static data. */
+  get used(): number {
+    return this.top - this.base;
+  }
+
+  private refresh(): void {
+    if (this.buf !== this.memory.buffer) {
+      this.buf = this.memory.buffer;
+      this._u8 = new Uint8Array(this.buf);
+      this._i32 = new Int32Array(this.buf);
+      this._u32 = new Uint32Array(this.buf);
+      this._f32 = new Float32Array(this.buf);
+      this._f64 = new Float64Array(this.buf);
+      this._u64 = new BigUint64Array(this.buf);
+    }
+  }
+
+  get u8(): Uint8Array { this.refresh(); return this._u8; }
+  get i32(): Int32Array { this.refresh(); return this._i32; }
+  get u32(): Uint32Array { this.refresh(); return this._u32; }
+  get f32(): Float32Array { this.refresh(); return this._f32; }
+  get f64(): Float64Array { this.refresh(); return this._f64; }
+  get u64(): BigUint64Array { this.refresh(); return this._u64; }
+}

@@ -1,0 +1,71 @@
+// The only module that loads the core's .wasm files. It instantiates a build
+// (SIMD where the runtime validates it, otherwise scalar), and gives the rest of
+// the code the raw exports plus an arena that owns the memory layout.
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Arena } from "./arena.js";
+import type { CoreExports } from "./exports.js";
+
+export type Flavor = "simd" | "scalar";
+
+/** Where the built .wasm files live (build/, at the package root). */
+export function wasmPath(flavor: Flavor): string {
+  // This file is src/core/wasm.ts (tests) or dist/src/core/wasm.js (built):
+  // walk up to the directory that holds package.json.
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    try {
+      readFileSync(join(dir, "package.json"));
+      break;
+    } catch {
+      dir = dirname(dir);
+    }
+  }
+  return join(dir, "build", `laminar-${flavor}.wasm`);
+}
+
+const moduleCache = new Map<Flavor, WebAssembly.Module>();
+
+function compiled(flavor: Flavor): WebAssembly.Module {
+  let m = moduleCache.get(flavor);
+  if (!m) {
+    const path = wasmPath(flavor);
+    let bytes: Uint8Array<ArrayBuffer>;
+    try {
+      bytes = new Uint8Array(readFileSync(path));
+    } catch {
+      throw new Error(`core: ${path} is missing; run "npm run build:wasm" (npm ci does it)`);
+    }
+    m = new WebAssembly.Module(bytes);
+    moduleCache.set(flavor, m);
+  }
+  return m;
+}
+
+/** True when this runtime can compile the SIMD build. */
+export function simdSupported(): boolean {
+  try {
+    return WebAssembly.validate(new Uint8Array(readFileSync(wasmPath("simd"))));
+  } catch {
+    return false;
+  }
+}
+
+/** One instance of the core: its exports, its memory, and an arena over it. */
+export class Core {
+  readonly exports: CoreExports;
+  readonly arena: Arena;
+
+  constructor(readonly flavor: Flavor) {
+    const instance = new WebAssembly.Instance(compiled(flavor), {});
+    this.exports = instance.exports as unknown as CoreExports;
+    this.arena = new Arena(this.exports.memory, this.exports.heapBase());
+  }
+}
+
+/** Load a fresh core instance; "auto" picks SIMD when the runtime supports it. */
+export function loadCore(flavor: Flavor | "auto" = "auto"): Core {
+  if (flavor === "auto") flavor = simdSupported() ? "simd" : "scalar";
+  return new Core(flavor);
+}
