@@ -14,3 +14,5 @@ export function abiVersion(): i32 { return 1; }
 
 /** Bytes of linear memory now (grows only when the host calls memory.grow). */
 export function memoryBytes(): f64 { return <f64>memBytes(); }
+export * from "./bitmap";
+export * from "./score";

@@ -13,4 +13,28 @@ export interface CoreExports {
   microMaskUpdate(base: number, iters: number, start: number, seed: number): number;
   microFastlogScore(table: number, iters: number, start: number, gamma: number): number;
   microZoneUpdate(o: number, h: number, s: number, iters: number, gamma: number, beta: number, eps: number): number;
+
+  // bitmaps (assembly/bitmap.ts): table/row/mask are u64-aligned row pointers
+  bmFreeCount(table: number, count: number, atoms: number, out: number): number;
+  bmCountAtLeast(table: number, count: number, atoms: number, k: number, out: number): number;
+  bmFirstRun(table: number, count: number, atoms: number, k: number, out: number): number;
+  bmFitsAt(table: number, count: number, atoms: number, demand: number, out: number): number;
+  bmTakeAny(row: number, atoms: number, k: number, outMask: number): number;
+  bmTakeRun(row: number, atoms: number, k: number, outMask: number): number;
+  bmTake(row: number, atoms: number, mask: number): number;
+  bmRelease(row: number, atoms: number, mask: number): number;
+  bmRunMask(atoms: number, offset: number, k: number, outMask: number): number;
+
+  // utility field (assembly/score.ts)
+  utility(s: number, h: number, gamma: number): number;
+  scoreCandidates(
+    field: number, nodeCount: number, table: number, atoms: number, cand: number, n: number,
+    now: number, m: number, contiguous: number, gamma: number, degradeAge: number, noise: number,
+  ): number;
+  zoneAggregate(
+    field: number, nodeCount: number, offsets: number, zones: number, now: number,
+    degradeAge: number, degradeHeat: number, outSlack: number, outHeat: number,
+  ): number;
+  tegWeights(slack: number, heat: number, zones: number, gamma: number, tau: number, outCum: number): number;
+  tegSample(cum: number, zones: number, u: number, n: number, out: number): number;
 }

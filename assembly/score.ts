@@ -1,0 +1,186 @@
+// The unified utility field: U = log2(1 + S_pred) - gamma * log2(1 + H_pred),
+// with Z-HAF projection and long-degrade, DA candidate scoring, Zone
+// aggregation and TEG Zone weights. See docs/abi.md ("Utility field").
+//
+// Field layout at `field` (nodeCount = n): f32 S[n] | H[n] | dS[n] | dH[n] | stamp[n].
+import { checkAtoms, checkBuf, E_ARG, E_COUNT, E_ID, E_K, E_NOFIT, OK } from "./abi";
+import { fastExp2Neg, fastLog2 } from "./fastmath";
+import { rowFirstRun, rowFree } from "./row";
+
+/** Utility of already projected slack and heat. */
+export function utility(s: f32, h: f32, gamma: f32): f32 {
+  return fastLog2(<f32>1.0 + s) - gamma * fastLog2(<f32>1.0 + h);
+}
+
+// @ts-ignore: decorator
+@inline function pos(x: f32): f32 {
+  return x > 0 ? x : 0; // NaN -> 0, the same in every build and in TypeScript
+}
+
+/**
+ * Index (into cand) of the best placable candidate by U + noise[i], ties to
+ * the lowest index; E_NOFIT when none is placable. Nothing is written.
+ */
+export function scoreCandidates(
+  field: usize, nodeCount: i32, table: usize, atoms: i32,
+  cand: usize, n: i32, now: f32, m: i32, contiguous: i32,
+  gamma: f32, degradeAge: f32, noise: usize,
+): i32 {
+  let e = checkAtoms(atoms); if (e != OK) return e;
+  if (nodeCount < 0 || n < 0) return E_COUNT;
+  const words = atoms >> 6;
+  e = checkBuf(field, nodeCount * 5, 4); if (e != OK) return e;
+  e = checkBuf(table, nodeCount * words, 8); if (e != OK) return e;
+  e = checkBuf(cand, n, 4); if (e != OK) return e;
+  e = checkBuf(noise, n, 4); if (e != OK) return e;
+  if (m < 0 || m > atoms) return E_K;
+  if (contiguous != 0 && contiguous != 1) return E_ARG;
+  if (isNaN(now) || isNaN(gamma) || isNaN(degradeAge)) return E_ARG;
+  const nn = <usize>nodeCount << 2;
+  const stride = <usize>words << 3;
+  let best: f32 = -Infinity;
+  let bi: i32 = E_NOFIT;
+  for (let i = 0; i < n; i++) {
+    const j = load<i32>(cand + (<usize>i << 2));
+    if (j < 0 || j >= nodeCount) return E_ID;
+    const jo = <usize>j << 2;
+    const age = pos(now - load<f32>(field + 4 * nn + jo));
+    if (age > degradeAge) continue; // long-degrade: out of the candidate set
+    const row = table + <usize>j * stride;
+    const placable = contiguous ? rowFirstRun(row, words, m) >= 0 : rowFree(row, words) >= m;
+    if (!placable) continue;
+    const sp = pos(load<f32>(field + jo) + age * load<f32>(field + 2 * nn + jo));
+    const hp = pos(load<f32>(field + nn + jo) + age * load<f32>(field + 3 * nn + jo));
+    const u = (fastLog2(<f32>1.0 + sp) - gamma * fastLog2(<f32>1.0 + hp)) + load<f32>(noise + (<usize>i << 2));
+    if (u > best) { best = u; bi = i; }
+  }
+  return bi;
+}
+
+/**
+ * Mean projected slack and total projected heat per Zone. Zone z is nodes
+ * offsets[z] .. offsets[z+1]-1. Sums use four interleaved lanes (node j of a
+ * Zone adds to lane j mod 4) combined as (l0 + l1) + (l2 + l3): the SIMD
+ * build computes exactly what the scalar build and the TypeScript twin do.
+ */
+export function zoneAggregate(
+  field: usize, nodeCount: i32, offsets: usize, zones: i32,
+  now: f32, degradeAge: f32, degradeHeat: f32, outSlack: usize, outHeat: usize,
+): i32 {
+  if (nodeCount < 0 || zones < 0) return E_COUNT;
+  let e = checkBuf(field, nodeCount * 5, 4); if (e != OK) return e;
+  e = checkBuf(offsets, zones + 1, 4); if (e != OK) return e;
+  e = checkBuf(outSlack, zones, 4); if (e != OK) return e;
+  e = checkBuf(outHeat, zones, 4); if (e != OK) return e;
+  if (isNaN(now) || isNaN(degradeAge) || isNaN(degradeHeat)) return E_ARG;
+  let prev = load<i32>(offsets);
+  if (prev < 0) return E_ID;
+  for (let z = 1; z <= zones; z++) {
+    const o = load<i32>(offsets + (<usize>z << 2));
+    if (o < prev || o > nodeCount) return E_ID;
+    prev = o;
+  }
+  const nn = <usize>nodeCount << 2;
+  for (let z = 0; z < zones; z++) {
+    const a = load<i32>(offsets + (<usize>z << 2));
+    const b = load<i32>(offsets + (<usize>(z + 1) << 2));
+    let s0: f32 = 0, s1: f32 = 0, s2: f32 = 0, s3: f32 = 0;
+    let h0: f32 = 0, h1: f32 = 0, h2: f32 = 0, h3: f32 = 0;
+    let j = a;
+    if (ASC_FEATURE_SIMD) {
+      const zero = f32x4.splat(0);
+      const vnow = f32x4.splat(now), vda = f32x4.splat(degradeAge), vdh = f32x4.splat(degradeHeat);
+      let vs = zero, vh = zero;
+      for (; j + 4 <= b; j += 4) {
+        const p = field + (<usize>j << 2);
+        const S = v128.load(p), H = v128.load(p + nn), dS = v128.load(p + 2 * nn);
+        const dH = v128.load(p + 3 * nn), st = v128.load(p + 4 * nn);
+        let age = f32x4.sub(vnow, st);
+        age = v128.and(age, f32x4.gt(age, zero));
+        const deg = f32x4.gt(age, vda);
+        let sp = f32x4.add(S, f32x4.mul(age, dS));
+        sp = v128.andnot(v128.and(sp, f32x4.gt(sp, zero)), deg);
+        let hp = f32x4.add(H, f32x4.mul(age, dH));
+        hp = v128.and(hp, f32x4.gt(hp, zero));
+        hp = v128.bitselect(f32x4.add(H, vdh), hp, deg);
+        vs = f32x4.add(vs, sp);
+        vh = f32x4.add(vh, hp);
+      }
+      s0 = f32x4.extract_lane(vs, 0); s1 = f32x4.extract_lane(vs, 1);
+      s2 = f32x4.extract_lane(vs, 2); s3 = f32x4.extract_lane(vs, 3);
+      h0 = f32x4.extract_lane(vh, 0); h1 = f32x4.extract_lane(vh, 1);
+      h2 = f32x4.extract_lane(vh, 2); h3 = f32x4.extract_lane(vh, 3);
+    }
+    for (; j < b; j++) {
+      const jo = <usize>j << 2;
+      const age = pos(now - load<f32>(field + 4 * nn + jo));
+      const H = load<f32>(field + nn + jo);
+      let sp: f32, hp: f32;
+      if (age > degradeAge) {
+        sp = 0;
+        hp = H + degradeHeat;
+      } else {
+        sp = pos(load<f32>(field + jo) + age * load<f32>(field + 2 * nn + jo));
+        hp = pos(H + age * load<f32>(field + 3 * nn + jo));
+      }
+      const lane = (j - a) & 3;
+      if (lane == 0) { s0 += sp; h0 += hp; }
+      else if (lane == 1) { s1 += sp; h1 += hp; }
+      else if (lane == 2) { s2 += sp; h2 += hp; }
+      else { s3 += sp; h3 += hp; }
+    }
+    const cnt = b - a;
+    const slack: f32 = cnt > 0 ? ((s0 + s1) + (s2 + s3)) / <f32>cnt : 0;
+    store<f32>(outSlack + (<usize>z << 2), slack);
+    store<f32>(outHeat + (<usize>z << 2), (h0 + h1) + (h2 + h3));
+  }
+  return zones;
+}
+
+/**
+ * TEG sampling table: U_z from each Zone's aggregates, w_z = 2^((U_z - max U)/tau)
+ * (shifted by max U so no weight overflows), outCum[z] = w_0 + ... + w_z (f64).
+ */
+export function tegWeights(slack: usize, heat: usize, zones: i32, gamma: f32, tau: f32, outCum: usize): i32 {
+  if (zones < 1) return E_COUNT;
+  let e = checkBuf(slack, zones, 4); if (e != OK) return e;
+  e = checkBuf(heat, zones, 4); if (e != OK) return e;
+  e = checkBuf(outCum, zones, 8); if (e != OK) return e;
+  if (!(tau > 0) || !isFinite(tau) || !isFinite(gamma)) return E_ARG;
+  let umax: f32 = -Infinity;
+  for (let z = 0; z < zones; z++) {
+    const u = utility(load<f32>(slack + (<usize>z << 2)), load<f32>(heat + (<usize>z << 2)), gamma);
+    if (u > umax) umax = u;
+  }
+  let cum: f64 = 0;
+  for (let z = 0; z < zones; z++) {
+    const u = utility(load<f32>(slack + (<usize>z << 2)), load<f32>(heat + (<usize>z << 2)), gamma);
+    cum += <f64>fastExp2Neg((u - umax) / tau);
+    store<f64>(outCum + (<usize>z << 3), cum);
+  }
+  return zones;
+}
+
+/** out[i] = first z with cum[z] > u[i] * cum[zones-1]; u[i] in [0, 1). */
+export function tegSample(cum: usize, zones: i32, u: usize, n: i32, out: usize): i32 {
+  if (zones < 1 || n < 0) return E_COUNT;
+  let e = checkBuf(cum, zones, 8); if (e != OK) return e;
+  e = checkBuf(u, n, 8); if (e != OK) return e;
+  e = checkBuf(out, n, 4); if (e != OK) return e;
+  const total = load<f64>(cum + (<usize>(zones - 1) << 3));
+  if (!(total > 0) || !isFinite(total)) return E_ARG;
+  for (let i = 0; i < n; i++) {
+    const x = load<f64>(u + (<usize>i << 3));
+    if (!(x >= 0 && x < 1)) return E_ARG;
+  }
+  for (let i = 0; i < n; i++) {
+    const t = load<f64>(u + (<usize>i << 3)) * total;
+    let lo = 0, hi = zones - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (load<f64>(cum + (<usize>mid << 3)) > t) hi = mid; else lo = mid + 1;
+    }
+    store<i32>(out + (<usize>i << 2), lo);
+  }
+  return n;
+}
