@@ -13,11 +13,11 @@ const INV_2_15: f32 = 1.0 / 32768.0;
 /**
  * Natural log of a u32 by bit scan plus a 256-entry table (the paper's
  * micro-kernel): ln(v) ~ msb(v) * ln 2 + ln(1 + top8(mantissa)/256).
- * v = 0 is treated as 1 (ln = 0). Error below 0.004.
+ * v = 0 is treated as 1 (ln = 0). Error below 0.004 (the table's 8 bits).
  */
 // @ts-ignore: decorator
 @inline export function fastLnU32(v: u32): f32 {
-  const x = v | 1;
+  const x = select<u32>(v, 1, v != 0);
   const lz = clz<u32>(x);
   const msb = <f32>(<i32>31 - <i32>lz);
   const idx = ((x << lz) >> 23) & 0xff;

@@ -24,7 +24,7 @@ const INV_2_15 = f(1 / 32768);
 
 /** Natural log of a u32 by bit scan plus a 256-entry table (v = 0 counts as 1). */
 export function fastLnU32(v: number): number {
-  const x = (v | 1) >>> 0;
+  const x = v === 0 ? 1 : v >>> 0;
   const lz = Math.clz32(x);
   const idx = ((x << lz) >>> 23) & 0xff;
   return f(f((31 - lz) * LN2) + LN_LUT[idx]);
