@@ -37,4 +37,18 @@ export interface CoreExports {
   ): number;
   tegWeights(slack: number, heat: number, zones: number, gamma: number, tau: number, outCum: number): number;
   tegSample(cum: number, zones: number, u: number, n: number, out: number): number;
+
+  // --- timing wheel (assembly/wheel.ts, docs/abi-wheel.md) ---
+  // w: 8-byte-aligned region of wheelBytes(capacity); ticks are f64 integers in [0, 2^53).
+  wheelBytes(capacity: number): number;
+  wheelInit(w: number, capacity: number, now: number): number;
+  wheelSchedule(w: number, id: number, deadline: number): number;
+  wheelReschedule(w: number, id: number, deadline: number): number;
+  wheelCancel(w: number, id: number): number;
+  wheelAdvance(w: number, now: number, out: number, outCap: number): number;
+  wheelNextDeadline(w: number): number;
+  wheelDeadlineOf(w: number, id: number): number;
+  wheelPending(w: number): number;
+  wheelNow(w: number): number;
+  // --- end timing wheel ---
 }

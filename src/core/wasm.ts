@@ -2,27 +2,16 @@
 // (SIMD where the runtime validates it, otherwise scalar), and gives the rest of
 // the code the raw exports plus an arena that owns the memory layout.
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { Arena } from "./arena.js";
+import { packageRoot } from "./paths.js";
 import type { CoreExports } from "./exports.js";
 
 export type Flavor = "simd" | "scalar";
 
 /** Where the built .wasm files live (build/, at the package root). */
 export function wasmPath(flavor: Flavor): string {
-  // This file is src/core/wasm.ts (tests) or dist/src/core/wasm.js (built):
-  // walk up to the directory that holds package.json.
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i++) {
-    try {
-      readFileSync(join(dir, "package.json"));
-      break;
-    } catch {
-      dir = dirname(dir);
-    }
-  }
-  return join(dir, "build", `laminar-${flavor}.wasm`);
+  return join(packageRoot(), "build", `laminar-${flavor}.wasm`);
 }
 
 const moduleCache = new Map<Flavor, WebAssembly.Module>();

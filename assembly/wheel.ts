@@ -1,0 +1,412 @@
+// Hierarchical timing wheel (after tokio's runtime/time/wheel): 6 levels of 64
+// slots; level L slot s covers 2^(6L) ticks. All state lives in a caller-provided
+// region (layout below and in docs/abi-wheel.md); nothing is allocated. The
+// TypeScript twin src/core/reference/wheel.ts runs the same algorithm over the
+// same byte layout, so both leave bit-identical regions.
+//
+// Invariants of a consistent wheel (E = the wheel's time, "elapsed"):
+//  (I1) an entry of deadline d sits at level L = levelFor(E', d), slot
+//       (d >> 6L) & 63, where E' is the time it was linked; E never passes the
+//       start of an occupied slot without processing it, so while the entry
+//       waits, E still agrees with d on all bits above level L (or, for the
+//       top level only, d lies one rotation ahead: the "fudged" wrap).
+//  (I2) level 0 entries satisfy d >= E and share E's 64-tick block, so every
+//       entry of one level-0 slot has the same deadline;
+//  (I3) at level L >= 1 an entry's slot starts strictly after E, so E's own
+//       slot at that level holds only wrapped top-level entries;
+//  (I4) every slot of a lower level expires before every slot of a higher one.
+// Hence the next expiration is the first occupied slot, in rotation order from
+// E's slot, of the lowest non-empty level (tokio's rotate + trailing zeros).
+import { checkBuf, E_ARG, E_CONFLICT, E_COUNT, E_HORIZON, E_ID, OK } from "./abi";
+
+const LEVELS: i32 = 6;
+const SLOTS: i32 = 64; // slots per level; 6 bits of the tick per level
+const MAGIC: u32 = 0x4c57484c; // "LHWL" little-endian: region initialised
+/** Deadlines at most this many ticks after the wheel's time: one top-level rotation. */
+const MAX_HORIZON: u64 = (<u64>1 << 36) - 1;
+const TICK_LIMIT: f64 = 9007199254740992.0; // 2^53: ticks are exact integers in f64
+const MAX_CAPACITY: i32 = 1 << 26; // keeps wheelBytes(capacity) below 2^31
+
+// Region layout, byte offsets from the region start (8-byte aligned).
+const H_MAGIC: usize = 0; // u32
+const H_CAP: usize = 4; // i32 capacity
+const H_PENDING: usize = 8; // i32 entries scheduled now
+const H_NOW: usize = 16; // u64 the wheel's time
+const OCC: usize = 32; // u64[6] occupied-slot bitmap per level
+const HEADS: usize = 80; // i32[384] first id of each slot list (level*64+slot), -1 = empty
+const ENTRIES: usize = 1616; // u64 deadline[cap], i32 next[cap], prev[cap], where[cap]
+const NONE: i32 = -1;
+
+// Out-of-band results of nextExpiration (multi-value return without allocation).
+let expSlot: i32 = 0;
+let expDeadline: u64 = 0;
+
+/** A tick argument: an integer-valued f64 in [0, 2^53). NaN fails every comparison. */
+// @ts-ignore: decorator
+@inline function tickOk(t: f64): bool {
+  return t >= 0 && t < TICK_LIMIT && Math.floor(t) == t;
+}
+
+// @ts-ignore: decorator
+@inline function bytesFor(cap: i32): i32 {
+  return (<i32>ENTRIES + cap * 20 + 7) & ~7;
+}
+
+/**
+ * Level for a deadline `when` seen from time `elapsed` (tokio's level_for):
+ * the level of the highest bit where they differ; the low 6 bits are forced
+ * on so level 0 is the minimum; a difference above bit 35 (only possible within
+ * the horizon when `when` lies in the next 2^36 block) goes to the top level,
+ * whose 64 slots then act as a ring.
+ */
+// @ts-ignore: decorator
+@inline function levelFor(elapsed: u64, when: u64): i32 {
+  const masked = (elapsed ^ when) | 63;
+  if (masked > MAX_HORIZON) return LEVELS - 1;
+  return (63 - <i32>clz(masked)) / 6;
+}
+
+/** Slot of `when` at `level`: its 6 bits of the tick for that level. */
+// @ts-ignore: decorator
+@inline function slotFor(when: u64, level: i32): i32 {
+  return <i32>((when >> <u64>(level * 6)) & 63);
+}
+
+// @ts-ignore: decorator
+@inline function dlAt(w: usize, id: i32): usize { return w + ENTRIES + (<usize>id << 3); }
+// @ts-ignore: decorator
+@inline function nextAt(w: usize, cap: i32, id: i32): usize {
+  return w + ENTRIES + (<usize>cap << 3) + (<usize>id << 2);
+}
+// @ts-ignore: decorator
+@inline function prevAt(w: usize, cap: i32, id: i32): usize {
+  return w + ENTRIES + (<usize>cap * 12) + (<usize>id << 2);
+}
+// @ts-ignore: decorator
+@inline function whereAt(w: usize, cap: i32, id: i32): usize {
+  return w + ENTRIES + (<usize>cap << 4) + (<usize>id << 2);
+}
+// @ts-ignore: decorator
+@inline function headAt(w: usize, idx: i32): usize { return w + HEADS + (<usize>idx << 2); }
+// @ts-ignore: decorator
+@inline function inRange(i: i32, cap: i32): bool { return <u32>i < <u32>cap; }
+// @ts-ignore: decorator
+@inline function isScheduled(w: usize, cap: i32, id: i32): bool {
+  return <u32>load<i32>(whereAt(w, cap, id)) < <u32>(LEVELS * SLOTS);
+}
+
+/**
+ * Validate an initialised wheel region; returns its capacity or an error code.
+ * The magic word catches an uninitialised region; the capacity read back is
+ * re-checked so a corrupted header can never direct a write outside memory.
+ */
+function open(w: usize): i32 {
+  let e = checkBuf(w, <i32>(ENTRIES >> 3), 8);
+  if (e != OK) return e;
+  if (load<u32>(w, H_MAGIC) != MAGIC) return E_ARG;
+  const cap = load<i32>(w, H_CAP);
+  if (cap < 0 || cap > MAX_CAPACITY) return E_ARG;
+  e = checkBuf(w, bytesFor(cap) >> 3, 8);
+  if (e != OK) return e;
+  return cap;
+}
+
+/** Push `id` (deadline `when`) at the head of its slot list as seen from `elapsed`. */
+function link(w: usize, cap: i32, id: i32, when: u64, elapsed: u64): void {
+  const level = levelFor(elapsed, when);
+  const slot = slotFor(when, level);
+  const idx = (level << 6) | slot;
+  const head = load<i32>(headAt(w, idx));
+  store<i32>(nextAt(w, cap, id), head);
+  store<i32>(prevAt(w, cap, id), NONE);
+  if (inRange(head, cap)) store<i32>(prevAt(w, cap, head), id);
+  store<i32>(headAt(w, idx), id);
+  store<i32>(whereAt(w, cap, id), idx);
+  store<u64>(dlAt(w, id), when);
+  const o = w + OCC + (<usize>level << 3);
+  store<u64>(o, load<u64>(o) | (<u64>1 << <u64>slot));
+}
+
+/** Remove a scheduled `id` from its slot list in O(1); clears the slot's bit when it empties. */
+function unlink(w: usize, cap: i32, id: i32): void {
+  const wa = whereAt(w, cap, id);
+  const idx = load<i32>(wa);
+  store<i32>(wa, NONE);
+  if (<u32>idx >= <u32>(LEVELS * SLOTS)) return;
+  let p = load<i32>(prevAt(w, cap, id));
+  let n = load<i32>(nextAt(w, cap, id));
+  if (!inRange(p, cap)) p = NONE;
+  if (!inRange(n, cap)) n = NONE;
+  if (n != NONE) store<i32>(prevAt(w, cap, n), p);
+  if (p != NONE) {
+    store<i32>(nextAt(w, cap, p), n);
+  } else {
+    store<i32>(headAt(w, idx), n);
+    if (n == NONE) {
+      const o = w + OCC + (<usize>(idx >> 6) << 3);
+      store<u64>(o, load<u64>(o) & ~(<u64>1 << <u64>(idx & 63)));
+    }
+  }
+}
+
+/**
+ * Next slot to process seen from `elapsed`: returns its level (or -1 when the
+ * wheel is empty) and sets expSlot and expDeadline (the slot's start time).
+ * Level 0 rotates from E's own slot (it may hold entries due exactly at E after
+ * a partial advance); higher levels from the slot after E's (I3), so a wrapped
+ * top-level entry in E's own slot comes last, one rotation ahead.
+ */
+function nextExpiration(w: usize, elapsed: u64): i32 {
+  for (let level = 0; level < LEVELS; level++) {
+    const occ = load<u64>(w + OCC + (<usize>level << 3));
+    if (occ == 0) continue;
+    const shift = <u64>(level * 6);
+    const nowSlot = <i32>((elapsed >> shift) & 63);
+    const start = level == 0 ? nowSlot : (nowSlot + 1) & 63;
+    const slot = (start + <i32>ctz(rotr<u64>(occ, <u64>start))) & 63;
+    const levelRange: u64 = <u64>1 << (shift + 6);
+    let deadline = (elapsed & ~(levelRange - 1)) + (<u64>slot << shift);
+    // A slot "behind" E is the next rotation (only wrapped top-level entries).
+    if (deadline < elapsed || (level > 0 && deadline == elapsed)) deadline += levelRange;
+    expSlot = slot;
+    expDeadline = deadline;
+    return level;
+  }
+  return -1;
+}
+
+/** Restore the max-heap property of heap[0..size) below `root` (heap = i32 ids at `h`). */
+function siftDown(h: usize, root: i32, size: i32): void {
+  const v = load<i32>(h + (<usize>root << 2));
+  let i = root;
+  for (;;) {
+    let c = 2 * i + 1;
+    if (c >= size) break;
+    let cv = load<i32>(h + (<usize>c << 2));
+    if (c + 1 < size) {
+      const rv = load<i32>(h + (<usize>(c + 1) << 2));
+      if (rv > cv) { c++; cv = rv; }
+    }
+    if (cv <= v) break;
+    store<i32>(h + (<usize>i << 2), cv);
+    i = c;
+  }
+  store<i32>(h + (<usize>i << 2), v);
+}
+
+/**
+ * Fire the level-0 slot `slot` (all its entries are due at E, I2): write the
+ * `room` smallest ids (or all of them) ascending at `dst` and unlink them.
+ * The selection keeps a bounded max-heap inside `dst` itself (O(k log room),
+ * no scratch memory); the ids left behind are larger than every id written,
+ * so the next call continues the ascending sequence.
+ */
+function fire(w: usize, cap: i32, slot: i32, dst: usize, room: i32): i32 {
+  let i = load<i32>(headAt(w, slot));
+  let m = 0;
+  let guard = cap; // a list never holds more than cap ids
+  while (inRange(i, cap) && guard-- > 0) {
+    if (m < room) {
+      let c = m++; // sift up
+      while (c > 0) {
+        const p = (c - 1) >> 1;
+        const pv = load<i32>(dst + (<usize>p << 2));
+        if (pv >= i) break;
+        store<i32>(dst + (<usize>c << 2), pv);
+        c = p;
+      }
+      store<i32>(dst + (<usize>c << 2), i);
+    } else if (i < load<i32>(dst)) {
+      store<i32>(dst, i);
+      siftDown(dst, 0, m);
+    }
+    i = load<i32>(nextAt(w, cap, i));
+  }
+  for (let end = m - 1; end > 0; end--) { // heap sort: ascending
+    const top = load<i32>(dst);
+    store<i32>(dst, load<i32>(dst + (<usize>end << 2)));
+    store<i32>(dst + (<usize>end << 2), top);
+    siftDown(dst, 0, end);
+  }
+  for (let j = 0; j < m; j++) unlink(w, cap, load<i32>(dst + (<usize>j << 2)));
+  store<i32>(w + H_PENDING, load<i32>(w + H_PENDING) - m);
+  return m;
+}
+
+/** Empty slot (level, slot) and relink each entry from `elapsed` (its slot start): it moves down. */
+function cascade(w: usize, cap: i32, level: i32, slot: i32, elapsed: u64): void {
+  const ha = headAt(w, (level << 6) | slot);
+  let i = load<i32>(ha);
+  store<i32>(ha, NONE);
+  const o = w + OCC + (<usize>level << 3);
+  store<u64>(o, load<u64>(o) & ~(<u64>1 << <u64>slot));
+  let guard = cap;
+  while (inRange(i, cap) && guard-- > 0) {
+    const nx = load<i32>(nextAt(w, cap, i));
+    link(w, cap, i, load<u64>(dlAt(w, i)), elapsed);
+    i = nx;
+  }
+}
+
+/** Link `id` at `when` unless already due (returns 1) or beyond the horizon. */
+function place(w: usize, cap: i32, id: i32, when: u64): i32 {
+  const elapsed = load<u64>(w, H_NOW);
+  if (when <= elapsed) return 1;
+  if (when - elapsed > MAX_HORIZON) return E_HORIZON;
+  link(w, cap, id, when, elapsed);
+  store<i32>(w + H_PENDING, load<i32>(w + H_PENDING) + 1);
+  return 0;
+}
+
+/** Bytes of a wheel region for ids [0, capacity) (a multiple of 8); E_COUNT if capacity is outside [0, 2^26]. */
+export function wheelBytes(capacity: i32): i32 {
+  if (capacity < 0 || capacity > MAX_CAPACITY) return E_COUNT;
+  return bytesFor(capacity);
+}
+
+/** Initialise (or reset) the wheel at `w` (8-byte aligned, wheelBytes(capacity) long) with time `now`. */
+export function wheelInit(w: usize, capacity: i32, now: f64): i32 {
+  if (capacity < 0 || capacity > MAX_CAPACITY) return E_COUNT;
+  const e = checkBuf(w, bytesFor(capacity) >> 3, 8);
+  if (e != OK) return e;
+  if (!tickOk(now)) return E_ARG;
+  // Every byte is defined (header, bitmaps, deadlines, tail padding = 0), so the
+  // region is a pure function of the calls made: the twin's image matches it.
+  memory.fill(w, 0, <usize>bytesFor(capacity));
+  memory.fill(w + HEADS, 0xff, <usize>(LEVELS * SLOTS) << 2); // every slot empty (-1)
+  memory.fill(w + ENTRIES + (<usize>capacity << 3), 0xff, <usize>capacity * 12); // next, prev, where = -1
+  store<u32>(w + H_MAGIC, MAGIC);
+  store<i32>(w + H_CAP, capacity);
+  store<u64>(w + H_NOW, <u64>now);
+  return OK;
+}
+
+/**
+ * Schedule `id` at tick `deadline`: 0 scheduled; 1 already due (deadline <=
+ * now: not inserted, the caller fires it); E_ID, E_ARG (bad tick), E_CONFLICT
+ * (id already scheduled), E_HORIZON (deadline - now > 2^36 - 1).
+ */
+export function wheelSchedule(w: usize, id: i32, deadline: f64): i32 {
+  const cap = open(w);
+  if (cap < 0) return cap;
+  if (!inRange(id, cap)) return E_ID;
+  if (!tickOk(deadline)) return E_ARG;
+  // Conflict before "due": answering 1 for a scheduled id would fire it twice.
+  if (isScheduled(w, cap, id)) return E_CONFLICT;
+  return place(w, cap, id, <u64>deadline);
+}
+
+/**
+ * Move `id` to `deadline` whether or not it is scheduled. Same codes as
+ * wheelSchedule without E_CONFLICT; 1 means the old entry (if any) is cancelled
+ * and the caller fires it. On E_HORIZON the old entry is kept.
+ */
+export function wheelReschedule(w: usize, id: i32, deadline: f64): i32 {
+  const cap = open(w);
+  if (cap < 0) return cap;
+  if (!inRange(id, cap)) return E_ID;
+  if (!tickOk(deadline)) return E_ARG;
+  const when = <u64>deadline;
+  const elapsed = load<u64>(w, H_NOW);
+  if (when > elapsed && when - elapsed > MAX_HORIZON) return E_HORIZON;
+  if (isScheduled(w, cap, id)) {
+    unlink(w, cap, id);
+    store<i32>(w + H_PENDING, load<i32>(w + H_PENDING) - 1);
+  }
+  return place(w, cap, id, when);
+}
+
+/** Cancel `id`: 1 cancelled, 0 was not scheduled, E_ID. O(1) at any level. */
+export function wheelCancel(w: usize, id: i32): i32 {
+  const cap = open(w);
+  if (cap < 0) return cap;
+  if (!inRange(id, cap)) return E_ID;
+  if (!isScheduled(w, cap, id)) return 0;
+  unlink(w, cap, id);
+  store<i32>(w + H_PENDING, load<i32>(w + H_PENDING) - 1);
+  return 1;
+}
+
+/**
+ * Move the wheel's time to `now`, writing due ids to `out: i32[outCap]` by
+ * deadline, ascending id within a tick; returns how many. If more are due than
+ * fit, the wheel's time stops at the earliest deadline still due (<= now) and
+ * the next call continues exactly there; otherwise it becomes `now`. A return
+ * < outCap means everything due has been written; after a return == outCap,
+ * more is due iff 0 <= wheelNextDeadline(w) <= now (or just call again: a
+ * spare call returns 0). Errors: E_COUNT (outCap < 0), buffer codes for `w`
+ * and `out`, E_ARG (out overlaps the region, bad tick, now before the wheel's
+ * time).
+ */
+export function wheelAdvance(w: usize, now: f64, out: usize, outCap: i32): i32 {
+  if (outCap < 0) return E_COUNT;
+  const cap = open(w);
+  if (cap < 0) return cap;
+  const e = checkBuf(out, outCap, 4);
+  if (e != OK) return e;
+  const outEnd: u64 = <u64>out + (<u64>outCap << 2);
+  if (<u64>out < <u64>w + <u64>bytesFor(cap) && <u64>w < outEnd) return E_ARG;
+  if (!tickOk(now)) return E_ARG;
+  const target = <u64>now;
+  let elapsed = load<u64>(w, H_NOW);
+  if (target < elapsed) return E_ARG;
+  let n = 0;
+  // Each pass fires >= 1 id, moves >= 1 id down a level (<= 5 times per id),
+  // or stops, so 6 * cap + 2 passes bound the loop even on a corrupted region.
+  let guard = 6 * cap + 2;
+  while (guard-- > 0) {
+    const level = nextExpiration(w, elapsed);
+    if (level < 0 || expDeadline > target) { elapsed = target; break; }
+    elapsed = expDeadline; // never passes an unprocessed slot (I1)
+    if (level == 0) {
+      if (n == outCap) break; // out is full: stop at the earliest due deadline
+      n += fire(w, cap, expSlot, out + (<usize>n << 2), outCap - n);
+    } else {
+      cascade(w, cap, level, expSlot, elapsed);
+    }
+  }
+  store<u64>(w + H_NOW, elapsed);
+  return n;
+}
+
+/** Exact earliest deadline among scheduled ids (f64), or -1 when none is scheduled. */
+export function wheelNextDeadline(w: usize): f64 {
+  const cap = open(w);
+  if (cap < 0) return <f64>cap;
+  const level = nextExpiration(w, load<u64>(w, H_NOW));
+  if (level < 0) return -1;
+  if (level == 0) return <f64>expDeadline; // one deadline per level-0 slot (I2)
+  // (I4): the minimum is in this slot; its entries span the slot's range.
+  let best: u64 = <u64>-1;
+  let i = load<i32>(headAt(w, (level << 6) | expSlot));
+  let guard = cap;
+  while (inRange(i, cap) && guard-- > 0) {
+    const d = load<u64>(dlAt(w, i));
+    if (d < best) best = d;
+    i = load<i32>(nextAt(w, cap, i));
+  }
+  return <f64>best;
+}
+
+/** Deadline of `id` (f64), -1 if it is not scheduled, E_ID. */
+export function wheelDeadlineOf(w: usize, id: i32): f64 {
+  const cap = open(w);
+  if (cap < 0) return <f64>cap;
+  if (!inRange(id, cap)) return <f64>E_ID;
+  if (!isScheduled(w, cap, id)) return -1;
+  return <f64>load<u64>(dlAt(w, id));
+}
+
+/** Ids scheduled now (scheduled - fired - cancelled). */
+export function wheelPending(w: usize): i32 {
+  const cap = open(w);
+  if (cap < 0) return cap;
+  return load<i32>(w + H_PENDING);
+}
+
+/** The wheel's time (f64 holding an integer tick). */
+export function wheelNow(w: usize): f64 {
+  const cap = open(w);
+  if (cap < 0) return <f64>cap;
+  return <f64>load<u64>(w + H_NOW);
+}

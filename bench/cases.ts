@@ -1,0 +1,157 @@
+// One benchmark case per (kernel, impl). Every case is set up from the same
+// deterministic inputs as the native C bench (bench/inputs.ts), reports the
+// same checksum, and says how many ops one call performs, so rows compare.
+import * as rb from "../src/core/reference/bitmap.js";
+import * as rm from "../src/core/reference/micro.js";
+import * as rs from "../src/core/reference/score.js";
+import { Core, type Flavor } from "../src/core/wasm.js";
+import {
+  ATOMS, DEGRADE_AGE, DEGRADE_HEAT, GAMMA, K, NCAND, NODES, NOW, SETS, ZONE_BETA, ZONE_EPS, ZONE_GAMMA, ZONES,
+  fieldInput, hash31, maskInput, scoreInput, SplitMix64, bitmapInput, zoneInput,
+} from "./inputs.js";
+import { wheelCases } from "./wheel-case.js";
+
+export type Impl = "wasm-simd" | "wasm-scalar" | "ts";
+export const JS_IMPLS: Impl[] = ["wasm-simd", "wasm-scalar", "ts"];
+
+export interface Case {
+  name: string;
+  /** Ops done by one call of run(). */
+  opsPerCall: number;
+  run(): void;
+  /** Checksum of the kernel on fresh inputs (computed once, before timing). */
+  checksum: number;
+}
+
+export const KERNELS = [
+  "mask-update", "fastlog-score", "zone-update", "feasible-count", "contiguous-run",
+  "score-candidates", "zone-aggregate", "wheel-schedule-advance",
+] as const;
+export type Kernel = (typeof KERNELS)[number];
+
+const MASK_CHECK = 1_000_000, MASK_CALL = 200_000;
+const SCORE_CHECK = 1_000_000, SCORE_CALL = 200_000;
+const ZONE_CHECK = 1000, ZONE_CALL = 2000;
+
+const rowPop = (t: Uint32Array, j: number) => rb.rowFree(t, j * (ATOMS / 32), ATOMS / 32);
+
+function copyIn(core: Core, src: ArrayBufferView, align = 16): number {
+  const p = core.arena.alloc(src.byteLength, align);
+  core.arena.u8.set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength), p);
+  return p;
+}
+
+function hashArray(h: number, a: ArrayLike<number>): number {
+  for (let i = 0; i < a.length; i++) h = hash31(h, a[i]);
+  return h;
+}
+
+const f32u = (a: Float32Array) => new Uint32Array(a.buffer, a.byteOffset, a.length);
+
+/** Build the case for one kernel and impl (each WASM case gets its own core instance). */
+export function makeCase(kernel: Kernel, impl: Impl): Case {
+  if (kernel === "wheel-schedule-advance") return wheelCases(impl);
+  if (impl === "ts") return tsCase(kernel);
+  const core = new Core(impl === "wasm-simd" ? "simd" : ("scalar" as Flavor));
+  const e = core.exports;
+  switch (kernel) {
+    case "mask-update": {
+      const p = copyIn(core, maskInput());
+      const checksum = e.microMaskUpdate(p, MASK_CHECK, 0, 42) >>> 0;
+      return { name: kernel, opsPerCall: MASK_CALL, checksum, run: () => void e.microMaskUpdate(p, MASK_CALL, 0, 42) };
+    }
+    case "fastlog-score": {
+      const p = copyIn(core, scoreInput());
+      const checksum = e.microFastlogScore(p, SCORE_CHECK, 0, 0.5) >>> 0;
+      return { name: kernel, opsPerCall: SCORE_CALL, checksum, run: () => void e.microFastlogScore(p, SCORE_CALL, 0, 0.5) };
+    }
+    case "zone-update": {
+      const { o, h, s } = zoneInput();
+      const op = copyIn(core, o), hp = copyIn(core, h), sp = copyIn(core, s);
+      e.microZoneUpdate(op, hp, sp, ZONE_CHECK, ZONE_GAMMA, ZONE_BETA, ZONE_EPS);
+      const mem = core.arena.u32;
+      const checksum = hashArray(hashArray(0, mem.subarray(op >> 2, (op >> 2) + 256)), mem.subarray(hp >> 2, (hp >> 2) + 256));
+      return { name: kernel, opsPerCall: ZONE_CALL, checksum, run: () => void e.microZoneUpdate(op, hp, sp, ZONE_CALL, ZONE_GAMMA, ZONE_BETA, ZONE_EPS) };
+    }
+    case "feasible-count": {
+      const t = copyIn(core, bitmapInput(new SplitMix64(42))), out = core.arena.alloc(NODES);
+      const n = e.bmCountAtLeast(t, NODES, ATOMS, K, out);
+      const checksum = hashArray(hash31(0, n), core.arena.u8.subarray(out, out + NODES));
+      return { name: kernel, opsPerCall: NODES, checksum, run: () => void e.bmCountAtLeast(t, NODES, ATOMS, K, out) };
+    }
+    case "contiguous-run": {
+      const t = copyIn(core, bitmapInput(new SplitMix64(42))), out = core.arena.alloc(4 * NODES);
+      const n = e.bmFirstRun(t, NODES, ATOMS, K, out);
+      const checksum = hashArray(hash31(0, n), core.arena.u32.subarray(out >> 2, (out >> 2) + NODES));
+      return { name: kernel, opsPerCall: NODES, checksum, run: () => void e.bmFirstRun(t, NODES, ATOMS, K, out) };
+    }
+    case "score-candidates": {
+      const inp = fieldInput(rowPop);
+      const f = copyIn(core, inp.field), t = copyIn(core, inp.table), c = copyIn(core, inp.cand), nz = copyIn(core, inp.noise);
+      const call = (s: number) =>
+        e.scoreCandidates(f, NODES, t, ATOMS, c + s * NCAND * 4, NCAND, NOW, K, s & 1, GAMMA, DEGRADE_AGE, nz + s * NCAND * 4);
+      let checksum = 0;
+      for (let s = 0; s < SETS; s++) checksum = hash31(checksum, call(s));
+      return { name: kernel, opsPerCall: SETS, checksum, run: () => { for (let s = 0; s < SETS; s++) call(s); } };
+    }
+    case "zone-aggregate": {
+      const inp = fieldInput(rowPop);
+      const f = copyIn(core, inp.field), o = copyIn(core, inp.offsets);
+      const sl = core.arena.alloc(4 * ZONES), ht = core.arena.alloc(4 * ZONES);
+      const call = () => e.zoneAggregate(f, NODES, o, ZONES, NOW, DEGRADE_AGE, DEGRADE_HEAT, sl, ht);
+      call();
+      const m = core.arena.u32;
+      const checksum = hashArray(hashArray(0, m.subarray(sl >> 2, (sl >> 2) + ZONES)), m.subarray(ht >> 2, (ht >> 2) + ZONES));
+      return { name: kernel, opsPerCall: ZONES, checksum, run: () => void call() };
+    }
+  }
+}
+
+function tsCase(kernel: Exclude<Kernel, "wheel-schedule-advance">): Case {
+  switch (kernel) {
+    case "mask-update": {
+      const m = maskInput();
+      const checksum = rm.microMaskUpdate(m, MASK_CHECK, 0, 42) >>> 0;
+      return { name: kernel, opsPerCall: MASK_CALL, checksum, run: () => void rm.microMaskUpdate(m, MASK_CALL, 0, 42) };
+    }
+    case "fastlog-score": {
+      const t = scoreInput();
+      const checksum = rm.microFastlogScore(t, SCORE_CHECK, 0, 0.5);
+      return { name: kernel, opsPerCall: SCORE_CALL, checksum, run: () => void rm.microFastlogScore(t, SCORE_CALL, 0, 0.5) };
+    }
+    case "zone-update": {
+      const { o, h, s } = zoneInput();
+      rm.microZoneUpdate(o, h, s, ZONE_CHECK, ZONE_GAMMA, ZONE_BETA, ZONE_EPS);
+      const checksum = hashArray(hashArray(0, f32u(o)), f32u(h));
+      return { name: kernel, opsPerCall: ZONE_CALL, checksum, run: () => void rm.microZoneUpdate(o, h, s, ZONE_CALL, ZONE_GAMMA, ZONE_BETA, ZONE_EPS) };
+    }
+    case "feasible-count": {
+      const t = bitmapInput(new SplitMix64(42)), out = new Uint8Array(NODES);
+      const checksum = hashArray(hash31(0, rb.bmCountAtLeast(t, NODES, ATOMS, K, out)), out);
+      return { name: kernel, opsPerCall: NODES, checksum, run: () => void rb.bmCountAtLeast(t, NODES, ATOMS, K, out) };
+    }
+    case "contiguous-run": {
+      const t = bitmapInput(new SplitMix64(42)), out = new Int32Array(NODES);
+      const checksum = hashArray(hash31(0, rb.bmFirstRun(t, NODES, ATOMS, K, out)), new Uint32Array(out.buffer));
+      return { name: kernel, opsPerCall: NODES, checksum, run: () => void rb.bmFirstRun(t, NODES, ATOMS, K, out) };
+    }
+    case "score-candidates": {
+      const inp = fieldInput(rowPop);
+      const cands = Array.from({ length: SETS }, (_, s) => inp.cand.subarray(s * NCAND, (s + 1) * NCAND));
+      const noises = Array.from({ length: SETS }, (_, s) => inp.noise.subarray(s * NCAND, (s + 1) * NCAND));
+      const call = (s: number) =>
+        rs.scoreCandidates(inp.field, NODES, inp.table, ATOMS, cands[s], NCAND, NOW, K, s & 1, GAMMA, DEGRADE_AGE, noises[s]);
+      let checksum = 0;
+      for (let s = 0; s < SETS; s++) checksum = hash31(checksum, call(s));
+      return { name: kernel, opsPerCall: SETS, checksum, run: () => { for (let s = 0; s < SETS; s++) call(s); } };
+    }
+    case "zone-aggregate": {
+      const inp = fieldInput(rowPop);
+      const sl = new Float32Array(ZONES), ht = new Float32Array(ZONES);
+      const call = () => rs.zoneAggregate(inp.field, NODES, inp.offsets, ZONES, NOW, DEGRADE_AGE, DEGRADE_HEAT, sl, ht);
+      call();
+      const checksum = hashArray(hashArray(0, f32u(sl)), f32u(ht));
+      return { name: kernel, opsPerCall: ZONES, checksum, run: () => void call() };
+    }
+  }
+}

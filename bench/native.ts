@@ -1,0 +1,39 @@
+// Runs the native C reference kernels (bench/native/) in the same invocation
+// as the JavaScript bench, so native and WASM rows are measured side by side.
+// Compiles them first when a C compiler exists; without one the native rows
+// are skipped with a note, never faked.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "../src/core/paths.js";
+
+export interface NativeRow {
+  name: string;
+  impl: "native" | "native-128";
+  nsPerOp: number;
+  checksum: number;
+}
+
+export async function runNative(): Promise<{ ok: true; rows: NativeRow[] } | { ok: false; note: string }> {
+  const dir = join(packageRoot(), "bench", "native");
+  const build = spawnSync(process.execPath, [join(dir, "build.mjs")], { encoding: "utf8" });
+  if (build.status !== 0) return { ok: false, note: `native build failed: ${(build.stderr || "").trim().split("\n")[0]}` };
+  const rows: NativeRow[] = [];
+  const notes: string[] = [];
+  for (const [bin, impl] of [["bench-native", "native"], ["bench-native-128", "native-128"]] as const) {
+    const path = join(dir, "bin", bin);
+    if (!existsSync(path)) {
+      notes.push(`${impl}: not built (${(build.stdout || "").trim().split("\n").pop()})`);
+      continue;
+    }
+    const r = spawnSync(path, [impl], { encoding: "utf8", timeout: 120_000 });
+    if (r.status !== 0) {
+      notes.push(`${impl}: exited ${r.status}`);
+      continue;
+    }
+    const parsed = JSON.parse(r.stdout) as { kernels: Array<{ name: string; nsPerOp: number; checksum: number }> };
+    for (const k of parsed.kernels) rows.push({ name: k.name, impl, nsPerOp: k.nsPerOp, checksum: k.checksum >>> 0 });
+  }
+  if (rows.length === 0) return { ok: false, note: notes.join("; ") || "no native rows" };
+  return { ok: true, rows };
+}

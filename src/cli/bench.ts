@@ -1,0 +1,69 @@
+// `laminar bench`: micro-benchmarks of the core's hot-path kernels.
+import { Command } from "commander";
+import { JS_IMPLS, KERNELS, PAPER_NS, runBench, type BenchRow } from "../../bench/run.js";
+import { formatTable } from "../report/table.js";
+import { parseList, parsePositive } from "./errors.js";
+
+function printTable(rows: BenchRow[]): void {
+  const byKernel = new Map<string, BenchRow[]>();
+  for (const r of rows) byKernel.set(r.name, [...(byKernel.get(r.name) ?? []), r]);
+  const out: Array<Array<string | number>> = [];
+  for (const [kernel, rs] of byKernel) {
+    const get = (impl: string) => rs.find((r) => r.impl === impl)?.nsPerOp;
+    const simd = get("wasm-simd");
+    const ratio = (x: number | undefined) => (simd !== undefined && x !== undefined ? (simd / x).toFixed(2) + "x" : "-");
+    const ns = (x: number | undefined) => (x === undefined ? "-" : x < 10 ? x.toFixed(2) : x.toFixed(1));
+    out.push([
+      kernel, ns(simd), ns(get("wasm-scalar")), ns(get("ts")), ns(get("native")), ns(get("native-128")),
+      ratio(get("native-128")), ratio(get("native")), ratio(get("ts")),
+      PAPER_NS[kernel as keyof typeof PAPER_NS] ?? "-",
+    ]);
+  }
+  console.log(formatTable(
+    ["kernel (ns/op)", "wasm-simd", "wasm-scalar", "ts", "native", "native-128", "simd/n128", "simd/native", "simd/ts", "paper"],
+    out,
+  ));
+}
+
+export function benchCommand(): Command {
+  return new Command("bench")
+    .description("micro-benchmark the core's hot-path kernels (WASM SIMD, WASM scalar, TypeScript twin, native C)")
+    .option("--json", "print one JSON object instead of a table")
+    .option("--kernels <list>", `comma-separated kernels (${KERNELS.join(", ")})`, KERNELS.join(","))
+    .option("--impls <list>", `comma-separated JS-side impls (${JS_IMPLS.join(", ")})`, JS_IMPLS.join(","))
+    .option("--no-native", "skip the native C reference rows")
+    .option("--max-time <s>", "seconds of sampling per case", "0.6")
+    .option("--quick", "short sampling (0.1 s per case): for smoke tests, not for quoting")
+    .action(async (o: { json?: boolean; kernels: string; impls: string; native: boolean; maxTime: string; quick?: boolean }) => {
+      const kernels = parseList("kernel", o.kernels, KERNELS);
+      const impls = parseList("impl", o.impls, JS_IMPLS);
+      const maxTime = o.quick ? 0.1 : parsePositive("--max-time", o.maxTime);
+      const progress = process.stderr.isTTY || !o.json;
+      const t0 = Date.now();
+      const report = await runBench({
+        kernels, impls, native: o.native, maxTime,
+        onProgress: progress
+          ? (done, total, label) => process.stderr.write(`\r[${done}/${total}] ${label}`.padEnd(72) + (done === total ? "\n" : ""))
+          : undefined,
+      });
+      const meta = {
+        node: process.version,
+        platform: `${process.platform}-${process.arch}`,
+        maxTimePerCase: maxTime,
+        wallSeconds: (Date.now() - t0) / 1000,
+        paperNsPerOp: PAPER_NS,
+        paperMachine: "Intel Xeon Platinum 8369B, 2.7 GHz, AVX2 (paper, Experimental setup)",
+      };
+      if (o.json) {
+        console.log(JSON.stringify({ ...meta, kernels: report.rows, nativeNote: report.nativeNote, checksumMismatches: report.checksumMismatches }, null, 2));
+      } else {
+        printTable(report.rows);
+        if (report.nativeNote) console.log(`\nnative rows skipped: ${report.nativeNote}`);
+        console.log("\nRatios are wasm-simd time over the other impl's (lower is better for wasm-simd); medians of one run.");
+      }
+      if (report.checksumMismatches.length > 0) {
+        console.error(`laminar bench: impls disagree: ${report.checksumMismatches.join("; ")}`);
+        process.exitCode = 1;
+      }
+    });
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// The `laminar` command line: one file per command under src/cli/.
+import { Command, CommanderError } from "commander";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "../core/paths.js";
+import { benchCommand } from "./bench.js";
+import { UsageError } from "./errors.js";
+import { infoCommand } from "./info.js";
+
+const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string };
+
+const program = new Command("laminar")
+  .description("Laminar: probe-first, execute-later cluster scheduling with the Airlock runtime-survival layer")
+  .version(pkg.version)
+  .showHelpAfterError("(run with --help for usage)")
+  .exitOverride();
+
+program.addCommand(benchCommand());
+program.addCommand(infoCommand());
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // commander already printed its one-line message (or the help/version text)
+    process.exit(err.exitCode);
+  }
+  if (err instanceof UsageError) {
+    console.error(`laminar: ${err.message}`);
+    process.exit(2);
+  }
+  const msg = err instanceof Error ? err.message : String(err);
+  console.error(`laminar: ${msg}`);
+  if (process.env.LAMINAR_DEBUG) console.error(err);
+  process.exit(1);
+}

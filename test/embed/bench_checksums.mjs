@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+// Computes the checksums of the native bench's kernels (bench/native/README.md)
+// with a wasm build of the core, from the same deterministic inputs, and (with
+// --native) compares them with `bench/native/bin/bench-native* --check`.
+//
+//   node test/embed/bench_checksums.mjs [simd|scalar|both] [--native]
+//
+// It is also the executable reference of the input definitions for the JS bench.
+// Prints one JSON object {flavor: {kernel: checksum}}; exits 1 on a mismatch.
+import { readFileSync, existsSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const args = process.argv.slice(2);
+const which = args.find((a) => !a.startsWith("--")) ?? "both";
+const flavors = which === "both" ? ["simd", "scalar"] : [which];
+
+// splitmix64, seed 42 (README.md)
+function splitmix(seed) {
+  let s = BigInt.asUintN(64, BigInt(seed));
+  return () => {
+    s = BigInt.asUintN(64, s + 0x9e3779b97f4a7c15n);
+    let z = s;
+    z = BigInt.asUintN(64, (z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n);
+    z = BigInt.asUintN(64, (z ^ (z >> 27n)) * 0x94d049bb133111ebn);
+    return z ^ (z >> 31n);
+  };
+}
+const hash31 = (h, v) => (Math.imul(h, 31) + (v >>> 0)) >>> 0;
+const f32 = new Float32Array(1), u32 = new Uint32Array(f32.buffer);
+const bits = (x) => { f32[0] = x; return u32[0]; };
+
+const NODES = 4096, ATOMS = 256, WORDS = 4, K = 64;
+function genBitmaps(next, rows /* BigUint64Array view */) {
+  rows.fill(0n);
+  for (let i = 0; i < NODES; i++) {
+    let free = Number(next() & 1n);
+    let a = 0;
+    while (a < ATOMS) {
+      const len = 1 + Number(next() % 128n);
+      const end = Math.min(a + len, ATOMS);
+      if (free) for (let b = a; b < end; b++) rows[i * WORDS + (b >> 6)] |= 1n << BigInt(b & 63);
+      a += len;
+      free ^= 1;
+    }
+  }
+}
+
+function checksums(flavor) {
+  const mod = new WebAssembly.Module(readFileSync(join(root, "build", `laminar-${flavor}.wasm`)));
+  const x = new WebAssembly.Instance(mod, {}).exports;
+  x.memory.grow(64); // 4 MiB more than the initial memory
+  let top = (x.heapBase() + 63) & ~63;
+  const alloc = (bytes) => { const p = top; top = (top + bytes + 63) & ~63; return p; };
+  const buf = () => x.memory.buffer;
+  const out = {};
+
+  { // mask-update
+    const base = alloc(16384 * 64), w = new BigUint64Array(buf(), base, 16384 * 8), next = splitmix(42);
+    for (let k = 0; k < w.length; k++) w[k] = next();
+    out["mask-update"] = x.microMaskUpdate(base, 1000000, 0, 42) >>> 0;
+  }
+  { // fastlog-score
+    const t = alloc(262144 * 4), w = new Uint32Array(buf(), t, 262144), next = splitmix(42);
+    for (let k = 0; k < w.length; k++) w[k] = Number(next() >> 32n);
+    out["fastlog-score"] = x.microFastlogScore(t, 1000000, 0, 0.5);
+  }
+  { // zone-update
+    const o = alloc(1024), h = alloc(1024), s = alloc(1024), next = splitmix(42);
+    const O = new Float32Array(buf(), o, 256), H = new Float32Array(buf(), h, 256), S = new Float32Array(buf(), s, 256);
+    O.fill(0);
+    for (let j = 0; j < 256; j++) { H[j] = Number(next() >> 40n) / 16777216; S[j] = Number(next() >> 40n) / 16777216; }
+    if (x.microZoneUpdate(o, h, s, 1000, 0.25, 0.5, 1 / 1048576) !== 0) throw new Error("microZoneUpdate failed");
+    let c = 0;
+    for (let j = 0; j < 256; j++) c = hash31(c, bits(O[j]));
+    for (let j = 0; j < 256; j++) c = hash31(c, bits(H[j]));
+    out["zone-update"] = c;
+  }
+  // bitmaps
+  const table = alloc(NODES * WORDS * 8), out8 = alloc(NODES), out32 = alloc(NODES * 4);
+  {
+    const next = splitmix(42);
+    genBitmaps(next, new BigUint64Array(buf(), table, NODES * WORDS));
+    let n = x.bmCountAtLeast(table, NODES, ATOMS, K, out8);
+    let c = hash31(0, n);
+    const o8 = new Uint8Array(buf(), out8, NODES);
+    for (let i = 0; i < NODES; i++) c = hash31(c, o8[i]);
+    out["feasible-count"] = c;
+    n = x.bmFirstRun(table, NODES, ATOMS, K, out32);
+    c = hash31(0, n);
+    const o32 = new Int32Array(buf(), out32, NODES);
+    for (let i = 0; i < NODES; i++) c = hash31(c, o32[i]);
+    out["contiguous-run"] = c;
+  }
+  { // utility field: same stream, continued after the bitmaps
+    const next = splitmix(42);
+    genBitmaps(next, new BigUint64Array(buf(), table, NODES * WORDS));
+    const field = alloc(NODES * 5 * 4), F = new Float32Array(buf(), field, NODES * 5);
+    const free = new Int32Array(buf(), out32, NODES);
+    x.bmFreeCount(table, NODES, ATOMS, out32);
+    for (let j = 0; j < NODES; j++) {
+      F[j] = free[j];
+      F[NODES + j] = Number(next() % 32n);
+      F[2 * NODES + j] = (Number(next() % 2001n) - 1000) / 16384;
+      F[3 * NODES + j] = (Number(next() % 2001n) - 1000) / 16384;
+      F[4 * NODES + j] = 1000 - Number(next() % 600n);
+    }
+    const SETS = 1024, N = 16;
+    const cand = alloc(SETS * N * 4), noise = alloc(SETS * N * 4);
+    const C = new Int32Array(buf(), cand, SETS * N), Z = new Float32Array(buf(), noise, SETS * N);
+    for (let s = 0; s < SETS; s++) {
+      for (let i = 0; i < N; i++) C[s * N + i] = Number(next() % 4096n);
+      for (let i = 0; i < N; i++) Z[s * N + i] = (Number(next() % 65536n) - 32768) / 16777216;
+    }
+    let c = 0;
+    for (let s = 0; s < SETS; s++) {
+      const r = x.scoreCandidates(field, NODES, table, ATOMS, cand + s * N * 4, N, 1000, K, s & 1, 0.5, 500, noise + s * N * 4);
+      c = hash31(c, r);
+    }
+    out["score-candidates"] = c;
+    const ZONES = 16, offsets = alloc((ZONES + 1) * 4), slack = alloc(ZONES * 4), heat = alloc(ZONES * 4);
+    const OF = new Int32Array(buf(), offsets, ZONES + 1);
+    for (let z = 0; z <= ZONES; z++) OF[z] = z * 256;
+    if (x.zoneAggregate(field, NODES, offsets, ZONES, 1000, 500, 8, slack, heat) !== ZONES) throw new Error("zoneAggregate failed");
+    const SL = new Float32Array(buf(), slack, ZONES), HE = new Float32Array(buf(), heat, ZONES);
+    c = 0;
+    for (let z = 0; z < ZONES; z++) c = hash31(c, bits(SL[z]));
+    for (let z = 0; z < ZONES; z++) c = hash31(c, bits(HE[z]));
+    out["zone-aggregate"] = c;
+  }
+  return out;
+}
+
+const result = {};
+for (const f of flavors) result[f] = checksums(f);
+let bad = 0;
+if (flavors.length === 2) {
+  for (const k of Object.keys(result.simd)) {
+    if (result.simd[k] !== result.scalar[k]) { console.error(`MISMATCH ${k}: simd ${result.simd[k]} scalar ${result.scalar[k]}`); bad++; }
+  }
+}
+if (args.includes("--native")) {
+  for (const exe of ["bench-native", "bench-native-128"]) {
+    const path = join(root, "bench", "native", "bin", exe);
+    if (!existsSync(path)) { console.error(`(${exe} not built; run node bench/native/build.mjs)`); continue; }
+    const r = spawnSync(path, [exe, "--check"], { encoding: "utf8" });
+    const j = JSON.parse(r.stdout);
+    result[exe] = Object.fromEntries(j.kernels.map((k) => [k.name, k.checksum]));
+    const ref = result[flavors[0]];
+    for (const [k, v] of Object.entries(result[exe])) {
+      if (k in ref && ref[k] !== v) { console.error(`MISMATCH ${k}: ${exe} ${v} wasm-${flavors[0]} ${ref[k]}`); bad++; }
+    }
+  }
+}
+console.log(JSON.stringify(result, null, 1));
+process.exit(bad ? 1 : 0);
