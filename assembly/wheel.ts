@@ -32,6 +32,7 @@ const H_MAGIC: usize = 0; // u32
 const H_CAP: usize = 4; // i32 capacity
 const H_PENDING: usize = 8; // i32 entries scheduled now
 const H_NOW: usize = 16; // u64 the wheel's time
+const H_SORTED: usize = 24; // u64 bit s: level-0 slot s's list is ascending by id
 const OCC: usize = 32; // u64[6] occupied-slot bitmap per level
 const HEADS: usize = 80; // i32[384] first id of each slot list (level*64+slot), -1 = empty
 const ENTRIES: usize = 1616; // u64 deadline[cap], i32 next[cap], prev[cap], where[cap]
@@ -125,6 +126,7 @@ function link(w: usize, cap: i32, id: i32, when: u64, elapsed: u64): void {
   store<u64>(dlAt(w, id), when);
   const o = w + OCC + (<usize>level << 3);
   store<u64>(o, load<u64>(o) | (<u64>1 << <u64>slot));
+  if (level == 0) store<u64>(w + H_SORTED, load<u64>(w + H_SORTED) & ~(<u64>1 << <u64>slot));
 }
 
 /** Remove a scheduled `id` from its slot list in O(1); clears the slot's bit when it empties. */
@@ -175,60 +177,80 @@ function nextExpiration(w: usize, elapsed: u64): i32 {
   return -1;
 }
 
-/** Restore the max-heap property of heap[0..size) below `root` (heap = i32 ids at `h`). */
-function siftDown(h: usize, root: i32, size: i32): void {
-  const v = load<i32>(h + (<usize>root << 2));
-  let i = root;
-  for (;;) {
-    let c = 2 * i + 1;
-    if (c >= size) break;
-    let cv = load<i32>(h + (<usize>c << 2));
-    if (c + 1 < size) {
-      const rv = load<i32>(h + (<usize>(c + 1) << 2));
-      if (rv > cv) { c++; cv = rv; }
-    }
-    if (cv <= v) break;
-    store<i32>(h + (<usize>i << 2), cv);
-    i = c;
+/** Cut list `a` after its first `n` ids; returns the rest (NONE if none). */
+function cut(w: usize, cap: i32, a: i32, n: i32): i32 {
+  if (a == NONE) return NONE;
+  for (let j = 1; j < n; j++) {
+    const nx = load<i32>(nextAt(w, cap, a));
+    if (nx == NONE) return NONE;
+    a = nx;
   }
-  store<i32>(h + (<usize>i << 2), v);
+  const rest = load<i32>(nextAt(w, cap, a));
+  store<i32>(nextAt(w, cap, a), NONE);
+  return rest;
 }
 
 /**
- * Fire the level-0 slot `slot` (all its entries are due at E, I2): write the
- * `room` smallest ids (or all of them) ascending at `dst` and unlink them.
- * The selection keeps a bounded max-heap inside `dst` itself (O(k log room),
- * no scratch memory); the ids left behind are larger than every id written,
- * so the next call continues the ascending sequence.
+ * Sort the list of slot `idx` ascending by id: bottom-up merge sort over the
+ * next links, O(k log k), no scratch memory; prev links are rebuilt after.
+ * The list is first cut after at most cap ids, so every loop is bounded even
+ * on a corrupted region.
+ */
+function sortList(w: usize, cap: i32, idx: i32): void {
+  let head = load<i32>(headAt(w, idx));
+  let k = 0;
+  let last = NONE;
+  for (let i = head; inRange(i, cap) && k < cap; i = load<i32>(nextAt(w, cap, i))) { last = i; k++; }
+  if (k == 0) return;
+  store<i32>(nextAt(w, cap, last), NONE);
+  for (let width = 1; width < k; width <<= 1) {
+    let cur = head;
+    let tail = NONE;
+    head = NONE;
+    while (cur != NONE) {
+      let x = cur;
+      let y = cut(w, cap, x, width);
+      cur = cut(w, cap, y, width);
+      while (x != NONE || y != NONE) {
+        let take: i32;
+        if (y == NONE || (x != NONE && x < y)) { take = x; x = load<i32>(nextAt(w, cap, x)); }
+        else { take = y; y = load<i32>(nextAt(w, cap, y)); }
+        if (tail == NONE) head = take; else store<i32>(nextAt(w, cap, tail), take);
+        tail = take;
+      }
+    }
+    store<i32>(nextAt(w, cap, tail), NONE);
+  }
+  let p = NONE;
+  for (let i = head; i != NONE; i = load<i32>(nextAt(w, cap, i))) {
+    store<i32>(prevAt(w, cap, i), p);
+    p = i;
+  }
+  store<i32>(headAt(w, idx), head);
+}
+
+/**
+ * Fire level-0 slot `slot` (all its ids are due at E, I2): write up to `room`
+ * of its ids, ascending, at `dst` and unlink them. The slot's list is sorted
+ * once and its bit set in the sorted bitmap (cleared by any link into the
+ * slot), so when `room` runs out the rest stay in order and a continuing call
+ * pops from the head: draining k ids costs O(k log k) in total for any outCap.
  */
 function fire(w: usize, cap: i32, slot: i32, dst: usize, room: i32): i32 {
-  let i = load<i32>(headAt(w, slot));
+  const bit: u64 = <u64>1 << <u64>slot;
+  const sorted = load<u64>(w + H_SORTED);
+  if ((sorted & bit) == 0) {
+    sortList(w, cap, slot);
+    store<u64>(w + H_SORTED, sorted | bit);
+  }
   let m = 0;
-  let guard = cap; // a list never holds more than cap ids
-  while (inRange(i, cap) && guard-- > 0) {
-    if (m < room) {
-      let c = m++; // sift up
-      while (c > 0) {
-        const p = (c - 1) >> 1;
-        const pv = load<i32>(dst + (<usize>p << 2));
-        if (pv >= i) break;
-        store<i32>(dst + (<usize>c << 2), pv);
-        c = p;
-      }
-      store<i32>(dst + (<usize>c << 2), i);
-    } else if (i < load<i32>(dst)) {
-      store<i32>(dst, i);
-      siftDown(dst, 0, m);
-    }
-    i = load<i32>(nextAt(w, cap, i));
+  while (m < room) {
+    const i = load<i32>(headAt(w, slot)); // level 0: idx == slot
+    if (!inRange(i, cap)) break;
+    store<i32>(dst + (<usize>m << 2), i);
+    unlink(w, cap, i);
+    m++;
   }
-  for (let end = m - 1; end > 0; end--) { // heap sort: ascending
-    const top = load<i32>(dst);
-    store<i32>(dst, load<i32>(dst + (<usize>end << 2)));
-    store<i32>(dst + (<usize>end << 2), top);
-    siftDown(dst, 0, end);
-  }
-  for (let j = 0; j < m; j++) unlink(w, cap, load<i32>(dst + (<usize>j << 2)));
   store<i32>(w + H_PENDING, load<i32>(w + H_PENDING) - m);
   return m;
 }

@@ -176,6 +176,32 @@ describe.each(IMPLS)("timing wheel (%s)", (impl) => {
     expect(drain(w, 5000, 7)).toEqual([...Array(21).keys()].map((i) => 200 + i));
   });
 
+  it("re-sorts a level-0 slot reused 64 ticks later", () => {
+    const w = makeWheel(impl, 16, 0);
+    for (const id of [5, 1, 3]) expect(w.schedule(id, 100)).toBe(0);
+    expect(drain(w, 100, 2)).toEqual([1, 3, 5]); // slot 36 sorted once, then popped
+    for (const id of [9, 2, 7, 0]) expect(w.schedule(id, 164)).toBe(0); // slot 36 again
+    expect(w.schedule(4, 130)).toBe(0);
+    expect(drain(w, 164, 3)).toEqual([4, 0, 2, 7, 9]);
+  });
+
+  it("drains a 20,000-id burst at one tick one id per call, in order", () => {
+    const n = 20000;
+    const w = makeWheel(impl, n, 0);
+    let bad = 0;
+    for (let k = 0; k < n; k++) bad += w.schedule((k * 7919) % n, 4097); // a permutation of the ids
+    expect(bad).toBe(0);
+    const got: number[] = [];
+    for (;;) {
+      const { r, ids } = w.advance(5000, 1);
+      got.push(...ids);
+      if (r < 1) break;
+    }
+    expect(got.length).toBe(n);
+    expect(got.every((id, k) => id === k)).toBe(true);
+    expect(w.now()).toBe(5000);
+  });
+
   it("accepts exactly 2^36 - 1 ticks ahead and rejects 2^36", () => {
     for (const now0 of [0, 2 ** 36 - 6, 2 ** 40 + 12345, 2 ** 52]) {
       const w = makeWheel(impl, 2, now0);

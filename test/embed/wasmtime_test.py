@@ -144,7 +144,8 @@ class Checks:
         try:
             fn()
         except (Trap, WasmtimeError) as e:
-            msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+            lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+            msg = next((ln.split(": ", 1)[-1] for ln in lines if "wasm trap" in ln), lines[-1] if lines else type(e).__name__)
             if known_issue and not self.strict:
                 self.known += 1
                 print(f"KNOWN-ISSUE (not counted) {name}: trapped ({msg}) -- {known_issue}")

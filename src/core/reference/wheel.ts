@@ -24,6 +24,7 @@ export const WHEEL_LAYOUT = {
   capacity: 4, // i32
   pending: 8, // i32
   now: 16, // u64
+  sorted: 24, // u64: bit s set when level-0 slot s's list is ascending by id
   occupied: 32, // u64[6]
   heads: 80, // i32[6 * 64], -1 = empty slot
   entries: 1616, // u64 deadline[cap], i32 next[cap], i32 prev[cap], i32 where[cap]
@@ -32,7 +33,7 @@ export const WHEEL_LAYOUT = {
 const NONE = -1;
 const TWO32 = 4294967296;
 // Word (4-byte) indices of the header fields.
-const W_MAGIC = 0, W_CAP = 1, W_PENDING = 2, W_NOW = 4, W_OCC = 8, W_HEADS = 20, W_ENTRIES = 404;
+const W_MAGIC = 0, W_CAP = 1, W_PENDING = 2, W_NOW = 4, W_SORTED = 6, W_OCC = 8, W_HEADS = 20, W_ENTRIES = 404;
 
 /** Bytes of a wheel region for ids [0, capacity), or E_COUNT. */
 export function wheelBytes(capacity: number): number {
@@ -156,6 +157,7 @@ export class TimingWheel {
     u[W_ENTRIES + 2 * id] = when >>> 0;
     u[W_ENTRIES + 2 * id + 1] = Math.floor(when / TWO32);
     u[W_OCC + 2 * level + (slot >> 5)] |= 1 << (slot & 31);
+    if (level === 0) u[W_SORTED + (slot >> 5)] &= ~(1 << (slot & 31));
   }
 
   private unlink(id: number): void {
@@ -260,36 +262,65 @@ export class TimingWheel {
     return n;
   }
 
-  /** Write the `room` smallest ids of level-0 slot `slot` ascending at out[at..] and unlink them. */
+  /** Write up to `room` ids of level-0 slot `slot`, ascending, at out[at..] and unlink them (see assembly/wheel.ts). */
   private fire(slot: number, out: Int32Array, at: number, room: number): number {
-    let id = this.i[W_HEADS + slot];
+    const word = W_SORTED + (slot >> 5), bit = 1 << (slot & 31);
+    if ((this.u[word] & bit) === 0) {
+      this.sortList(slot);
+      this.u[word] |= bit;
+    }
     let m = 0;
-    let guard = this.capacity;
-    while (this.inRange(id) && guard-- > 0) {
-      if (m < room) {
-        let c = m++;
-        while (c > 0) {
-          const p = (c - 1) >> 1;
-          if (out[at + p] >= id) break;
-          out[at + c] = out[at + p];
-          c = p;
-        }
-        out[at + c] = id;
-      } else if (id < out[at]) {
-        out[at] = id;
-        siftDown(out, at, 0, m);
-      }
-      id = this.i[this.wNext + id];
+    while (m < room) {
+      const id = this.i[W_HEADS + slot];
+      if (!this.inRange(id)) break;
+      out[at + m++] = id;
+      this.unlink(id);
     }
-    for (let end = m - 1; end > 0; end--) {
-      const top = out[at];
-      out[at] = out[at + end];
-      out[at + end] = top;
-      siftDown(out, at, 0, end);
-    }
-    for (let j = 0; j < m; j++) this.unlink(out[at + j]);
     this.i[W_PENDING] -= m;
     return m;
+  }
+
+  /** Cut list `a` after its first `n` ids; returns the rest. */
+  private cut(a: number, n: number): number {
+    const next = this.i, o = this.wNext;
+    if (a === NONE) return NONE;
+    for (let j = 1; j < n; j++) {
+      const nx = next[o + a];
+      if (nx === NONE) return NONE;
+      a = nx;
+    }
+    const rest = next[o + a];
+    next[o + a] = NONE;
+    return rest;
+  }
+
+  /** Bottom-up merge sort of slot `idx`'s list by id, in place (same steps as the WASM core). */
+  private sortList(idx: number): void {
+    const a = this.i, o = this.wNext;
+    let head = a[W_HEADS + idx];
+    let k = 0, last = NONE;
+    for (let id = head; this.inRange(id) && k < this.capacity; id = a[o + id]) { last = id; k++; }
+    if (k === 0) return;
+    a[o + last] = NONE;
+    for (let width = 1; width < k; width *= 2) {
+      let cur = head, tail = NONE;
+      head = NONE;
+      while (cur !== NONE) {
+        let x = cur;
+        let y = this.cut(x, width);
+        cur = this.cut(y, width);
+        while (x !== NONE || y !== NONE) {
+          let take: number;
+          if (y === NONE || (x !== NONE && x < y)) { take = x; x = a[o + x]; } else { take = y; y = a[o + y]; }
+          if (tail === NONE) head = take; else a[o + tail] = take;
+          tail = take;
+        }
+      }
+      a[o + tail] = NONE;
+    }
+    let p = NONE;
+    for (let id = head; id !== NONE; id = a[o + id]) { a[this.wPrev + id] = p; p = id; }
+    a[W_HEADS + idx] = head;
   }
 
   private cascade(level: number, slot: number, elapsed: number): void {
@@ -325,19 +356,4 @@ export class TimingWheel {
     if (!this.okId(id)) return Status.E_ID;
     return this.scheduled(id) ? this.deadline(id) : -1;
   }
-}
-
-/** Max-heap sift-down of h[at + root] within h[at .. at + size). */
-function siftDown(h: Int32Array, at: number, root: number, size: number): void {
-  const v = h[at + root];
-  let i = root;
-  for (;;) {
-    let c = 2 * i + 1;
-    if (c >= size) break;
-    if (c + 1 < size && h[at + c + 1] > h[at + c]) c++;
-    if (h[at + c] <= v) break;
-    h[at + i] = h[at + c];
-    i = c;
-  }
-  h[at + i] = v;
 }

@@ -1,0 +1,70 @@
+// The laminar command as a user runs it: the built CLI in dist/, a real process.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { packageRoot } from "../../src/core/paths.js";
+
+const cli = join(packageRoot(), "dist", "src", "cli", "main.js");
+
+function laminar(...args: string[]) {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" (npm ci does it)`);
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", timeout: 120_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe("laminar CLI", () => {
+  it("has help on every command", () => {
+    const top = laminar("--help");
+    expect(top.code).toBe(0);
+    expect(top.out).toMatch(/bench/);
+    expect(top.out).toMatch(/info/);
+    for (const cmd of ["bench", "info"]) {
+      const r = laminar(cmd, "--help");
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(new RegExp(`Usage: laminar ${cmd}`));
+    }
+  });
+
+  it("info reports the SIMD build and every documented export", () => {
+    const r = laminar("info", "--json");
+    expect(r.code).toBe(0);
+    const info = JSON.parse(r.out);
+    expect(info.build).toBe("simd");
+    expect(info.abiVersion).toBe(1);
+    for (const name of ["bmFreeCount", "bmFirstRun", "scoreCandidates", "zoneAggregate", "tegWeights", "wheelAdvance", "microZoneUpdate"]) {
+      expect(info.exports).toContain(name);
+    }
+  });
+
+  it("bench --json gives kernel rows with the agreed fields", () => {
+    const r = laminar("bench", "--json", "--quick", "--no-native", "--kernels", "mask-update,feasible-count,zone-aggregate");
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j.kernels).toHaveLength(9);
+    for (const row of j.kernels) {
+      expect(["mask-update", "feasible-count", "zone-aggregate"]).toContain(row.name);
+      expect(["wasm-simd", "wasm-scalar", "ts"]).toContain(row.impl);
+      expect(row.nsPerOp).toBeGreaterThan(0);
+    }
+    expect(j.checksumMismatches).toEqual([]);
+    expect(j.paperNsPerOp["mask-update"]).toBe(4.02);
+  });
+
+  it("bad input: one line, non-zero exit, no stack trace", () => {
+    const cases: Array<[string[], number, RegExp]> = [
+      [["bench", "--kernels", "nope"], 2, /unknown kernel "nope"/],
+      [["bench", "--impls", "wasm-simd,java"], 2, /unknown impl "java"/],
+      [["bench", "--max-time", "-1"], 2, /--max-time must be a positive number/],
+      [["bench", "--frobnicate"], 1, /unknown option '--frobnicate'/],
+      [["nosuchcommand"], 1, /unknown command 'nosuchcommand'/],
+    ];
+    for (const [args, code, msg] of cases) {
+      const r = laminar(...args);
+      expect(r.code, args.join(" ")).toBe(code);
+      expect(r.err).toMatch(msg);
+      expect(r.err).not.toMatch(/\n\s+at /); // no stack trace
+      expect(r.err.trim().split("\n")[0]).toMatch(msg);
+    }
+  });
+});
