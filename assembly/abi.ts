@@ -25,7 +25,7 @@ export const E_COUNT: i32 = -5;
 export const E_K: i32 = -6;
 /** Take of an atom that is not free, or release of an atom that is free. */
 export const E_CONFLICT: i32 = -7;
-/** A capacity is exhausted (timing wheel full, output buffer too small). */
+/** Reserved: not returned by ABI version 1. */
 export const E_FULL: i32 = -8;
 /** An id or index outside its table. */
 export const E_ID: i32 = -9;

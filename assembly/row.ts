@@ -13,33 +13,42 @@ export const ALL: u64 = 0xffff_ffff_ffff_ffff;
 
 /**
  * Lowest offset of a run of k contiguous 1-bits in the row, or -1.
+ *
  * Walks the words once, low to high, keeping `carry` = length of the run of
- * free atoms that ends at the top of the previous word. A run either crosses
- * into this word (carry + the word's low ones >= k) or lies inside it (found
- * by the shift-and doubling: bit i of y = AND of bits i..i+k-1). Checking the
- * crossing run first keeps the lowest offset.
+ * free atoms that ends at the top of the previous word. A run either starts
+ * at or below this word's bit 0 (it is `carry` atoms long plus this word's low
+ * ones: ctz(~x), which is 64 for a full word) or lies strictly inside the word.
+ * For k >= 64 the second case cannot happen, so the loop is a handful of
+ * branch-free instructions per word (no early exit): the L-task (64-atom) hot path.
+ * For k < 64, runs inside a word are found by the shift-and doubling
+ * (bit i of y = AND of bits i..i+k-1), a fixed number of steps for a given k.
+ * The run at or below bit 0 is checked first, which keeps the lowest offset.
  */
 // @ts-ignore: decorator
 @inline export function rowFirstRun(p: usize, words: i32, k: i32): i32 {
   if (k == 0) return 0;
   let carry: i32 = 0;
+  if (k >= 64) {
+    // No early exit: a fixed trip count and selects instead of a branch that
+    // random bitmaps would mispredict once per row.
+    let res: i32 = -1;
+    for (let w = 0; w < words; w++) {
+      const x = load<u64>(p + (<usize>w << 3));
+      const found = carry + <i32>ctz<u64>(~x) >= k;
+      res = select<i32>(res, (w << 6) - carry, res >= 0 || !found);
+      carry = select<i32>(carry + 64, <i32>clz<u64>(~x), x == ALL);
+    }
+    return res;
+  }
   for (let w = 0; w < words; w++) {
     const x = load<u64>(p + (<usize>w << 3));
-    if (x == ALL) {
-      if (carry + 64 >= k) return (w << 6) - carry;
-      carry += 64;
-      continue;
-    }
-    const low = <i32>ctz<u64>(~x);
-    if (carry > 0 && carry + low >= k) return (w << 6) - carry;
-    if (k <= 64) {
-      let y = x;
-      let len = 1;
-      while (len * 2 <= k) { y &= y >> <u64>len; len <<= 1; }
-      if (len < k) y &= y >> <u64>(k - len);
-      if (y != 0) return (w << 6) + <i32>ctz<u64>(y);
-    }
-    carry = <i32>clz<u64>(~x);
+    if (carry + <i32>ctz<u64>(~x) >= k) return (w << 6) - carry;
+    let y = x;
+    let len = 1;
+    while (len * 2 <= k) { y &= y >> <u64>len; len <<= 1; }
+    if (len < k) y &= y >> <u64>(k - len);
+    if (y != 0) return (w << 6) + <i32>ctz<u64>(y);
+    carry = <i32>clz<u64>(~x); // x is not full here: a full word has 64 >= k low ones
   }
   return -1;
 }

@@ -1,6 +1,6 @@
 // Hierarchical timing wheel (after tokio's runtime/time/wheel): 6 levels of 64
 // slots; level L slot s covers 2^(6L) ticks. All state lives in a caller-provided
-// region (layout below and in docs/abi-wheel.md); nothing is allocated. The
+// region (layout below and in docs/abi.md, "Timing wheel"); nothing is allocated. The
 // TypeScript twin src/core/reference/wheel.ts runs the same algorithm over the
 // same byte layout, so both leave bit-identical regions.
 //
@@ -17,6 +17,11 @@
 //  (I4) every slot of a lower level expires before every slot of a higher one.
 // Hence the next expiration is the first occupied slot, in rotation order from
 // E's slot, of the lowest non-empty level (tokio's rotate + trailing zeros).
+// Unlike tokio, levels >= 1 rotate from the slot after E's: tokio starts at E's
+// own slot, so a wrapped top-level entry there would be found (one rotation
+// ahead) before an entry of a later slot of the current rotation.
+// Beyond tokio: ids due at one tick fire in ascending id order, and a full
+// output buffer stops the wheel's time so the next call continues exactly.
 import { checkBuf, E_ARG, E_CONFLICT, E_COUNT, E_HORIZON, E_ID, OK } from "./abi";
 
 const LEVELS: i32 = 6;
@@ -73,28 +78,23 @@ let expDeadline: u64 = 0;
   return <i32>((when >> <u64>(level * 6)) & 63);
 }
 
+// Addresses of the per-id arrays and of a slot's list head.
 // @ts-ignore: decorator
 @inline function dlAt(w: usize, id: i32): usize { return w + ENTRIES + (<usize>id << 3); }
 // @ts-ignore: decorator
-@inline function nextAt(w: usize, cap: i32, id: i32): usize {
-  return w + ENTRIES + (<usize>cap << 3) + (<usize>id << 2);
-}
+@inline function nextAt(w: usize, cap: i32, id: i32): usize { return w + ENTRIES + (<usize>cap << 3) + (<usize>id << 2); }
 // @ts-ignore: decorator
-@inline function prevAt(w: usize, cap: i32, id: i32): usize {
-  return w + ENTRIES + (<usize>cap * 12) + (<usize>id << 2);
-}
+@inline function prevAt(w: usize, cap: i32, id: i32): usize { return w + ENTRIES + <usize>cap * 12 + (<usize>id << 2); }
 // @ts-ignore: decorator
-@inline function whereAt(w: usize, cap: i32, id: i32): usize {
-  return w + ENTRIES + (<usize>cap << 4) + (<usize>id << 2);
-}
+@inline function whereAt(w: usize, cap: i32, id: i32): usize { return w + ENTRIES + (<usize>cap << 4) + (<usize>id << 2); }
 // @ts-ignore: decorator
 @inline function headAt(w: usize, idx: i32): usize { return w + HEADS + (<usize>idx << 2); }
+/** An id in [0, cap); also rejects NONE and any corrupted link. */
 // @ts-ignore: decorator
 @inline function inRange(i: i32, cap: i32): bool { return <u32>i < <u32>cap; }
+/** where[id] is level*64 + slot for a scheduled id, NONE otherwise. */
 // @ts-ignore: decorator
-@inline function isScheduled(w: usize, cap: i32, id: i32): bool {
-  return <u32>load<i32>(whereAt(w, cap, id)) < <u32>(LEVELS * SLOTS);
-}
+@inline function isScheduled(w: usize, cap: i32, id: i32): bool { return <u32>load<i32>(whereAt(w, cap, id)) < <u32>(LEVELS * SLOTS); }
 
 /**
  * Validate an initialised wheel region; returns its capacity or an error code.
@@ -303,11 +303,7 @@ export function wheelInit(w: usize, capacity: i32, now: f64): i32 {
   return OK;
 }
 
-/**
- * Schedule `id` at tick `deadline`: 0 scheduled; 1 already due (deadline <=
- * now: not inserted, the caller fires it); E_ID, E_ARG (bad tick), E_CONFLICT
- * (id already scheduled), E_HORIZON (deadline - now > 2^36 - 1).
- */
+/** Schedule `id` at `deadline`: 0, or 1 if already due (not inserted: the caller fires it). */
 export function wheelSchedule(w: usize, id: i32, deadline: f64): i32 {
   const cap = open(w);
   if (cap < 0) return cap;
@@ -318,11 +314,7 @@ export function wheelSchedule(w: usize, id: i32, deadline: f64): i32 {
   return place(w, cap, id, <u64>deadline);
 }
 
-/**
- * Move `id` to `deadline` whether or not it is scheduled. Same codes as
- * wheelSchedule without E_CONFLICT; 1 means the old entry (if any) is cancelled
- * and the caller fires it. On E_HORIZON the old entry is kept.
- */
+/** Cancel-then-schedule `id` (1: cancelled and due, the caller fires it); on E_HORIZON nothing changes. */
 export function wheelReschedule(w: usize, id: i32, deadline: f64): i32 {
   const cap = open(w);
   if (cap < 0) return cap;
@@ -352,13 +344,8 @@ export function wheelCancel(w: usize, id: i32): i32 {
 /**
  * Move the wheel's time to `now`, writing due ids to `out: i32[outCap]` by
  * deadline, ascending id within a tick; returns how many. If more are due than
- * fit, the wheel's time stops at the earliest deadline still due (<= now) and
- * the next call continues exactly there; otherwise it becomes `now`. A return
- * < outCap means everything due has been written; after a return == outCap,
- * more is due iff 0 <= wheelNextDeadline(w) <= now (or just call again: a
- * spare call returns 0). Errors: E_COUNT (outCap < 0), buffer codes for `w`
- * and `out`, E_ARG (out overlaps the region, bad tick, now before the wheel's
- * time).
+ * fit, the time stops at the earliest deadline still due and the next call
+ * continues there (docs/abi.md, "Timing wheel", "Continuation"); otherwise it becomes `now`.
  */
 export function wheelAdvance(w: usize, now: f64, out: usize, outCap: i32): i32 {
   if (outCap < 0) return E_COUNT;
@@ -391,12 +378,12 @@ export function wheelAdvance(w: usize, now: f64, out: usize, outCap: i32): i32 {
   return n;
 }
 
-/** Exact earliest deadline among scheduled ids (f64), or -1 when none is scheduled. */
+/** Exact earliest deadline among scheduled ids (f64), or +Infinity when none is scheduled. */
 export function wheelNextDeadline(w: usize): f64 {
   const cap = open(w);
   if (cap < 0) return <f64>cap;
   const level = nextExpiration(w, load<u64>(w, H_NOW));
-  if (level < 0) return -1;
+  if (level < 0) return Infinity;
   if (level == 0) return <f64>expDeadline; // one deadline per level-0 slot (I2)
   // (I4): the minimum is in this slot; its entries span the slot's range.
   let best: u64 = <u64>-1;
@@ -410,12 +397,12 @@ export function wheelNextDeadline(w: usize): f64 {
   return <f64>best;
 }
 
-/** Deadline of `id` (f64), -1 if it is not scheduled, E_ID. */
+/** Deadline of `id` (f64), +Infinity if it is not scheduled, E_ID. */
 export function wheelDeadlineOf(w: usize, id: i32): f64 {
   const cap = open(w);
   if (cap < 0) return <f64>cap;
   if (!inRange(id, cap)) return <f64>E_ID;
-  if (!isScheduled(w, cap, id)) return -1;
+  if (!isScheduled(w, cap, id)) return Infinity;
   return <f64>load<u64>(dlAt(w, id));
 }
 

@@ -18,6 +18,7 @@
 #include "common.h"
 #include "micro.h"
 #include "score.h"
+#include "wheel.h"
 
 #define REPS 7
 
@@ -251,6 +252,41 @@ static void bench_score(void) {
   free(table); free(field); free(cand); free(noise); free(offsets); free(slack); free(heat);
 }
 
+/* ---- wheel-schedule-advance ------------------------------------------- */
+#define TIMERS 65536
+#define HORIZON 100000
+#define STEP 1000
+
+static uint32_t wheel_run(lm_wheel *w, const uint64_t *dl, int32_t *out) {
+  lm_wheel_reset(w, 0);
+  for (int32_t id = 0; id < TIMERS; id++) lm_wheel_schedule(w, id, dl[id]);
+  uint32_t h = 0;
+  for (uint64_t t = STEP; t <= HORIZON + STEP; t += STEP) {
+    int32_t n = lm_wheel_advance(w, t, out, TIMERS);
+    for (int32_t i = 0; i < n; i++) h = hash31(h, (uint32_t)out[i]);
+  }
+  return h;
+}
+
+static void bench_wheel(void) {
+  uint64_t *dl = xalloc(TIMERS * 8);
+  int32_t *out = xalloc(TIMERS * 4);
+  sm64_t g; sm64_seed(&g, 42);
+  for (int i = 0; i < TIMERS; i++) dl[i] = 1 + sm64_next(&g) % HORIZON;
+  lm_wheel w;
+  if (lm_wheel_init(&w, TIMERS, 0) != 0) { fprintf(stderr, "bench-native: out of memory\n"); exit(2); }
+  uint32_t checksum = wheel_run(&w, dl, out);
+  double t[REPS];
+  for (int r = 0; r < REPS && timing; r++) {
+    double t0 = now_ns();
+    sink = wheel_run(&w, dl, out);
+    t[r] = (now_ns() - t0) / TIMERS;
+  }
+  report("wheel-schedule-advance", t, checksum);
+  lm_wheel_free(&w);
+  free(dl); free(out);
+}
+
 int main(int argc, char **argv) {
   const char *impl = "native";
   for (int a = 1; a < argc; a++) {
@@ -265,6 +301,7 @@ int main(int argc, char **argv) {
   bench_zone_update();
   bench_bitmaps();
   bench_score();
+  bench_wheel();
   printf("{\"impl\": \"%s\", \"kernels\": [", impl);
   for (int i = 0; i < nrows; i++)
     printf("%s{\"name\": \"%s\", \"nsPerOp\": %.3f, \"checksum\": %u}", i ? ", " : "", rows[i].name, rows[i].ns,

@@ -38,7 +38,7 @@ export interface CoreExports {
   tegWeights(slack: number, heat: number, zones: number, gamma: number, tau: number, outCum: number): number;
   tegSample(cum: number, zones: number, u: number, n: number, out: number): number;
 
-  // --- timing wheel (assembly/wheel.ts, docs/abi-wheel.md) ---
+  // --- timing wheel (assembly/wheel.ts, docs/abi.md, "Timing wheel") ---
   // w: 8-byte-aligned region of wheelBytes(capacity); ticks are f64 integers in [0, 2^53).
   wheelBytes(capacity: number): number;
   wheelInit(w: number, capacity: number, now: number): number;

@@ -23,7 +23,7 @@ const MESSAGES: Record<number, string> = {
   [Status.E_COUNT]: "count must not be negative",
   [Status.E_K]: "k outside [0, atoms]",
   [Status.E_CONFLICT]: "atom already taken (take) or already free (release)",
-  [Status.E_FULL]: "capacity exhausted",
+  [Status.E_FULL]: "capacity exhausted (reserved, not returned by ABI version 1)",
   [Status.E_ID]: "id or index outside its table",
   [Status.E_HORIZON]: "deadline beyond the timing wheel's horizon",
   [Status.E_ARG]: "invalid argument",

@@ -128,13 +128,13 @@ export class NaiveWheel implements WheelUnderTest {
     return { r: fired.length, ids: fired.map(([id]) => id) };
   }
   nextDeadline(): number {
-    let best = -1;
-    for (const d of this.dl.values()) if (best < 0 || d < best) best = d;
+    let best = Infinity;
+    for (const d of this.dl.values()) if (d < best) best = d;
     return best;
   }
   deadlineOf(id: number): number {
     if (!this.okId(id)) return Status.E_ID;
-    return this.dl.get(id) ?? -1;
+    return this.dl.get(id) ?? Infinity;
   }
   pending(): number { return this.dl.size; }
   now(): number { return this.t; }

@@ -73,8 +73,8 @@ describe.each(IMPLS)("timing wheel (%s)", (impl) => {
     expect(w.schedule(0, 99)).toBe(1);
     expect(w.schedule(0, 0)).toBe(1);
     expect(w.pending()).toBe(0);
-    expect(w.deadlineOf(0)).toBe(-1);
-    expect(w.nextDeadline()).toBe(-1);
+    expect(w.deadlineOf(0)).toBe(Infinity);
+    expect(w.nextDeadline()).toBe(Infinity);
     expect(w.schedule(0, 101)).toBe(0);
     expect(w.schedule(1, 101)).toBe(0);
     expect(w.advance(100, 8)).toEqual({ r: 0, ids: [] });
@@ -99,7 +99,7 @@ describe.each(IMPLS)("timing wheel (%s)", (impl) => {
         expect(w.nextDeadline()).toBe(d);
         expect(w.advance(d, 4)).toEqual({ r: 1, ids: [1] });
         expect(w.pending()).toBe(0);
-        expect(w.nextDeadline()).toBe(-1);
+        expect(w.nextDeadline()).toBe(Infinity);
       }
     });
   }
@@ -139,7 +139,7 @@ describe.each(IMPLS)("timing wheel (%s)", (impl) => {
     expect(w.pending()).toBe(1);
     expect(w.nextDeadline()).toBe(15001);
     expect(w.advance(20000, 4).ids).toEqual([1]);
-    expect(w.nextDeadline()).toBe(-1);
+    expect(w.nextDeadline()).toBe(Infinity);
   });
 
   it("reschedules earlier, later, to due and keeps the entry beyond the horizon", () => {
@@ -153,7 +153,7 @@ describe.each(IMPLS)("timing wheel (%s)", (impl) => {
     expect(w.schedule(0, 2000)).toBe(Status.E_CONFLICT);
     expect(w.reschedule(1, 3000)).toBe(0);
     expect(w.reschedule(1, 1000)).toBe(1); // due: cancelled, the caller fires it
-    expect(w.deadlineOf(1)).toBe(-1);
+    expect(w.deadlineOf(1)).toBe(Infinity);
     expect(w.pending()).toBe(1);
     expect(w.nextDeadline()).toBe(1000 + H);
     expect(w.advance(1000 + H - 1, 4).r).toBe(0);
@@ -337,7 +337,7 @@ describe.each(IMPLS)("timing wheel (%s)", (impl) => {
     const z = makeWheel(impl, 0, 5);
     expect(z.schedule(0, 6)).toBe(Status.E_ID);
     expect(z.advance(9, 4)).toEqual({ r: 0, ids: [] });
-    expect(z.nextDeadline()).toBe(-1);
+    expect(z.nextDeadline()).toBe(Infinity);
   });
 
   it("rejects bad ticks and advancing backwards", () => {

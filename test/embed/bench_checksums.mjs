@@ -51,7 +51,7 @@ function genBitmaps(next, rows /* BigUint64Array view */) {
 function checksums(flavor) {
   const mod = new WebAssembly.Module(readFileSync(join(root, "build", `laminar-${flavor}.wasm`)));
   const x = new WebAssembly.Instance(mod, {}).exports;
-  x.memory.grow(64); // 4 MiB more than the initial memory
+  x.memory.grow(96); // 6 MiB more than the initial memory
   let top = (x.heapBase() + 63) & ~63;
   const alloc = (bytes) => { const p = top; top = (top + bytes + 63) & ~63; return p; };
   const buf = () => x.memory.buffer;
@@ -129,6 +129,20 @@ function checksums(flavor) {
     for (let z = 0; z < ZONES; z++) c = hash31(c, bits(SL[z]));
     for (let z = 0; z < ZONES; z++) c = hash31(c, bits(HE[z]));
     out["zone-aggregate"] = c;
+  }
+  if (typeof x.wheelInit === "function") { // wheel-schedule-advance
+    const TIMERS = 65536, HORIZON = 100000, STEP = 1000, next = splitmix(42);
+    const w = alloc(x.wheelBytes(TIMERS)), outp = alloc(4 * TIMERS);
+    const dl = Array.from({ length: TIMERS }, () => 1 + Number(next() % BigInt(HORIZON)));
+    x.wheelInit(w, TIMERS, 0);
+    for (let id = 0; id < TIMERS; id++) x.wheelSchedule(w, id, dl[id]);
+    let c = 0;
+    for (let t = STEP; t <= HORIZON + STEP; t += STEP) {
+      const n = x.wheelAdvance(w, t, outp, TIMERS);
+      const o = new Int32Array(buf(), outp, n);
+      for (let i = 0; i < n; i++) c = hash31(c, o[i]);
+    }
+    out["wheel-schedule-advance"] = c;
   }
   return out;
 }

@@ -18,6 +18,7 @@ import argparse
 import json
 import math
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -43,6 +44,7 @@ BENCH_CHECKSUMS = {
     "contiguous-run": 3913531963,
     "score-candidates": 1586579125,
     "zone-aggregate": 3761328666,
+    "wheel-schedule-advance": 405081062,
 }
 
 EXPECTED_EXPORTS = [
@@ -273,6 +275,23 @@ def bench_checksums(c):
     for v in c.read(sl, "I", zones) + c.read(he, "I", zones):
         x = hash31(x, v)
     out["zone-aggregate"] = x
+
+    # wheel-schedule-advance: 65,536 timers at 1 + next() % 100,000, advanced in steps of 1,000
+    g = SplitMix64(42)
+    timers = 65536
+    w = c.alloc(c.wheelBytes(timers), 8)
+    outp = c.alloc(4 * timers)
+    dl = [float(1 + g.next() % 100000) for _ in range(timers)]
+    c.wheelInit(w, timers, 0.0)
+    sched = c._fns["wheelSchedule"]
+    for i in range(timers):
+        sched(c.store, w, i, dl[i])
+    x = 0
+    for tick in range(1000, 100000 + 1000 + 1, 1000):
+        n = c.wheelAdvance(w, float(tick), outp, timers)
+        for v in c.read(outp, "i", n):
+            x = hash31(x, v)
+    out["wheel-schedule-advance"] = x
     c.top = mark
     return out
 
@@ -601,10 +620,13 @@ def check_wheel(t, c):
     w = c.alloc(c.wheelBytes(8), 8)
     out = c.alloc(64)
     t.check("wheelSchedule on an uninitialised region: E_ARG", c.wheelSchedule(w, 0, 5.0), E_ARG)
+    t.check("wheelNextDeadline(0): E_NULL", c.wheelNextDeadline(0), float(E_NULL))
+    t.check("wheelInit now=NaN: E_ARG", c.wheelInit(w, 8, float("nan")), E_ARG)
+    t.check("wheelInit misaligned: E_ALIGN", c.wheelInit(w + 4, 8, 0.0), E_ALIGN)
     t.check("wheelInit", c.wheelInit(w, 8, 100.0), 0)
     t.check("wheelNow", c.wheelNow(w), 100.0)
     t.check("wheelPending empty", c.wheelPending(w), 0)
-    t.check("wheelNextDeadline empty", c.wheelNextDeadline(w), -1.0)
+    t.check("wheelNextDeadline empty -> +Infinity", c.wheelNextDeadline(w), math.inf)
     t.check("wheelSchedule id 3 at 150", c.wheelSchedule(w, 3, 150.0), 0)
     t.check("wheelSchedule id 5 at 150", c.wheelSchedule(w, 5, 150.0), 0)
     t.check("wheelSchedule id 1 at 164", c.wheelSchedule(w, 1, 164.0), 0)
@@ -617,7 +639,7 @@ def check_wheel(t, c):
     t.check("wheelPending 4", c.wheelPending(w), 4)
     t.check("wheelNextDeadline 150", c.wheelNextDeadline(w), 150.0)
     t.check("wheelDeadlineOf(1)", c.wheelDeadlineOf(w, 1), 164.0)
-    t.check("wheelDeadlineOf(2) not scheduled", c.wheelDeadlineOf(w, 2), -1.0)
+    t.check("wheelDeadlineOf(2) not scheduled -> +Infinity", c.wheelDeadlineOf(w, 2), math.inf)
     t.check("wheelDeadlineOf(9) E_ID", c.wheelDeadlineOf(w, 9), float(E_ID))
     t.check("wheelAdvance to 149: nothing due", (c.wheelAdvance(w, 149.0, out, 8), c.wheelNow(w)), (0, 149.0))
     n = c.wheelAdvance(w, 160.0, out, 8)
@@ -642,12 +664,69 @@ def check_wheel(t, c):
     t.check("wheelReschedule id 1 to 5500", c.wheelReschedule(w, 1, 5500.0), 0)
     t.check("wheelDeadlineOf(1) after reschedule", c.wheelDeadlineOf(w, 1), 5500.0)
     t.check("wheelReschedule id 1 to now -> 1 (cancelled, caller fires)", c.wheelReschedule(w, 1, 5400.0), 1)
-    t.check("wheelDeadlineOf(1) after due reschedule", c.wheelDeadlineOf(w, 1), -1.0)
+    t.check("wheelDeadlineOf(1) after due reschedule -> +Infinity", c.wheelDeadlineOf(w, 1), math.inf)
     t.check("wheelPending: only id 0 left", c.wheelPending(w), 1)
     t.check("wheelCancel id 0", c.wheelCancel(w, 0), 1)
     t.check("wheelCancel id 0 again", c.wheelCancel(w, 0), 0)
     t.check("wheelPending 0", c.wheelPending(w), 0)
-    t.check("wheelNextDeadline -1", c.wheelNextDeadline(w), -1.0)
+    t.check("wheelNextDeadline at the end -> +Infinity", c.wheelNextDeadline(w), math.inf)
+
+
+HEADER = os.path.join(ROOT, "docs", "laminar_core.h")
+C_TO_WASM = {"laminar_ptr": "i32", "int32_t": "i32", "uint32_t": "i32", "float": "f32", "double": "f64"}
+
+
+def parse_header_exports(text):
+    """X(ret, name, (params)) entries of LAMINAR_CORE_EXPORTS in docs/laminar_core.h."""
+    start = text.index("#define LAMINAR_CORE_EXPORTS(X)")
+    end = text.index("#ifndef LAMINAR_NO_PROTOTYPES")
+    body = text[start:end].replace("\\\n", " ")
+    out = {}
+    for m in re.finditer(r"X\(\s*(\w+)\s*,\s*(\w+)\s*,\s*\(([^)]*)\)\s*\)", body):
+        ret, name, params = m.group(1), m.group(2), m.group(3).strip()
+        types = [] if params in ("", "void") else [p.strip().rsplit(" ", 1)[0].strip() for p in params.split(",")]
+        out[name] = (ret, types)
+    return out
+
+
+def check_header(t, c):
+    """docs/laminar_core.h agrees with the module: every export, its wasm signature, the constants."""
+    from wasmtime import FuncType
+    try:
+        text = open(HEADER).read()
+    except OSError as e:
+        t.check("docs/laminar_core.h readable", str(e), "ok")
+        return
+    decl = parse_header_exports(text)
+    funcs = {e.name: e.type for e in c.module.exports if isinstance(e.type, FuncType)}
+    t.check("header: every function export declared", sorted(set(funcs) - set(decl)), [])
+    t.check("header: no declaration without an export", sorted(set(decl) - set(funcs)), [])
+    for name in sorted(set(decl) & set(funcs)):
+        ret, params = decl[name]
+        want = ([C_TO_WASM.get(p, p) for p in params], [C_TO_WASM.get(ret, ret)])
+        ft = funcs[name]
+        got = ([str(v) for v in ft.params], [str(v) for v in ft.results])
+        t.check(f"header: declared signature of {name} (got: header, want: module)", want, got)
+    enum = dict((k, int(v)) for k, v in re.findall(r"LAMINAR_(E_\w+|OK)\s*=\s*(-?\d+)", text))
+    want_codes = dict(OK=OK, E_NULL=E_NULL, E_BOUNDS=E_BOUNDS, E_ALIGN=E_ALIGN, E_ATOMS=E_ATOMS, E_COUNT=E_COUNT,
+                      E_K=E_K, E_CONFLICT=E_CONFLICT, E_FULL=E_FULL, E_ID=E_ID, E_HORIZON=E_HORIZON, E_ARG=E_ARG,
+                      E_NOFIT=E_NOFIT)
+    t.check("header: status codes", enum, want_codes)
+
+    def define(name):
+        m = re.search(r"#define " + name + r"\s+\(?(-?[0-9.]+)u?", text)
+        return float(m.group(1)) if m else None
+
+    t.check("header: LAMINAR_ABI_VERSION", define("LAMINAR_ABI_VERSION"), float(c.abiVersion()))
+    t.check("header: LAMINAR_MICRO_MASK_BYTES", define("LAMINAR_MICRO_MASK_BYTES"), float(c.microMaskBytes()))
+    t.check("header: LAMINAR_MICRO_SCORE_BYTES", define("LAMINAR_MICRO_SCORE_BYTES"), float(c.microScoreBytes()))
+    if "wheelBytes" in funcs:
+        hdr, per = define("LAMINAR_WHEEL_HEADER_BYTES"), define("LAMINAR_WHEEL_ID_BYTES")
+        for cap in (0, 1, 7, 1000):
+            t.check(f"header: LAMINAR_WHEEL_BYTES({cap})", (int(hdr + per * cap) + 7) & ~7, c.wheelBytes(cap))
+        maxcap = 1 << 26
+        t.check("header: LAMINAR_WHEEL_MAX_CAPACITY", (c.wheelBytes(maxcap) > 0, c.wheelBytes(maxcap + 1)),
+                (True, E_COUNT))
 
 
 def check_known_issues(t, c):
@@ -715,7 +794,8 @@ def main():
               ("micro", lambda c: check_micro(t, c)),
               ("bench inputs", lambda c: check_bench_inputs(t, c, args.native)),
               ("score", lambda c: check_score(t, c)),
-              ("wheel", lambda c: check_wheel(t, c))]
+              ("wheel", lambda c: check_wheel(t, c)),
+              ("header", lambda c: check_header(t, c))]
     for name, fn in groups:
         t.guarded(name, lambda fn=fn: fn(Core(args.wasm)))
     check_known_issues(t, Core(args.wasm))

@@ -1,6 +1,6 @@
 // TypeScript twin of assembly/wheel.ts: the same hierarchical timing wheel (6
 // levels x 64 slots, tokio-style), the same status codes, and the same byte
-// layout (docs/abi-wheel.md), so after any sequence of calls a TimingWheel's
+// layout (docs/abi.md, "Timing wheel"), so after any sequence of calls a TimingWheel's
 // `bytes` equal the WASM region byte for byte. It is the tests' oracle for the
 // core and the fallback where WebAssembly is unavailable.
 //
@@ -18,7 +18,7 @@ export const WHEEL_MAX_CAPACITY = 2 ** 26;
 export const WHEEL_TICK_LIMIT = 2 ** 53;
 export const WHEEL_MAGIC = 0x4c57484c;
 
-/** Byte offsets of the region layout (see docs/abi-wheel.md). */
+/** Byte offsets of the region layout (see docs/abi.md, "Timing wheel"). */
 export const WHEEL_LAYOUT = {
   magic: 0, // u32
   capacity: 4, // i32
@@ -336,10 +336,10 @@ export class TimingWheel {
     }
   }
 
-  /** Exact earliest deadline among scheduled ids, or -1 when none is. */
+  /** Exact earliest deadline among scheduled ids, or +Infinity when none is. */
   nextDeadline(): number {
     const e = this.nextExpiration(this.now);
-    if (e.level < 0) return -1;
+    if (e.level < 0) return Infinity;
     if (e.level === 0) return e.deadline;
     let best = Infinity;
     let id = this.i[W_HEADS + ((e.level << 6) | e.slot)];
@@ -351,9 +351,9 @@ export class TimingWheel {
     return best;
   }
 
-  /** Deadline of `id`, -1 if not scheduled, E_ID. */
+  /** Deadline of `id`, +Infinity if not scheduled, E_ID. */
   deadlineOf(id: number): number {
     if (!this.okId(id)) return Status.E_ID;
-    return this.scheduled(id) ? this.deadline(id) : -1;
+    return this.scheduled(id) ? this.deadline(id) : Infinity;
   }
 }

@@ -1,0 +1,294 @@
+/*
+ * laminar_core.h -- the Laminar core ABI for embedders (C view).
+ *
+ * The authoritative description of every export, its units and its status
+ * codes is docs/abi.md (the timing wheel: the comments of assembly/wheel.ts).
+ * This header restates it in C so that an embedder can bind the exports of
+ * build/laminar-simd.wasm or build/laminar-scalar.wasm with any runtime
+ * (wasmtime, wasmer, WAMR, wasm2c, a browser, ...). If the two disagree,
+ * docs/abi.md wins; please report the difference.
+ *
+ * The modules have no imports. Each exports one memory ("memory") and the
+ * functions below, which take and return plain numbers only (wasm i32, f32,
+ * f64; never i64). In this header:
+ *
+ *   - laminar_ptr (u32) is a byte offset into the module's memory. The host
+ *     owns the layout: [heapBase(), memoryBytes()) is free for it to use; below
+ *     heapBase() are the core's lookup tables (any pointer there, including 0,
+ *     is rejected with LAMINAR_E_NULL). The core never grows memory; the host
+ *     may (memory.grow), after which it must re-fetch the memory's base address.
+ *   - int32_t / uint32_t are wasm i32; float is f32; double is f64.
+ *   - A non-negative return is a result; a negative return is a status code
+ *     (enum laminar_status). Every export validates all its arguments before it
+ *     reads or writes memory; on an error nothing has been written.
+ *
+ * The prototypes are declarations of the export signatures, named like the
+ * exports. They are not linkable symbols: a runtime gives you the functions
+ * (wasm2c, for example, names them Z_<module>Z_<export>(instance, ...)). Define
+ * LAMINAR_NO_PROTOTYPES to omit them, or use LAMINAR_CORE_EXPORTS(X) below to
+ * generate bindings. Compiles as C99 and C++.
+ */
+#ifndef LAMINAR_CORE_H
+#define LAMINAR_CORE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Byte offset into the module's linear memory (wasm i32, used as unsigned). */
+typedef uint32_t laminar_ptr;
+
+/* ------------------------------------------------------------------------- */
+/* Status codes (docs/abi.md, "Status codes")                                */
+
+enum laminar_status {
+  LAMINAR_OK = 0,           /* success (for functions with no other result) */
+  LAMINAR_E_NULL = -1,      /* pointer is 0 or points below heapBase() (the core's static tables) */
+  LAMINAR_E_BOUNDS = -2,    /* buffer runs past the end of memory */
+  LAMINAR_E_ALIGN = -3,     /* pointer not aligned to its element size */
+  LAMINAR_E_ATOMS = -4,     /* atoms not a multiple of 64 in [64, 1024] */
+  LAMINAR_E_COUNT = -5,     /* negative count (or zero where at least one is needed) */
+  LAMINAR_E_K = -6,         /* k outside [0, atoms] (or a run mask past the row) */
+  LAMINAR_E_CONFLICT = -7,  /* take of an atom that is not free / release of a free atom; wheel: id already scheduled */
+  LAMINAR_E_FULL = -8,      /* reserved: not returned by ABI version 1 (a wheel id beyond capacity is E_ID) */
+  LAMINAR_E_ID = -9,        /* an id or index outside its table (also: bad Zone offsets) */
+  LAMINAR_E_HORIZON = -10,  /* a deadline beyond the timing wheel's horizon */
+  LAMINAR_E_ARG = -11,      /* any other invalid argument (NaN, temperature <= 0, u outside [0,1), bad tick) */
+  LAMINAR_E_NOFIT = -12     /* an expected outcome, not a bad argument: nothing fits, nothing changed */
+};
+
+/* ------------------------------------------------------------------------- */
+/* Memory-layout constants                                                   */
+
+#define LAMINAR_ABI_VERSION 1          /* abiVersion() */
+#define LAMINAR_PAGE_BYTES 65536u      /* wasm page (memory.grow unit) */
+
+/* Node bitmaps: a row is atoms/64 little-endian u64 words; bit b of word w is
+ * atom 64*w + b; 1 = free, 0 = taken. A table of nodes is rows back to back. */
+#define LAMINAR_MIN_ATOMS 64
+#define LAMINAR_MAX_ATOMS 1024
+#define LAMINAR_ATOMS_PER_WORD 64
+#define LAMINAR_ROW_WORDS(atoms) ((atoms) / 64)         /* u64 words per row */
+#define LAMINAR_ROW_BYTES(atoms) ((atoms) / 8)          /* bytes per row */
+#define LAMINAR_ROW_PTR(table, node, atoms) ((laminar_ptr)((table) + (uint32_t)(node) * ((atoms) / 8)))
+
+/* Utility field (Z-HAF): five f32 arrays of nodeCount entries back to back. */
+#define LAMINAR_FIELD_ARRAYS 5
+#define LAMINAR_FIELD_S 0       /* slack: free atoms */
+#define LAMINAR_FIELD_H 1       /* heat: queued DAs */
+#define LAMINAR_FIELD_DS 2      /* dS: smoothed derivative of S, per ms */
+#define LAMINAR_FIELD_DH 3      /* dH: smoothed derivative of H, per ms */
+#define LAMINAR_FIELD_STAMP 4   /* time the row was last refreshed, ms since a host-chosen epoch */
+#define LAMINAR_FIELD_BYTES(nodeCount) ((uint32_t)(nodeCount) * 20u)
+#define LAMINAR_FIELD_ARRAY_PTR(field, nodeCount, which) \
+  ((laminar_ptr)((field) + (uint32_t)(which) * (uint32_t)(nodeCount) * 4u))
+
+/* Alignment of buffers (bytes): u64 rows and masks 8, f32/i32 4, f64 8, the
+ * micro-benchmark arrays 16. heapBase() itself is only guaranteed 8-aligned. */
+#define LAMINAR_ALIGN_U64 8
+#define LAMINAR_ALIGN_F32 4
+#define LAMINAR_ALIGN_F64 8
+#define LAMINAR_ALIGN_MICRO 16
+
+/* Micro-kernels (assembly/micro.ts). */
+#define LAMINAR_MICRO_MASK_RECORDS 16384       /* records of two 256-bit masks (R, D), 64 bytes each */
+#define LAMINAR_MICRO_MASK_BYTES 1048576u      /* microMaskBytes() */
+#define LAMINAR_MICRO_SCORE_WORDS 262144       /* u32 words: slack (low 16 bits), heat (high 16 bits) */
+#define LAMINAR_MICRO_SCORE_BYTES 1048576u     /* microScoreBytes() */
+#define LAMINAR_MICRO_ZONE_NODES 256           /* f32 entries of each of O, H, S */
+
+/* Timing wheel (assembly/wheel.ts): 6 levels of 64 slots, level L slot s covers
+ * 2^(6L) ticks. The region is caller-provided, 8-byte aligned, wheelBytes(cap)
+ * long: a 1,616-byte header (magic, capacity, pending, time, slot bitmaps, slot
+ * heads; docs/abi.md "Region layout") then 20 bytes per id (u64 deadline, i32
+ * next, prev, where), padded to 8. The host must not write it between calls.
+ * Ticks are integer-valued f64 in [0, 2^53). */
+#define LAMINAR_WHEEL_LEVELS 6
+#define LAMINAR_WHEEL_SLOTS 64
+#define LAMINAR_WHEEL_HEADER_BYTES 1616u
+#define LAMINAR_WHEEL_ID_BYTES 20u
+#define LAMINAR_WHEEL_BYTES(capacity) ((LAMINAR_WHEEL_HEADER_BYTES + LAMINAR_WHEEL_ID_BYTES * (uint32_t)(capacity) + 7u) & ~7u)
+#define LAMINAR_WHEEL_MAX_CAPACITY (1 << 26)
+#define LAMINAR_WHEEL_MAX_HORIZON 68719476735.0   /* 2^36 - 1 ticks after the wheel's time */
+#define LAMINAR_TICK_LIMIT 9007199254740992.0     /* 2^53 */
+
+/* ------------------------------------------------------------------------- */
+/* Exports, as an X-macro: X(return type, export name, (parameters)).        */
+/* Use it to generate bindings, e.g. a table of names and wasm signatures.   */
+
+#define LAMINAR_CORE_EXPORTS(X)                                                                         \
+  X(laminar_ptr, heapBase, (void))                                                                      \
+  X(double, memoryBytes, (void))                                                                        \
+  X(int32_t, simdEnabled, (void))                                                                       \
+  X(int32_t, abiVersion, (void))                                                                        \
+  X(int32_t, microMaskBytes, (void))                                                                    \
+  X(int32_t, microScoreBytes, (void))                                                                   \
+  X(int32_t, microMaskUpdate, (laminar_ptr base, int32_t iters, int32_t start, uint32_t seed))          \
+  X(double, microFastlogScore, (laminar_ptr table, int32_t iters, int32_t start, float gamma))          \
+  X(int32_t, microZoneUpdate,                                                                           \
+    (laminar_ptr o, laminar_ptr h, laminar_ptr s, int32_t iters, float gamma, float beta, float eps))   \
+  X(int32_t, bmFreeCount, (laminar_ptr table, int32_t count, int32_t atoms, laminar_ptr out))           \
+  X(int32_t, bmCountAtLeast, (laminar_ptr table, int32_t count, int32_t atoms, int32_t k, laminar_ptr out)) \
+  X(int32_t, bmFirstRun, (laminar_ptr table, int32_t count, int32_t atoms, int32_t k, laminar_ptr out)) \
+  X(int32_t, bmFitsAt, (laminar_ptr table, int32_t count, int32_t atoms, laminar_ptr demand, laminar_ptr out)) \
+  X(int32_t, bmTakeAny, (laminar_ptr row, int32_t atoms, int32_t k, laminar_ptr outMask))               \
+  X(int32_t, bmTakeRun, (laminar_ptr row, int32_t atoms, int32_t k, laminar_ptr outMask))               \
+  X(int32_t, bmTake, (laminar_ptr row, int32_t atoms, laminar_ptr mask))                                \
+  X(int32_t, bmRelease, (laminar_ptr row, int32_t atoms, laminar_ptr mask))                             \
+  X(int32_t, bmRunMask, (int32_t atoms, int32_t offset, int32_t k, laminar_ptr outMask))                \
+  X(float, utility, (float s, float h, float gamma))                                                    \
+  X(int32_t, scoreCandidates,                                                                           \
+    (laminar_ptr field, int32_t nodeCount, laminar_ptr table, int32_t atoms, laminar_ptr cand, int32_t n, \
+     float now, int32_t m, int32_t contiguous, float gamma, float degradeAge, laminar_ptr noise))       \
+  X(int32_t, zoneAggregate,                                                                             \
+    (laminar_ptr field, int32_t nodeCount, laminar_ptr offsets, int32_t zones, float now, float degradeAge, \
+     float degradeHeat, laminar_ptr outSlack, laminar_ptr outHeat))                                     \
+  X(int32_t, tegWeights, (laminar_ptr slack, laminar_ptr heat, int32_t zones, float gamma, float tau, laminar_ptr outCum)) \
+  X(int32_t, tegSample, (laminar_ptr cum, int32_t zones, laminar_ptr u, int32_t n, laminar_ptr out))    \
+  X(int32_t, wheelBytes, (int32_t capacity))                                                            \
+  X(int32_t, wheelInit, (laminar_ptr w, int32_t capacity, double now))                                  \
+  X(int32_t, wheelSchedule, (laminar_ptr w, int32_t id, double deadline))                               \
+  X(int32_t, wheelReschedule, (laminar_ptr w, int32_t id, double deadline))                             \
+  X(int32_t, wheelCancel, (laminar_ptr w, int32_t id))                                                  \
+  X(int32_t, wheelAdvance, (laminar_ptr w, double now, laminar_ptr out, int32_t outCap))                \
+  X(double, wheelNextDeadline, (laminar_ptr w))                                                         \
+  X(double, wheelDeadlineOf, (laminar_ptr w, int32_t id))                                               \
+  X(int32_t, wheelPending, (laminar_ptr w))                                                             \
+  X(double, wheelNow, (laminar_ptr w))
+
+#ifndef LAMINAR_NO_PROTOTYPES
+
+/* ---- Module ------------------------------------------------------------- */
+
+/** First byte the host may use (everything below holds the core's static tables). */
+laminar_ptr heapBase(void);
+/** Current size of memory in bytes (f64; changes only when the host grows memory). */
+double memoryBytes(void);
+/** 1 in the SIMD build, 0 in the scalar build. Both return bit-identical results. */
+int32_t simdEnabled(void);
+/** LAMINAR_ABI_VERSION (1). */
+int32_t abiVersion(void);
+
+/* ---- Bitmaps (assembly/bitmap.ts) --------------------------------------- */
+/* Batch forms take `table` (the first node's row) and `count` nodes; to work on
+ * nodes a..a+count-1 of a larger table pass LAMINAR_ROW_PTR(table, a, atoms).
+ * Errors: E_ATOMS, E_COUNT, buffer codes (E_NULL, E_ALIGN, E_BOUNDS), E_K. */
+
+/** out: i32[count] = free atoms of each node. Returns count. */
+int32_t bmFreeCount(laminar_ptr table, int32_t count, int32_t atoms, laminar_ptr out);
+/** out: u8[count] = 1 where a node has >= k free atoms, else 0. Returns how many have. k in [0, atoms]. */
+int32_t bmCountAtLeast(laminar_ptr table, int32_t count, int32_t atoms, int32_t k, laminar_ptr out);
+/** out: i32[count] = lowest offset (atom index) of k contiguous free atoms (runs may cross
+ *  words), or -1; k = 0 gives 0. Returns how many nodes have such a run. */
+int32_t bmFirstRun(laminar_ptr table, int32_t count, int32_t atoms, int32_t k, laminar_ptr out);
+/** demand: one row (atoms bits). out: i32[count] = smallest shift s >= 0 such that every set
+ *  bit b of demand has b + s < atoms and atom b + s free; -1 if none; an empty demand gives 0.
+ *  Returns how many nodes it fits. */
+int32_t bmFitsAt(laminar_ptr table, int32_t count, int32_t atoms, laminar_ptr demand, laminar_ptr out);
+
+/* Single-node forms change `row` (one node's row) in place; masks are one row wide. */
+
+/** Takes the k lowest-numbered free atoms; writes the mask taken to outMask. Returns k,
+ *  or E_NOFIT (row unchanged) if fewer than k are free. */
+int32_t bmTakeAny(laminar_ptr row, int32_t atoms, int32_t k, laminar_ptr outMask);
+/** Takes the lowest run of k contiguous free atoms; mask in outMask. Returns its offset,
+ *  or E_NOFIT (row unchanged) if there is none. */
+int32_t bmTakeRun(laminar_ptr row, int32_t atoms, int32_t k, laminar_ptr outMask);
+/** Takes every atom of mask. Returns popcount(mask), or E_CONFLICT (row unchanged) if any
+ *  atom of mask is not free. */
+int32_t bmTake(laminar_ptr row, int32_t atoms, laminar_ptr mask);
+/** Releases every atom of mask. Returns popcount(mask), or E_CONFLICT (row unchanged) if any
+ *  atom of mask is already free. */
+int32_t bmRelease(laminar_ptr row, int32_t atoms, laminar_ptr mask);
+/** Writes the mask of atoms [offset, offset + k) to outMask. Returns k; E_K if it does not fit. */
+int32_t bmRunMask(int32_t atoms, int32_t offset, int32_t k, laminar_ptr outMask);
+
+/* ---- Utility field (assembly/score.ts) ---------------------------------- */
+/* Projection: age = max(0, now - stamp); S_pred = max(0, S + age*dS);
+ * H_pred = max(0, H + age*dH). Long-degrade: age > degradeAge gives S_pred = 0,
+ * H_pred = H + degradeHeat, never placable. Times in ms (f32), derivatives per ms.
+ * U = log2(1 + S_pred) - gamma * log2(1 + H_pred) (table log2, abs. error < 3e-5). */
+
+/** U (f32) for already projected slack s and heat h. */
+float utility(float s, float h, float gamma);
+/** cand: i32[n] node ids (< nodeCount); noise: f32[n], caller-drawn. Returns the index i
+ *  into cand of the best placable candidate by U + noise[i] (ties: lowest i), or E_NOFIT.
+ *  Placable: not degraded and, on the node's row in table, popcount >= m (contiguous = 0)
+ *  or a run of m contiguous free atoms (contiguous = 1). Errors: E_ID (a candidate id),
+ *  E_K (m), E_ARG (contiguous not 0/1, NaN now/gamma/degradeAge). Writes nothing. */
+int32_t scoreCandidates(laminar_ptr field, int32_t nodeCount, laminar_ptr table, int32_t atoms, laminar_ptr cand,
+                        int32_t n, float now, int32_t m, int32_t contiguous, float gamma, float degradeAge,
+                        laminar_ptr noise);
+/** Zone z is nodes offsets[z] .. offsets[z+1]-1 (offsets: i32[zones+1], non-decreasing, first
+ *  >= 0, last <= nodeCount; else E_ID). Writes outSlack: f32[zones] = mean projected slack and
+ *  outHeat: f32[zones] = total projected heat (an empty Zone gives 0 and 0). Sums use four
+ *  interleaved f32 lanes (node j of a Zone adds to lane j mod 4; (l0 + l1) + (l2 + l3)).
+ *  Returns zones. E_ARG on NaN now/degradeAge/degradeHeat. */
+int32_t zoneAggregate(laminar_ptr field, int32_t nodeCount, laminar_ptr offsets, int32_t zones, float now,
+                      float degradeAge, float degradeHeat, laminar_ptr outSlack, laminar_ptr outHeat);
+/** TEG sampling table: U_z = utility(slack[z], heat[z], gamma), w_z = 2^((U_z - max U) / tau),
+ *  outCum: f64[zones] = running sum w_0 + ... + w_z (sequential f64). zones >= 1 (E_COUNT);
+ *  tau > 0 and finite, gamma finite (E_ARG). Returns zones. */
+int32_t tegWeights(laminar_ptr slack, laminar_ptr heat, int32_t zones, float gamma, float tau, laminar_ptr outCum);
+/** u: f64[n] in [0, 1) (else E_ARG). out: i32[n] = the first z with cum[z] > u[i] * cum[zones-1].
+ *  zones >= 1; cum[zones-1] must be > 0 and finite (E_ARG). Returns n. */
+int32_t tegSample(laminar_ptr cum, int32_t zones, laminar_ptr u, int32_t n, laminar_ptr out);
+
+/* ---- Micro-kernels (assembly/micro.ts; C twins in bench/native/) -------- */
+
+/** Bytes of the mask-update working set: 1,048,576. */
+int32_t microMaskBytes(void);
+/** Bytes of the fastlog-score table: 1,048,576. */
+int32_t microScoreBytes(void);
+/** iters dependent residual-mask updates over 16,384 records of (R, D) 256-bit masks at base,
+ *  from record start (E_ID outside [0, 16384)) with dependency value seed. Returns lo32 of the
+ *  last dependency value (i32; may be negative: callers compare bits), or an error code. */
+int32_t microMaskUpdate(laminar_ptr base, int32_t iters, int32_t start, uint32_t seed);
+/** iters dependent node scores over the 262,144-word table from word start. Returns the xor of
+ *  all score bit patterns as a non-negative f64 holding a u32, or a negative error code. */
+double microFastlogScore(laminar_ptr table, int32_t iters, int32_t start, float gamma);
+/** iters zone updates of the f32[256] arrays O, H, S (16-byte aligned):
+ *  O[j] += gamma*(H[j]^3) + beta*S[j]; H[j] += eps (no FMA). Returns 0 or an error code. */
+int32_t microZoneUpdate(laminar_ptr o, laminar_ptr h, laminar_ptr s, int32_t iters, float gamma, float beta, float eps);
+
+/* ---- Timing wheel (assembly/wheel.ts) ------------------------------------ */
+/* Ids are [0, capacity). Ticks are integer-valued f64 in [0, 2^53) (else E_ARG).
+ * Every call on a region first checks it (E_ARG if not initialised). */
+
+/** Bytes of a wheel region for capacity ids (a multiple of 8); E_COUNT outside [0, 2^26]. */
+int32_t wheelBytes(int32_t capacity);
+/** Initialises (or resets) the region at w (8-byte aligned, wheelBytes(capacity) long) at time now. */
+int32_t wheelInit(laminar_ptr w, int32_t capacity, double now);
+/** 0 scheduled; 1 already due (deadline <= now: not inserted, the caller fires it); E_ID,
+ *  E_ARG (bad tick), E_CONFLICT (already scheduled), E_HORIZON (deadline - now > 2^36 - 1). */
+int32_t wheelSchedule(laminar_ptr w, int32_t id, double deadline);
+/** Moves id to deadline whether or not it is scheduled: codes of wheelSchedule without
+ *  E_CONFLICT; 1 means the old entry (if any) is cancelled and the caller fires it. On
+ *  E_HORIZON the old entry is kept. */
+int32_t wheelReschedule(laminar_ptr w, int32_t id, double deadline);
+/** 1 cancelled, 0 was not scheduled, E_ID. */
+int32_t wheelCancel(laminar_ptr w, int32_t id);
+/** Moves the wheel's time to now, writing due ids to out: i32[outCap] by deadline, ascending
+ *  id within a tick; returns how many. If more are due than fit, the time stops at the
+ *  earliest deadline still due and the next call continues there. E_COUNT (outCap < 0),
+ *  buffer codes, E_ARG (out overlaps the region, bad tick, now before the wheel's time). */
+int32_t wheelAdvance(laminar_ptr w, double now, laminar_ptr out, int32_t outCap);
+/** Exact earliest deadline among scheduled ids (f64), +Infinity if none is scheduled (so it is
+ *  never mistaken for a status code), or a negative error code. */
+double wheelNextDeadline(laminar_ptr w);
+/** Deadline of id (f64), +Infinity if it is not scheduled, E_ID. */
+double wheelDeadlineOf(laminar_ptr w, int32_t id);
+/** Ids scheduled now: scheduled - fired - cancelled (an "already due" answer is not counted). */
+int32_t wheelPending(laminar_ptr w);
+/** The wheel's time (f64 holding an integer tick). */
+double wheelNow(laminar_ptr w);
+
+#endif /* LAMINAR_NO_PROTOTYPES */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LAMINAR_CORE_H */
