@@ -46,15 +46,19 @@ export const MAX_ATOMS: i32 = 1024;
 }
 
 /**
- * Check that [ptr, ptr + count * elem) is a valid, aligned, writable buffer
- * outside static data. count must already be known non-negative.
- * A zero-length buffer is valid only for a non-null pointer, so that a host
- * bug (passing 0) is reported even when nothing would be read.
+ * Check that [ptr, ptr + count * elem) is a valid buffer outside static data,
+ * aligned to `align` (default: the element size). The count is an i64 so that
+ * callers pass products of i32 arguments (nodes x words) without wrapping:
+ * write `<i64>a * b`. A negative count is out of bounds. A zero-length buffer
+ * is valid only for a non-null pointer, so that a host bug (passing 0) is
+ * reported even when nothing would be read.
  */
 // @ts-ignore: decorator
-@inline export function checkBuf(ptr: usize, count: i32, elem: i32): i32 {
+@inline export function checkBuf(ptr: usize, count: i64, elem: i32, align: i32 = 0): i32 {
   if (ptr < __heap_base) return E_NULL;
-  if ((ptr & <usize>(elem - 1)) != 0) return E_ALIGN;
+  const a = align > 0 ? align : elem;
+  if ((ptr & <usize>(a - 1)) != 0) return E_ALIGN;
+  if (count < 0) return E_BOUNDS;
   const end: u64 = <u64>ptr + <u64>count * <u64>elem;
   if (end > memBytes()) return E_BOUNDS;
   return OK;

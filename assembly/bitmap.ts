@@ -13,7 +13,7 @@ import { ALL, rowFirstRun, rowFree } from "./row";
 @inline function checkBatch(table: usize, count: i32, atoms: i32, out: usize, elem: i32): i32 {
   let e = checkAtoms(atoms); if (e != OK) return e;
   if (count < 0) return E_COUNT;
-  e = checkBuf(table, count * (atoms >> 6), 8); if (e != OK) return e;
+  e = checkBuf(table, <i64>count * (atoms >> 6), 8); if (e != OK) return e;
   return checkBuf(out, count, elem);
 }
 

@@ -11,7 +11,9 @@
 // (b) fastlog-score: one node's score from a 1 MiB table of 262,144 u32 words,
 //     each packing slack S (low 16 bits) and heat H (high 16 bits):
 //        u = ln(1+S) - gamma * ln(1+H)   (fast ln: bit scan + 256-entry f32 table)
-//        i = (v ^ bits(u)) & 262143,  checksum ^= bits(u)
+//        sum ^= bits(u),  i = (v ^ sum) & 262143
+//     (the next index depends on every score so far, so the walk does not fall
+//     into a short cycle of the table and really spans the 1 MiB)
 // (c) zone-update: one Zone's field update over 256 f32 nodes:
 //        O[j] += gamma * H[j]^3 + beta * S[j];  H[j] += eps     for j in 0..255
 //     (computed as gamma*(H*H*H) + beta*S, no fused multiply-add, so every
@@ -34,7 +36,7 @@ export function microScoreBytes(): i32 { return SCORE_WORDS * 4; }
  */
 export function microMaskUpdate(base: usize, iters: i32, start: i32, seed: u32): i32 {
   if (iters < 0) return E_COUNT;
-  const e = checkBuf(base, MASK_RECORDS * 16, 4);
+  const e = checkBuf(base, MASK_RECORDS * 16, 4, 16);
   if (e != 0) return e;
   if (start < 0 || start >= MASK_RECORDS) return E_ID;
   let i = <usize>start;
@@ -43,11 +45,13 @@ export function microMaskUpdate(base: usize, iters: i32, start: i32, seed: u32):
     for (let n = 0; n < iters; n++) {
       const p = base + (i << 6);
       const d = i64x2.splat(<i64>dep);
+      // x is recomputed from scalar loads (the same value as lanes 0 and 1 of
+      // r0), which keeps a vector-to-integer move off the loop-carried chain.
+      const x = ((load<u64>(p) ^ dep) & ~load<u64>(p, 32)) ^ ((load<u64>(p, 8) ^ dep) & ~load<u64>(p, 40));
       const r0 = v128.andnot(v128.xor(v128.load(p), d), v128.load(p, 32));
       const r1 = v128.andnot(v128.xor(v128.load(p, 16), d), v128.load(p, 48));
       v128.store(p, r0);
       v128.store(p, r1, 16);
-      const x = <u64>i64x2.extract_lane(r0, 0) ^ <u64>i64x2.extract_lane(r0, 1);
       dep = x;
       i = <usize>((<u32>x ^ <u32>(x >> 32)) & <u32>(MASK_RECORDS - 1));
     }
@@ -74,7 +78,7 @@ export function microMaskUpdate(base: usize, iters: i32, start: i32, seed: u32):
  */
 export function microFastlogScore(table: usize, iters: i32, start: i32, gamma: f32): f64 {
   if (iters < 0) return <f64>E_COUNT;
-  const e = checkBuf(table, SCORE_WORDS, 4);
+  const e = checkBuf(table, SCORE_WORDS, 4, 16);
   if (e != 0) return <f64>e;
   if (start < 0 || start >= SCORE_WORDS) return <f64>E_ID;
   let i = <usize>start;
@@ -84,7 +88,7 @@ export function microFastlogScore(table: usize, iters: i32, start: i32, gamma: f
     const u = fastLnU32((v & 0xffff) + 1) - gamma * fastLnU32((v >> 16) + 1);
     const b = reinterpret<u32>(u);
     sum ^= b;
-    i = <usize>((v ^ b) & <u32>(SCORE_WORDS - 1));
+    i = <usize>((v ^ sum) & <u32>(SCORE_WORDS - 1));
   }
   return <f64>sum;
 }
@@ -106,11 +110,11 @@ export function microFastlogScore(table: usize, iters: i32, start: i32, gamma: f
  */
 export function microZoneUpdate(o: usize, h: usize, s: usize, iters: i32, gamma: f32, beta: f32, eps: f32): i32 {
   if (iters < 0) return E_COUNT;
-  let e = checkBuf(o, ZONE_NODES, 16); if (e != 0) return e;
-  e = checkBuf(h, ZONE_NODES, 16); if (e != 0) return e;
-  e = checkBuf(s, ZONE_NODES, 16); if (e != 0) return e;
-  // Two zone updates per pass over the arrays ("unroll and jam", as gcc -O3
-  // does with the C twin): per node, the two updates are computed in
+  let e = checkBuf(o, ZONE_NODES, 4, 16); if (e != 0) return e;
+  e = checkBuf(h, ZONE_NODES, 4, 16); if (e != 0) return e;
+  e = checkBuf(s, ZONE_NODES, 4, 16); if (e != 0) return e;
+  // Two zone updates per pass over the arrays ("unroll and jam", as the C
+  // twin in bench/native does too): per node, the two updates are computed in
   // registers in exactly the order of two separate passes (beta*S is the same
   // product both times), so the result is bit-identical to one pass at a
   // time, with half the loads and stores.

@@ -29,20 +29,26 @@ export function scoreCandidates(
   let e = checkAtoms(atoms); if (e != OK) return e;
   if (nodeCount < 0 || n < 0) return E_COUNT;
   const words = atoms >> 6;
-  e = checkBuf(field, nodeCount * 5, 4); if (e != OK) return e;
-  e = checkBuf(table, nodeCount * words, 8); if (e != OK) return e;
+  e = checkBuf(field, <i64>nodeCount * 5, 4); if (e != OK) return e;
+  e = checkBuf(table, <i64>nodeCount * words, 8); if (e != OK) return e;
   e = checkBuf(cand, n, 4); if (e != OK) return e;
   e = checkBuf(noise, n, 4); if (e != OK) return e;
   if (m < 0 || m > atoms) return E_K;
   if (contiguous != 0 && contiguous != 1) return E_ARG;
-  if (isNaN(now) || isNaN(gamma) || isNaN(degradeAge)) return E_ARG;
+  if (isNaN(now) || !isFinite(gamma) || isNaN(degradeAge)) return E_ARG;
+  // Every candidate id in range and every noise value finite, before any
+  // work: a NaN score would silently make a placable node look unplacable.
+  for (let i = 0; i < n; i++) {
+    const j = load<i32>(cand + (<usize>i << 2));
+    if (j < 0 || j >= nodeCount) return E_ID;
+    if (!isFinite(load<f32>(noise + (<usize>i << 2)))) return E_ARG;
+  }
   const nn = <usize>nodeCount << 2;
   const stride = <usize>words << 3;
   let best: f32 = -Infinity;
   let bi: i32 = E_NOFIT;
   for (let i = 0; i < n; i++) {
     const j = load<i32>(cand + (<usize>i << 2));
-    if (j < 0 || j >= nodeCount) return E_ID;
     const jo = <usize>j << 2;
     const age = pos(now - load<f32>(field + 4 * nn + jo));
     if (age > degradeAge) continue; // long-degrade: out of the candidate set
@@ -68,8 +74,8 @@ export function zoneAggregate(
   now: f32, degradeAge: f32, degradeHeat: f32, outSlack: usize, outHeat: usize,
 ): i32 {
   if (nodeCount < 0 || zones < 0) return E_COUNT;
-  let e = checkBuf(field, nodeCount * 5, 4); if (e != OK) return e;
-  e = checkBuf(offsets, zones + 1, 4); if (e != OK) return e;
+  let e = checkBuf(field, <i64>nodeCount * 5, 4); if (e != OK) return e;
+  e = checkBuf(offsets, <i64>zones + 1, 4); if (e != OK) return e;
   e = checkBuf(outSlack, zones, 4); if (e != OK) return e;
   e = checkBuf(outHeat, zones, 4); if (e != OK) return e;
   if (isNaN(now) || isNaN(degradeAge) || isNaN(degradeHeat)) return E_ARG;

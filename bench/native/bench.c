@@ -2,7 +2,7 @@
  *
  *   bench-native <impl> [--check]
  *
- * Times each kernel (median of REPS samples, CLOCK_MONOTONIC) and prints ONE
+ * Times each kernel (median of REPS = 9 samples, CLOCK_MONOTONIC) and prints ONE
  * JSON object on stdout:
  *   {"impl": "<impl>", "kernels": [{"name", "nsPerOp", "checksum"}, ...]}
  * Inputs, the unit of one "op" and each checksum are defined in README.md, so
@@ -20,7 +20,7 @@
 #include "score.h"
 #include "wheel.h"
 
-#define REPS 7
+#define REPS 9
 
 static double now_ns(void) {
   struct timespec ts;
@@ -61,7 +61,7 @@ static void report(const char *name, double *samples, uint32_t checksum) {
 
 /* ---- mask-update ------------------------------------------------------- */
 #define MASK_CHECK_ITERS 1000000
-#define MASK_TIME_ITERS 2000000
+#define MASK_TIME_ITERS 4000000
 
 static void bench_mask_update(void) {
   uint64_t *base = xalloc((size_t)MICRO_MASK_RECORDS * 64);
@@ -80,7 +80,7 @@ static void bench_mask_update(void) {
 
 /* ---- fastlog-score ----------------------------------------------------- */
 #define SCORE_CHECK_ITERS 1000000
-#define SCORE_TIME_ITERS 2000000
+#define SCORE_TIME_ITERS 4000000
 
 static void bench_fastlog_score(void) {
   uint32_t *table = xalloc((size_t)MICRO_SCORE_WORDS * 4);
@@ -99,7 +99,7 @@ static void bench_fastlog_score(void) {
 
 /* ---- zone-update ------------------------------------------------------- */
 #define ZONE_CHECK_ITERS 1000
-#define ZONE_TIME_ITERS 20000
+#define ZONE_TIME_ITERS 400000
 #define ZONE_GAMMA 0.25f
 #define ZONE_BETA 0.5f
 #define ZONE_EPS (1.0f / 1048576.0f)
@@ -150,7 +150,8 @@ static void gen_bitmaps(sm64_t *g, uint64_t *table) {
   }
 }
 
-#define BM_CALLS 100
+#define FC_CALLS 2000
+#define CR_CALLS 400
 
 static void bench_bitmaps(void) {
   uint64_t *table = xalloc((size_t)NODES * WORDS * 8);
@@ -165,8 +166,8 @@ static void bench_bitmaps(void) {
   double t[REPS];
   for (int r = 0; r < REPS && timing; r++) {
     double t0 = now_ns();
-    for (int c = 0; c < BM_CALLS; c++) sink = (uint32_t)bm_count_at_least(table, NODES, ATOMS, K, out8);
-    t[r] = (now_ns() - t0) / ((double)BM_CALLS * NODES);
+    for (int c = 0; c < FC_CALLS; c++) sink = (uint32_t)bm_count_at_least(table, NODES, ATOMS, K, out8);
+    t[r] = (now_ns() - t0) / ((double)FC_CALLS * NODES);
   }
   report("feasible-count", t, checksum);
 
@@ -175,8 +176,8 @@ static void bench_bitmaps(void) {
   for (int i = 0; i < NODES; i++) checksum = hash31(checksum, (uint32_t)out32[i]);
   for (int r = 0; r < REPS && timing; r++) {
     double t0 = now_ns();
-    for (int c = 0; c < BM_CALLS; c++) sink = (uint32_t)bm_first_run(table, NODES, ATOMS, K, out32);
-    t[r] = (now_ns() - t0) / ((double)BM_CALLS * NODES);
+    for (int c = 0; c < CR_CALLS; c++) sink = (uint32_t)bm_first_run(table, NODES, ATOMS, K, out32);
+    t[r] = (now_ns() - t0) / ((double)CR_CALLS * NODES);
   }
   report("contiguous-run", t, checksum);
   free(table); free(out8); free(out32);
@@ -189,8 +190,8 @@ static void bench_bitmaps(void) {
 #define DEGRADE_AGE 500.0f
 #define DEGRADE_HEAT 8.0f
 #define GAMMA 0.5f
-#define SCORE_ROUNDS 20
-#define AGG_CALLS 500
+#define SCORE_ROUNDS 60
+#define AGG_CALLS 10000
 
 static void bench_score(void) {
   uint64_t *table = xalloc((size_t)NODES * WORDS * 8);
@@ -256,6 +257,7 @@ static void bench_score(void) {
 #define TIMERS 65536
 #define HORIZON 100000
 #define STEP 1000
+#define WHEEL_RUNS 5
 
 static uint32_t wheel_run(lm_wheel *w, const uint64_t *dl, int32_t *out) {
   lm_wheel_reset(w, 0);
@@ -279,8 +281,8 @@ static void bench_wheel(void) {
   double t[REPS];
   for (int r = 0; r < REPS && timing; r++) {
     double t0 = now_ns();
-    sink = wheel_run(&w, dl, out);
-    t[r] = (now_ns() - t0) / TIMERS;
+    for (int k = 0; k < WHEEL_RUNS; k++) sink = wheel_run(&w, dl, out);
+    t[r] = (now_ns() - t0) / ((double)WHEEL_RUNS * TIMERS);
   }
   report("wheel-schedule-advance", t, checksum);
   lm_wheel_free(&w);

@@ -93,7 +93,7 @@ uint32_t micro_fastlog_score(const uint32_t *table, int32_t iters, int32_t start
     float u = fast_ln_u32((v & 0xffffu) + 1u) - gamma * fast_ln_u32((v >> 16) + 1u);
     uint32_t b = f32_bits(u);
     sum ^= b;
-    i = (v ^ b) & (MICRO_SCORE_WORDS - 1);
+    i = (v ^ sum) & (MICRO_SCORE_WORDS - 1);
   }
   return sum;
 }

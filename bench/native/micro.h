@@ -9,7 +9,7 @@
 #define MICRO_SCORE_WORDS 262144  /* x 4 B = 1 MiB */
 #define MICRO_ZONE_NODES 256
 
-/* ln(v) for a u32 by bit scan + 256-entry table (fastLnU32 of assembly/fastmath.ts). */
+/* ln(v) for a u32 by bit scan + 256-entry table (fastLnU32 of assembly/fastmath.ts); v = 0 counts as 1. */
 float fast_ln_u32(uint32_t v);
 /* log2(x), x >= 1 (fastLog2 of assembly/fastmath.ts). */
 float fast_log2(float x);

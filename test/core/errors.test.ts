@@ -102,6 +102,15 @@ describe.each(builds)("status codes (%s)", (_name, core) => {
     expectCode(S.E_ARG, () => sc({ c: 2 }));
     expectCode(S.E_ARG, () => sc({ now: NaN }));
     expectCode(S.E_ARG, () => sc({ gamma: NaN }));
+    expectCode(S.E_ARG, () => sc({ gamma: Infinity }));
+    // sizes that wrap around 2^32 in i32 arithmetic are out of bounds, not a trap
+    expectCode(S.E_BOUNDS, () => sc({ nodeCount: 858993460 }));
+    expectCode(S.E_BOUNDS, () => sc({ nodeCount: 858993460, atoms: 320 }));
+    core.arena.f32[(noise >> 2) + 1] = NaN;
+    expectCode(S.E_ARG, () => sc());
+    core.arena.f32[(noise >> 2) + 1] = -Infinity;
+    expectCode(S.E_ARG, () => sc());
+    core.arena.f32[(noise >> 2) + 1] = 0;
     core.arena.i32[(cand >> 2) + 2] = 4;
     expectCode(S.E_ID, () => sc());
     core.arena.i32[(cand >> 2) + 2] = -1;
@@ -120,6 +129,7 @@ describe.each(builds)("status codes (%s)", (_name, core) => {
     expectCode(S.E_COUNT, za([0, 2, 4], { zones: -1 }));
     expectCode(S.E_ARG, za([0, 2, 4], { now: NaN }));
     expectCode(S.E_NULL, za([0, 2, 4], { out: 0 }));
+    expectCode(S.E_BOUNDS, () => e.zoneAggregate(field, 858993460, offs, 2, 0, 30, 100, os, oh)); // 5 x n wraps in i32
 
     const sl = core.arena.alloc(8), ht = core.arena.alloc(8), cum = core.arena.alloc(16, 8);
     expectCode(S.E_ARG, () => e.tegWeights(sl, ht, 2, 1, 0, cum));
@@ -154,5 +164,9 @@ describe.each(builds)("status codes (%s)", (_name, core) => {
     expectCode(S.E_ALIGN, () => e.microZoneUpdate(small + 4, small, small, 1, 1, 1, 1));
     expectCode(S.E_COUNT, () => e.microZoneUpdate(small, small, small, -1, 1, 1, 1));
     expectCode(S.E_BOUNDS, () => e.microZoneUpdate(small, small, e.memoryBytes() - 512, 1, 1, 1, 1));
+    // a 1 KiB array that ends exactly at the end of memory is valid
+    expect(e.microZoneUpdate(small, small, e.memoryBytes() - 1024, 1, 1, 1, 1)).toBe(0);
+    expectCode(S.E_ALIGN, () => e.microMaskUpdate(mem + 8, 1, 0, 0));
+    expectCode(S.E_ALIGN, () => e.microFastlogScore(mem + 4, 1, 0, 1));
   });
 });

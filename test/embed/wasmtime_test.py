@@ -2,17 +2,16 @@
 """Embeds the Laminar core outside Node: loads build/laminar-simd.wasm with
 wasmtime (no imports) and checks the ABI of docs/abi.md against known answers.
 
-    .venv-embed/bin/python test/embed/wasmtime_test.py [--wasm PATH] [--strict]
+    .venv-embed/bin/python test/embed/wasmtime_test.py [--wasm PATH]
 
 The same checks, from C, are in test/embed/wasm2c_main.c (keep them in step).
 Prints one line per failure, then `wasmtime: N passed, N failed` (and, last,
 the machine-readable line `RESULT <passed> <failed>`). Exit status 1 on any
 failure.
 
-Known issues: checks of documented behaviour that the current build is known
-to violate are reported as KNOWN-ISSUE and not counted, unless --strict (or
-LAMINAR_EMBED_STRICT=1) is given. When one of them starts passing it is
-reported as FIXED so it can be promoted to an ordinary check.
+The "regressions" checks pin bugs these harnesses found and that were fixed
+(bounds checks that wrapped around in i32 arithmetic and trapped); each runs
+under its own trap guard and counts like any other check.
 """
 import argparse
 import json
@@ -38,7 +37,7 @@ U64 = ALL
 # once with the Node build (node test/embed/bench_checksums.mjs) and pinned.
 BENCH_CHECKSUMS = {
     "mask-update": 2959319445,
-    "fastlog-score": 9093556,
+    "fastlog-score": 62460269,
     "zone-update": 1086397391,
     "feasible-count": 4094270462,
     "contiguous-run": 3913531963,
@@ -112,21 +111,14 @@ class Core:
 
 
 class Checks:
-    def __init__(self, strict):
+    def __init__(self):
         self.passed = 0
         self.failed = 0
-        self.known = 0
-        self.strict = strict
 
     def check(self, name, got, want=True, known_issue=None):
         ok = got == want if not isinstance(want, float) or not math.isnan(want) else math.isnan(got)
         if ok:
             self.passed += 1
-            if known_issue:
-                print(f"FIXED  {name}: passes now; promote it from a known issue ({known_issue})")
-        elif known_issue and not self.strict:
-            self.known += 1
-            print(f"KNOWN-ISSUE (not counted) {name}: got {got!r}, want {want!r} -- {known_issue}")
         else:
             self.failed += 1
             print(f"FAIL   {name}: got {got!r}, want {want!r}")
@@ -148,12 +140,8 @@ class Checks:
         except (Trap, WasmtimeError) as e:
             lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
             msg = next((ln.split(": ", 1)[-1] for ln in lines if "wasm trap" in ln), lines[-1] if lines else type(e).__name__)
-            if known_issue and not self.strict:
-                self.known += 1
-                print(f"KNOWN-ISSUE (not counted) {name}: trapped ({msg}) -- {known_issue}")
-            else:
-                self.failed += 1
-                print(f"FAIL   {name}: trapped: {msg}")
+            self.failed += 1
+            print(f"FAIL   {name}: trapped: {msg}" + (f" -- {known_issue}" if known_issue else ""))
 
 
 # ---------------------------------------------------------------------------
@@ -729,8 +717,8 @@ def check_header(t, c):
                 (True, E_COUNT))
 
 
-def check_known_issues(t, c):
-    """Documented behaviour the current build is known to violate (see the module docstring)."""
+def check_regressions(t, c):
+    """Bugs these checks found and that were fixed (see the module docstring)."""
     # 1. i32 overflow of nodeCount * 5 in zoneAggregate's field check: the
     #    wrapped length (4 elements) passes, and the kernel then reads
     #    field + 4 * nodeCount * 4 bytes: out of bounds, a trap.
@@ -777,7 +765,6 @@ def check_known_issues(t, c):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--wasm", default=os.path.join(ROOT, "build", "laminar-simd.wasm"))
-    ap.add_argument("--strict", action="store_true", default=os.environ.get("LAMINAR_EMBED_STRICT") == "1")
     ap.add_argument("--native", action="append", default=None,
                     help="also compare the checksums of a native bench binary (bench-native --check)")
     args = ap.parse_args()
@@ -786,7 +773,7 @@ def main():
         print("RESULT 0 1")
         return 1
     simd = "scalar" not in os.path.basename(args.wasm)
-    t = Checks(args.strict)
+    t = Checks()
     # each group gets a fresh instance so a trap in one cannot poison the next
     groups = [("module", lambda c: check_module(t, c, simd)),
               ("errors", lambda c: check_errors(t, c)),
@@ -798,9 +785,8 @@ def main():
               ("header", lambda c: check_header(t, c))]
     for name, fn in groups:
         t.guarded(name, lambda fn=fn: fn(Core(args.wasm)))
-    check_known_issues(t, Core(args.wasm))
-    extra = f", {t.known} known issues not counted" if t.known else ""
-    print(f"wasmtime ({os.path.basename(args.wasm)}): {t.passed} passed, {t.failed} failed{extra}")
+    check_regressions(t, Core(args.wasm))
+    print(f"wasmtime ({os.path.basename(args.wasm)}): {t.passed} passed, {t.failed} failed")
     print(f"RESULT {t.passed} {t.failed}")
     return 1 if t.failed else 0
 

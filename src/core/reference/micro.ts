@@ -40,7 +40,7 @@ export function microFastlogScore(table: Uint32Array, iters: number, start: numb
     const u = f(fastLnU32((v & 0xffff) + 1) - f(gamma * fastLnU32((v >>> 16) + 1)));
     const b = f32bits(u);
     sum = (sum ^ b) >>> 0;
-    i = (v ^ b) & (SCORE_WORDS - 1);
+    i = (v ^ sum) & (SCORE_WORDS - 1);
   }
   return sum;
 }

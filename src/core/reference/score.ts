@@ -23,13 +23,16 @@ export function scoreCandidates(
   if (m < 0 || m > atoms) return Status.E_K;
   if (contiguous !== 0 && contiguous !== 1) return Status.E_ARG;
   now = f(now); gamma = f(gamma); degradeAge = f(degradeAge);
-  if (Number.isNaN(now) || Number.isNaN(gamma) || Number.isNaN(degradeAge)) return Status.E_ARG;
+  if (Number.isNaN(now) || !Number.isFinite(gamma) || Number.isNaN(degradeAge)) return Status.E_ARG;
+  for (let i = 0; i < n; i++) {
+    if (cand[i] < 0 || cand[i] >= nodeCount) return Status.E_ID;
+    if (!Number.isFinite(noise[i])) return Status.E_ARG;
+  }
   const w = atoms / 32;
   let best = -Infinity;
   let bi: number = Status.E_NOFIT;
   for (let i = 0; i < n; i++) {
     const j = cand[i];
-    if (j < 0 || j >= nodeCount) return Status.E_ID;
     const age = pos(f(now - field[4 * nodeCount + j]));
     if (age > degradeAge) continue;
     const placable = contiguous ? rowFirstRun(table, j * w, w, m) >= 0 : rowFree(table, j * w, w) >= m;
