@@ -6,7 +6,7 @@
 // for counts and runs. The SIMD build uses 128-bit lanes where whole rows are
 // combined (take/release conflict checks, mask-fit tests).
 import { checkAtoms, checkBuf, E_CONFLICT, E_COUNT, E_K, E_NOFIT, OK } from "./abi";
-import { ALL, rowFirstRun, rowFree } from "./row";
+import { ALL, rowFirstRun, rowFirstRunLong, rowFirstRunLong4, rowFirstRunShort, rowFree } from "./row";
 
 /** Validate a batch: table of `count` rows, an output of `count` items of `elem` bytes. */
 // @ts-ignore: decorator
@@ -35,6 +35,17 @@ export function bmCountAtLeast(table: usize, count: i32, atoms: i32, k: i32, out
   const words = atoms >> 6;
   const stride = <usize>words << 3;
   let n = 0;
+  if (words == 4) {
+    // 256 atoms, the default width: four popcounts, no inner loop.
+    for (let i = 0; i < count; i++) {
+      const p = table + (<usize>i << 5);
+      const c = popcnt<u64>(load<u64>(p)) + popcnt<u64>(load<u64>(p, 8)) + popcnt<u64>(load<u64>(p, 16)) + popcnt<u64>(load<u64>(p, 24));
+      const ok = <i32>(<i32>c >= k);
+      store<u8>(out + <usize>i, <u8>ok);
+      n += ok;
+    }
+    return n;
+  }
   for (let i = 0; i < count; i++) {
     const ok = <i32>(rowFree(table + <usize>i * stride, words) >= k);
     store<u8>(out + <usize>i, <u8>ok);
@@ -50,10 +61,30 @@ export function bmFirstRun(table: usize, count: i32, atoms: i32, k: i32, out: us
   const words = atoms >> 6;
   const stride = <usize>words << 3;
   let n = 0;
-  for (let i = 0; i < count; i++) {
-    const off = rowFirstRun(table + <usize>i * stride, words, k);
-    store<i32>(out + (<usize>i << 2), off);
-    n += <i32>(off >= 0);
+  // One tight loop per case, so each keeps its state in registers.
+  if (k == 0) {
+    for (let i = 0; i < count; i++) store<i32>(out + (<usize>i << 2), 0);
+    return count;
+  }
+  if (k >= 64 && words == 4) {
+    // 256 atoms, the default width: the word loop fully unrolled.
+    for (let i = 0; i < count; i++) {
+      const off = rowFirstRunLong4(table + <usize>i * stride, k);
+      store<i32>(out + (<usize>i << 2), off);
+      n += <i32>(off >= 0);
+    }
+  } else if (k >= 64) {
+    for (let i = 0; i < count; i++) {
+      const off = rowFirstRunLong(table + <usize>i * stride, words, k);
+      store<i32>(out + (<usize>i << 2), off);
+      n += <i32>(off >= 0);
+    }
+  } else {
+    for (let i = 0; i < count; i++) {
+      const off = rowFirstRunShort(table + <usize>i * stride, words, k);
+      store<i32>(out + (<usize>i << 2), off);
+      n += <i32>(off >= 0);
+    }
   }
   return n;
 }

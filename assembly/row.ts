@@ -27,19 +27,46 @@ export const ALL: u64 = 0xffff_ffff_ffff_ffff;
 // @ts-ignore: decorator
 @inline export function rowFirstRun(p: usize, words: i32, k: i32): i32 {
   if (k == 0) return 0;
+  return k >= 64 ? rowFirstRunLong(p, words, k) : rowFirstRunShort(p, words, k);
+}
+
+/** rowFirstRun for k >= 64: only runs that start at or below a word's bit 0. */
+// @ts-ignore: decorator
+@inline export function rowFirstRunLong(p: usize, words: i32, k: i32): i32 {
+  // No early exit: a fixed trip count and selects instead of a branch that
+  // random bitmaps would mispredict once per row.
   let carry: i32 = 0;
-  if (k >= 64) {
-    // No early exit: a fixed trip count and selects instead of a branch that
-    // random bitmaps would mispredict once per row.
-    let res: i32 = -1;
-    for (let w = 0; w < words; w++) {
-      const x = load<u64>(p + (<usize>w << 3));
-      const found = carry + <i32>ctz<u64>(~x) >= k;
-      res = select<i32>(res, (w << 6) - carry, res >= 0 || !found);
-      carry = select<i32>(carry + 64, <i32>clz<u64>(~x), x == ALL);
-    }
-    return res;
+  let res: i32 = -1;
+  for (let w = 0; w < words; w++) {
+    const x = load<u64>(p + (<usize>w << 3));
+    const found = carry + <i32>ctz<u64>(~x) >= k;
+    res = select<i32>(res, (w << 6) - carry, res >= 0 || !found);
+    carry = select<i32>(carry + 64, <i32>clz<u64>(~x), x == ALL);
   }
+  return res;
+}
+
+/**
+ * rowFirstRunLong for a 4-word (256-atom) row, unrolled. The carries are a
+ * short chain; the four "a run reaches k here" tests are then independent,
+ * and applying them from the highest word down leaves the lowest offset.
+ */
+// @ts-ignore: decorator
+@inline export function rowFirstRunLong4(p: usize, k: i32): i32 {
+  const x0 = load<u64>(p), x1 = load<u64>(p, 8), x2 = load<u64>(p, 16), x3 = load<u64>(p, 24);
+  const c1 = <i32>clz<u64>(~x0); // x0 full: 64
+  const c2 = select<i32>(c1 + 64, <i32>clz<u64>(~x1), x1 == ALL);
+  const c3 = select<i32>(c2 + 64, <i32>clz<u64>(~x2), x2 == ALL);
+  let res: i32 = select<i32>(192 - c3, -1, c3 + <i32>ctz<u64>(~x3) >= k);
+  res = select<i32>(128 - c2, res, c2 + <i32>ctz<u64>(~x2) >= k);
+  res = select<i32>(64 - c1, res, c1 + <i32>ctz<u64>(~x1) >= k);
+  return select<i32>(0, res, <i32>ctz<u64>(~x0) >= k);
+}
+
+/** rowFirstRun for 0 < k < 64. */
+// @ts-ignore: decorator
+@inline export function rowFirstRunShort(p: usize, words: i32, k: i32): i32 {
+  let carry: i32 = 0;
   for (let w = 0; w < words; w++) {
     const x = load<u64>(p + (<usize>w << 3));
     if (carry + <i32>ctz<u64>(~x) >= k) return (w << 6) - carry;
