@@ -63,6 +63,21 @@ export function scoreCandidates(
   return bi;
 }
 
+/** Projected slack of the row at p (p = field + 4 * node; nn = 4 * nodeCount): 0 when degraded. */
+// @ts-ignore: decorator
+@inline function projS(p: usize, nn: usize, now: f32, degradeAge: f32): f32 {
+  const age = pos(now - load<f32>(p + 4 * nn));
+  return select<f32>(0, pos(load<f32>(p) + age * load<f32>(p + 2 * nn)), age > degradeAge);
+}
+
+/** Projected heat of the row at p: H + degradeHeat when degraded. */
+// @ts-ignore: decorator
+@inline function projH(p: usize, nn: usize, now: f32, degradeAge: f32, degradeHeat: f32): f32 {
+  const age = pos(now - load<f32>(p + 4 * nn));
+  const H = load<f32>(p + nn);
+  return select<f32>(H + degradeHeat, pos(H + age * load<f32>(p + 3 * nn)), age > degradeAge);
+}
+
 /**
  * Mean projected slack and total projected heat per Zone. Zone z is nodes
  * offsets[z] .. offsets[z+1]-1. Sums use four interleaved lanes (node j of a
@@ -117,18 +132,20 @@ export function zoneAggregate(
       h0 = f32x4.extract_lane(vh, 0); h1 = f32x4.extract_lane(vh, 1);
       h2 = f32x4.extract_lane(vh, 2); h3 = f32x4.extract_lane(vh, 3);
     }
-    for (; j < b; j++) {
-      const jo = <usize>j << 2;
-      const age = pos(now - load<f32>(field + 4 * nn + jo));
-      const H = load<f32>(field + nn + jo);
-      let sp: f32, hp: f32;
-      if (age > degradeAge) {
-        sp = 0;
-        hp = H + degradeHeat;
-      } else {
-        sp = pos(load<f32>(field + jo) + age * load<f32>(field + 2 * nn + jo));
-        hp = pos(H + age * load<f32>(field + 3 * nn + jo));
+    if (!ASC_FEATURE_SIMD) {
+      // Four nodes a step, one per lane, branch-free (degraded rows are
+      // random, a branch on them would be mispredicted).
+      for (; j + 4 <= b; j += 4) {
+        const p = field + (<usize>j << 2);
+        s0 += projS(p, nn, now, degradeAge); h0 += projH(p, nn, now, degradeAge, degradeHeat);
+        s1 += projS(p + 4, nn, now, degradeAge); h1 += projH(p + 4, nn, now, degradeAge, degradeHeat);
+        s2 += projS(p + 8, nn, now, degradeAge); h2 += projH(p + 8, nn, now, degradeAge, degradeHeat);
+        s3 += projS(p + 12, nn, now, degradeAge); h3 += projH(p + 12, nn, now, degradeAge, degradeHeat);
       }
+    }
+    for (; j < b; j++) {
+      const p = field + (<usize>j << 2);
+      const sp = projS(p, nn, now, degradeAge), hp = projH(p, nn, now, degradeAge, degradeHeat);
       const lane = (j - a) & 3;
       if (lane == 0) { s0 += sp; h0 += hp; }
       else if (lane == 1) { s1 += sp; h1 += hp; }

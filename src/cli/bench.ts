@@ -25,6 +25,18 @@ function printTable(rows: BenchRow[]): void {
   ));
 }
 
+/** Progress on stderr: one updating line on a terminal, plain lines otherwise. */
+function progressLine(t0: number): (done: number, total: number, label: string) => void {
+  const tty = process.stderr.isTTY;
+  return (done, total, label) => {
+    const elapsed = (Date.now() - t0) / 1000;
+    const eta = done > 0 && done < total ? `, about ${Math.ceil((elapsed / done) * (total - done))} s left` : "";
+    const line = `[${done}/${total}] ${label} (${elapsed.toFixed(0)} s${eta})`;
+    if (tty) process.stderr.write(`\r${line}`.padEnd(79) + (done === total ? "\n" : ""));
+    else process.stderr.write(`${line}\n`);
+  };
+}
+
 export function benchCommand(): Command {
   return new Command("bench")
     .description("micro-benchmark the core's hot-path kernels (WASM SIMD, WASM scalar, TypeScript twin, native C)")
@@ -38,14 +50,8 @@ export function benchCommand(): Command {
       const kernels = parseList("kernel", o.kernels, KERNELS);
       const impls = parseList("impl", o.impls, JS_IMPLS);
       const maxTime = o.quick ? 0.1 : parsePositive("--max-time", o.maxTime);
-      const progress = process.stderr.isTTY || !o.json;
       const t0 = Date.now();
-      const report = await runBench({
-        kernels, impls, native: o.native, maxTime,
-        onProgress: progress
-          ? (done, total, label) => process.stderr.write(`\r[${done}/${total}] ${label}`.padEnd(72) + (done === total ? "\n" : ""))
-          : undefined,
-      });
+      const report = await runBench({ kernels, impls, native: o.native, maxTime, onProgress: progressLine(t0) });
       const meta = {
         node: process.version,
         platform: `${process.platform}-${process.arch}`,
