@@ -2,9 +2,14 @@
 // impl) case with benchmark.js, runs the native C reference in the same
 // invocation, checks that every impl produced the same checksum, and reports
 // medians side by side with the paper's figures.
+//
+// These machines are shared and noisy, so the impls are interleaved: the
+// whole set (native binaries included) runs in several rounds, and each row's
+// figure is the median of its per-round medians. A burst of noise then hits
+// one round of every impl instead of all of one impl's samples.
 import Benchmark from "benchmark";
-import { JS_IMPLS, KERNELS, makeCase, type Impl, type Kernel } from "./cases.js";
-import { runNative, type NativeRow } from "./native.js";
+import { JS_IMPLS, KERNELS, makeCase, type Case, type Impl, type Kernel } from "./cases.js";
+import { runNative } from "./native.js";
 
 /** The paper's hot-path figures (AVX2, Xeon Platinum 8369B at 2.7 GHz), ns per op. */
 export const PAPER_NS: Partial<Record<Kernel, number>> = {
@@ -13,14 +18,15 @@ export const PAPER_NS: Partial<Record<Kernel, number>> = {
   "zone-update": 29.3,
 };
 
+export type RowImpl = Impl | "native" | "native-128";
+
 export interface BenchRow {
   name: Kernel;
-  impl: Impl | "native" | "native-128";
+  impl: RowImpl;
+  /** Median over rounds of each round's median, ns per op. */
   nsPerOp: number;
-  /** Relative spread of the samples (benchmark.js rme, percent). */
-  rmePercent: number | null;
-  /** benchmark.js samples (null for native rows: the C driver takes the median of 7 runs). */
-  samples: number | null;
+  /** Each round's median, ns per op. */
+  rounds: number[];
   checksum: number;
 }
 
@@ -28,8 +34,9 @@ export interface BenchOptions {
   kernels: Kernel[];
   impls: Impl[];
   native: boolean;
-  /** Seconds of sampling per case (benchmark.js maxTime). */
+  /** Seconds of sampling per case and round (benchmark.js maxTime). */
   maxTime: number;
+  rounds: number;
   onProgress?: (done: number, total: number, label: string) => void;
 }
 
@@ -39,60 +46,77 @@ export interface BenchReport {
   checksumMismatches: string[];
 }
 
-function median(xs: number[]): number {
+export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** Time one case: median over benchmark.js samples of seconds per call, per op, in ns. */
-function timeCase(run: () => void, opsPerCall: number, maxTime: number): { ns: number; rme: number; samples: number } {
-  const b = new Benchmark("case", run, { maxTime, minSamples: 5, initCount: 1, minTime: Math.min(0.05, maxTime / 4) });
+/** One benchmark.js run of a case: median seconds per call over its samples, as ns per op. */
+function timeCase(c: Case, maxTime: number): number {
+  const b = new Benchmark(c.name, c.run, { maxTime, minSamples: 5, initCount: 1, minTime: Math.min(0.05, maxTime / 4) });
   b.run();
   if (b.error) throw b.error;
-  const sample = b.stats.sample as number[];
-  return { ns: (median(sample) * 1e9) / opsPerCall, rme: b.stats.rme, samples: sample.length };
+  return (median(b.stats.sample as number[]) * 1e9) / c.opsPerCall;
 }
 
 export async function runBench(opts: BenchOptions): Promise<BenchReport> {
-  const rows: BenchRow[] = [];
-  const total = opts.kernels.length * opts.impls.length + (opts.native ? 1 : 0);
+  const key = (k: string, i: string) => `${k}\u0000${i}`;
+  const rows = new Map<string, BenchRow>();
+  const row = (name: Kernel, impl: RowImpl, checksum: number): BenchRow => {
+    let r = rows.get(key(name, impl));
+    if (!r) rows.set(key(name, impl), (r = { name, impl, nsPerOp: NaN, rounds: [], checksum }));
+    return r;
+  };
+  const perRound = opts.kernels.length * opts.impls.length + (opts.native ? 1 : 0);
+  const total = opts.kernels.length * opts.impls.length + perRound * opts.rounds;
   let done = 0;
-  let nativeNote: string | null = null;
-  if (opts.native) {
-    opts.onProgress?.(done, total, "native C (gcc -O3, AVX2 and 128-bit builds)");
-    const nat = await runNative();
-    done++;
-    if (nat.ok) {
-      for (const r of nat.rows as NativeRow[]) {
-        if ((opts.kernels as string[]).includes(r.name)) {
-          rows.push({ name: r.name as Kernel, impl: r.impl, nsPerOp: r.nsPerOp, rmePercent: null, samples: null, checksum: r.checksum });
-        }
-      }
-    } else {
-      nativeNote = nat.note;
-    }
-  }
+  const step = (label: string) => opts.onProgress?.(done, total, label);
+
+  // Set every case up once (inputs, WASM instances, checksums on fresh inputs).
+  const cases: Array<[Kernel, Impl, Case]> = [];
   for (const kernel of opts.kernels) {
     for (const impl of opts.impls) {
-      opts.onProgress?.(done, total, `${kernel} (${impl})`);
-      const c = makeCase(kernel, impl);
-      const t = timeCase(c.run, c.opsPerCall, opts.maxTime);
-      rows.push({ name: kernel, impl, nsPerOp: t.ns, rmePercent: t.rme, samples: t.samples, checksum: c.checksum });
+      step(`set up ${kernel} (${impl})`);
+      cases.push([kernel, impl, makeCase(kernel, impl)]);
       done++;
     }
   }
-  opts.onProgress?.(done, total, "done");
+  let nativeNote: string | null = null;
+  for (let r = 1; r <= opts.rounds; r++) {
+    if (opts.native && nativeNote === null) {
+      step(`round ${r}/${opts.rounds}: native C (gcc -O3; AVX2 and 128-bit builds)`);
+      const nat = await runNative();
+      if (nat.ok) {
+        for (const n of nat.rows) {
+          if ((opts.kernels as string[]).includes(n.name)) row(n.name as Kernel, n.impl, n.checksum).rounds.push(n.nsPerOp);
+        }
+      } else {
+        nativeNote = nat.note;
+      }
+      done++;
+    } else if (opts.native) {
+      done++;
+    }
+    for (const [kernel, impl, c] of cases) {
+      step(`round ${r}/${opts.rounds}: ${kernel} (${impl})`);
+      row(kernel, impl, c.checksum).rounds.push(timeCase(c, opts.maxTime));
+      done++;
+    }
+  }
+  step("done");
+  const out = [...rows.values()].map((r) => ({ ...r, nsPerOp: median(r.rounds) }));
+  out.sort((a, b) => KERNELS.indexOf(a.name) - KERNELS.indexOf(b.name));
   // Every impl of a kernel must have computed the same answer.
   const checksumMismatches: string[] = [];
   for (const kernel of opts.kernels) {
-    const rs = rows.filter((r) => r.name === kernel);
-    const want = rs.find((r) => r.impl === "wasm-simd" || r.impl === "ts")?.checksum;
+    const rs = out.filter((r) => r.name === kernel);
+    const want = rs[0]?.checksum;
     for (const r of rs) {
-      if (want !== undefined && r.checksum !== want) checksumMismatches.push(`${kernel}: ${r.impl} checksum ${r.checksum} != ${want}`);
+      if (r.checksum !== want) checksumMismatches.push(`${kernel}: ${r.impl} checksum ${r.checksum} != ${rs[0].impl}'s ${want}`);
     }
   }
-  return { rows, nativeNote, checksumMismatches };
+  return { rows: out, nativeNote, checksumMismatches };
 }
 
 export { JS_IMPLS, KERNELS };

@@ -2,7 +2,7 @@
 import { Command } from "commander";
 import { JS_IMPLS, KERNELS, PAPER_NS, runBench, type BenchRow } from "../../bench/run.js";
 import { formatTable } from "../report/table.js";
-import { parseList, parsePositive } from "./errors.js";
+import { parseList, parsePositive, parsePositiveInt } from "./errors.js";
 
 function printTable(rows: BenchRow[]): void {
   const byKernel = new Map<string, BenchRow[]>();
@@ -44,18 +44,21 @@ export function benchCommand(): Command {
     .option("--kernels <list>", `comma-separated kernels (${KERNELS.join(", ")})`, KERNELS.join(","))
     .option("--impls <list>", `comma-separated JS-side impls (${JS_IMPLS.join(", ")})`, JS_IMPLS.join(","))
     .option("--no-native", "skip the native C reference rows")
-    .option("--max-time <s>", "seconds of sampling per case", "0.6")
-    .option("--quick", "short sampling (0.1 s per case): for smoke tests, not for quoting")
-    .action(async (o: { json?: boolean; kernels: string; impls: string; native: boolean; maxTime: string; quick?: boolean }) => {
+    .option("--rounds <n>", "interleaved rounds over all impls; each figure is the median of the rounds' medians", "3")
+    .option("--max-time <s>", "seconds of sampling per case and round", "0.2")
+    .option("--quick", "one short round (0.05 s per case): for smoke tests, not for quoting")
+    .action(async (o: { json?: boolean; kernels: string; impls: string; native: boolean; maxTime: string; rounds: string; quick?: boolean }) => {
       const kernels = parseList("kernel", o.kernels, KERNELS);
       const impls = parseList("impl", o.impls, JS_IMPLS);
-      const maxTime = o.quick ? 0.1 : parsePositive("--max-time", o.maxTime);
+      const maxTime = o.quick ? 0.05 : parsePositive("--max-time", o.maxTime);
+      const rounds = o.quick ? 1 : parsePositiveInt("--rounds", o.rounds);
       const t0 = Date.now();
-      const report = await runBench({ kernels, impls, native: o.native, maxTime, onProgress: progressLine(t0) });
+      const report = await runBench({ kernels, impls, native: o.native, maxTime, rounds, onProgress: progressLine(t0) });
       const meta = {
         node: process.version,
         platform: `${process.platform}-${process.arch}`,
-        maxTimePerCase: maxTime,
+        maxTimePerCaseAndRound: maxTime,
+        rounds,
         wallSeconds: (Date.now() - t0) / 1000,
         paperNsPerOp: PAPER_NS,
         paperMachine: "Intel Xeon Platinum 8369B, 2.7 GHz, AVX2 (paper, Experimental setup)",
@@ -65,7 +68,7 @@ export function benchCommand(): Command {
       } else {
         printTable(report.rows);
         if (report.nativeNote) console.log(`\nnative rows skipped: ${report.nativeNote}`);
-        console.log("\nRatios are wasm-simd time over the other impl's (lower is better for wasm-simd); medians of one run.");
+        console.log(`\nRatios are wasm-simd time over the other impl's (lower is better for wasm-simd); each figure is the median of ${rounds} interleaved rounds.`);
       }
       if (report.checksumMismatches.length > 0) {
         console.error(`laminar bench: impls disagree: ${report.checksumMismatches.join("; ")}`);

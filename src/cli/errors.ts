@@ -23,3 +23,10 @@ export function parsePositive(what: string, value: string): number {
   if (!Number.isFinite(x) || x <= 0) throw new UsageError(`${what} must be a positive number, got "${value}"`);
   return x;
 }
+
+/** Parse a positive integer option. */
+export function parsePositiveInt(what: string, value: string): number {
+  const x = Number(value);
+  if (!Number.isInteger(x) || x <= 0) throw new UsageError(`${what} must be a positive integer, got "${value}"`);
+  return x;
+}
