@@ -2,7 +2,7 @@
  * laminar_core.h -- the Laminar core ABI for embedders (C view).
  *
  * The authoritative description of every export, its units and its status
- * codes is docs/abi.md (the timing wheel: the comments of assembly/wheel.ts).
+ * codes is docs/abi.md (its "Timing wheel" section covers the wheel).
  * This header restates it in C so that an embedder can bind the exports of
  * build/laminar-simd.wasm or build/laminar-scalar.wasm with any runtime
  * (wasmtime, wasmer, WAMR, wasm2c, a browser, ...). If the two disagree,
