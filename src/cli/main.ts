@@ -7,6 +7,8 @@ import { packageRoot } from "../core/paths.js";
 import { benchCommand } from "./bench.js";
 import { UsageError } from "./errors.js";
 import { infoCommand } from "./info.js";
+import { paramsCommand } from "./params.js";
+import { ConfigError } from "../model/params-error.js";
 
 const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string };
 
@@ -18,6 +20,7 @@ const program = new Command("laminar")
 
 program.addCommand(benchCommand());
 program.addCommand(infoCommand());
+program.addCommand(paramsCommand());
 
 try {
   await program.parseAsync(process.argv);
@@ -26,7 +29,7 @@ try {
     // commander already printed its one-line message (or the help/version text)
     process.exit(err.exitCode);
   }
-  if (err instanceof UsageError) {
+  if (err instanceof UsageError || err instanceof ConfigError) {
     console.error(`laminar: ${err.message}`);
     process.exit(2);
   }

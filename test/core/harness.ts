@@ -69,3 +69,10 @@ export const tableArb = (maxNodes = 6) =>
       }
       return { atoms, count, table: t };
     });
+
+/** Index of the first differing element of two equal-length arrays, or -1 (fast for MiB-sized arrays, unlike toEqual). */
+export function firstDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) return Math.min(a.length, b.length);
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !(Number.isNaN(a[i]) && Number.isNaN(b[i]))) return i;
+  return -1;
+}

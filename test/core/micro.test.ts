@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as ref from "../../src/core/reference/micro.js";
-import { builds, getF32, getU32, put } from "./harness.js";
+import { builds, firstDiff, getF32, getU32, put } from "./harness.js";
 
 function randomWords(n: number, seed: number): Uint32Array {
   const a = new Uint32Array(n);
@@ -26,7 +26,7 @@ describe("micro-kernels agree: simd, scalar, TypeScript", () => {
           core.arena.reset();
           const p = put(core, mem);
           expect(core.exports.microMaskUpdate(p, iters, start, dep)).toBe(r);
-          expect(getU32(core, p, mem.length)).toEqual(want);
+          expect(firstDiff(getU32(core, p, mem.length), want)).toBe(-1);
         }
       }),
       { numRuns: 20 },

@@ -1,0 +1,67 @@
+// `laminar params`: the parameter reference from the registry, as a table,
+// JSON records or the Markdown of docs/parameters.md. With --config/--set it
+// also shows the values a run with those settings would use.
+import { Command } from "commander";
+import { renderParamsMarkdown } from "../model/params-doc.js";
+import { GROUP_NAMES, PARAMS, paramRecord, type ParamEntry } from "../model/params.js";
+import { rangeText } from "../model/params-spec.js";
+import { formatTable } from "../report/table.js";
+import { UsageError } from "./errors.js";
+
+interface Options {
+  json?: boolean;
+  markdown?: boolean;
+  group?: string;
+  config?: string;
+  set: string[];
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** Parameters named `group` or inside it (on a dot boundary). */
+function select(group: string | undefined): readonly ParamEntry[] {
+  if (group === undefined) return PARAMS;
+  const picked = PARAMS.filter((p) => p.name === group || p.name.startsWith(`${group}.`));
+  if (picked.length === 0) {
+    const top = [...new Set(GROUP_NAMES.map((g) => g.split(".")[0]))];
+    throw new UsageError(`unknown parameter group "${group}" (groups: ${top.join(", ")})`);
+  }
+  return picked;
+}
+
+/** Loaded on demand: zod costs ~0.1 s of start-up that listing the registry does not need. */
+async function resolvedValues(file: string | undefined, sets: string[]) {
+  const { flattenConfig, resolveConfig } = await import("../model/params-config.js");
+  return flattenConfig(resolveConfig(file, sets));
+}
+
+export function paramsCommand(): Command {
+  return new Command("params")
+    .description("list every model parameter: name, default, unit, allowed range, source of the default, description")
+    .option("--json", "print a JSON array of parameter records")
+    .option("--markdown", "print the Markdown parameter reference (docs/parameters.md)")
+    .option("--group <prefix>", "only the parameters of one group, e.g. workload or baselines.ray")
+    .option("--config <file>", "also show the values a run with this JSON config file would use")
+    .option("--set <name=value>", "also show the values with this override (repeatable)", collect, [])
+    .action(async (o: Options) => {
+      const entries = select(o.group);
+      if (o.markdown) {
+        process.stdout.write(renderParamsMarkdown(entries));
+        return;
+      }
+      const resolved = o.config !== undefined || o.set.length > 0 ? await resolvedValues(o.config, o.set) : undefined;
+      if (o.json) {
+        const records = entries.map((e) => (resolved ? { ...paramRecord(e), value: resolved[e.name] } : paramRecord(e)));
+        console.log(JSON.stringify(records, null, 2));
+        return;
+      }
+      const head = ["name", ...(resolved ? ["value"] : []), "default", "unit", "range", "source", "description"];
+      const rows = entries.map(({ name, spec }) => [
+        name,
+        ...(resolved ? [String(resolved[name]) + (resolved[name] === spec.default ? "" : " *")] : []),
+        String(spec.default), spec.unit, rangeText(spec), spec.source, spec.description,
+      ]);
+      console.log(formatTable(head, rows));
+      if (resolved) console.log("\n* differs from the default");
+    });
+}

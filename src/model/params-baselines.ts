@@ -1,0 +1,176 @@
+// Registry group of the three baseline paradigms (paper §Baseline modeling).
+// The paper fixes the headline costs and limits; the artifact supplies the
+// penalty forms (lock convoy, USL, congestion). Costs are in microseconds, as
+// the paper quotes them. Hops, redirects and rollbacks use network.hopMs, the
+// hop delay the paper says all schedulers share.
+import { artifact, bool, int, num, ours, paper, type ParamGroup } from "./params-spec.js";
+
+const slurm = {
+  baseMatchUs: num({
+    min: 0, max: 1e6, default: 0.1, unit: "µs",
+    source: paper("Experimental Setup"),
+    description: "base match cost of one decision of the global FIFO",
+  }),
+  scanPerNodeUs: num({
+    min: 0, max: 1e6, default: 0.01, unit: "µs",
+    source: paper("Experimental Setup"),
+    description: "first-fit scan cost per node; each decision scans the whole cluster",
+  }),
+  lockUs: num({
+    min: 0, max: 1e6, default: 0.5, unit: "µs",
+    source: paper("Experimental Setup"),
+    description: "global mutex cost per decision, times the lock-convoy factor (1 + q/convoyQueue)",
+  }),
+  convoyQueue: int({
+    min: 1, max: 1e9, default: 10000, unit: "tasks",
+    source: paper("Experimental Setup"),
+    description: "queue depth scale of the lock convoy (paper: penalty above 10,000 queued; artifact form 1 + q/10,000)",
+  }),
+  retries: int({
+    min: 0, max: 100, default: 3, unit: "count",
+    source: paper("Experimental Setup"),
+    description: "retries of a task whose placement failed, with backoff",
+  }),
+  backoffMs: num({
+    min: 0, max: 100000, default: 2, unit: "ms",
+    source: paper("Experimental Setup"),
+    description: "base backoff; retry r waits backoffMs*2^r (doubling: artifact)",
+  }),
+  unboundedQueue: bool({
+    default: true, unit: "flag",
+    source: paper("Experimental Setup"),
+    description: "no deadline: the global FIFO keeps every task; false applies baselines.deadlineMs",
+  }),
+} satisfies ParamGroup;
+
+const ray = {
+  localUs: num({
+    min: 0, max: 1e6, default: 20, unit: "µs",
+    source: paper("Experimental Setup"),
+    description: "local raylet decision, under a per-node commit lock",
+  }),
+  localCandidates: int({
+    min: 1, max: 4096, default: 8, unit: "nodes",
+    source: artifact(),
+    description: "candidates the raylet samples before spilling back to the GCS",
+  }),
+  gcsUs: num({
+    min: 0, max: 1e6, default: 50, unit: "µs",
+    source: paper("Experimental Setup"),
+    description: "base GCS decision; decision = (gcsUs + gcsPerNodeUs*N) * USL penalty",
+  }),
+  gcsPerNodeUs: num({
+    min: 0, max: 1e6, default: 0, unit: "µs",
+    source: ours("the paper gives a flat 50 µs; the artifact's beta is not recorded"),
+    description: "beta: GCS decision cost per node of the cluster",
+  }),
+  shards: int({
+    min: 1, max: 4096, default: 32, unit: "count",
+    source: paper("Experimental Setup"),
+    description: "shards of the GCS; each has its own spillback queue",
+  }),
+  shardSkew: num({
+    min: 0, max: 1, default: 0.5, unit: "fraction",
+    source: paper("Experimental Setup"),
+    description: "hotspot skew of spillbacks across shards (0: uniform)",
+  }),
+  uslQueue: int({
+    min: 1, max: 1e9, default: 500, unit: "tasks",
+    source: paper("Experimental Setup"),
+    description: "USL load unit: n = shard queue / uslQueue",
+  }),
+  uslAlpha: num({
+    min: 0, max: 1000, default: 0.5, unit: "factor",
+    source: artifact(),
+    description: "USL contention term: penalty = min(uslCap, 1 + uslAlpha*n + uslBeta*n^2)",
+  }),
+  uslBeta: num({
+    min: 0, max: 1000, default: 1.2, unit: "factor",
+    source: artifact(),
+    description: "USL coherence (quadratic) term of the GCS penalty",
+  }),
+  uslCap: num({
+    min: 1, max: 1e6, default: 30, unit: "factor",
+    source: artifact(),
+    description: "cap on the USL penalty factor of a GCS decision",
+  }),
+  maxSpillbacks: int({
+    min: 0, max: 1000, default: 16, unit: "count",
+    source: artifact(),
+    description: "spillbacks (one hop each) before a task gives up",
+  }),
+} satisfies ParamGroup;
+
+const flux = {
+  fanout: int({
+    min: 2, max: 1024, default: 16, unit: "children",
+    source: paper("Experimental Setup"),
+    description: "children per broker in the Flux-like broker tree",
+  }),
+  leafNodes: int({
+    min: 1, max: 1000000, default: 32, unit: "nodes",
+    source: paper("Experimental Setup"),
+    description: "nodes under one leaf broker of the tree",
+  }),
+  dispatchUs: num({
+    min: 0, max: 1e6, default: 1, unit: "µs",
+    source: paper("Experimental Setup"),
+    description: "base cost of one broker decision (artifact: 2 µs)",
+  }),
+  scanUs: num({
+    min: 0, max: 1e6, default: 0.005, unit: "µs",
+    source: paper("Experimental Setup"),
+    description: "cost per unit scanned; decision = (dispatchUs + scanUs*units) * congestion",
+  }),
+  rootQueue: int({
+    min: 1, max: 1e9, default: 4000, unit: "tasks",
+    source: paper("Experimental Setup"),
+    description: "root congestion = exp(min(q/rootQueue, rootCap))",
+  }),
+  rootCap: num({
+    min: 0, max: 100, default: 10, unit: "exponent",
+    source: artifact(),
+    description: "cap on the exponent of the root broker's congestion factor",
+  }),
+  brokerQueue: int({
+    min: 1, max: 1e9, default: 256, unit: "tasks",
+    source: artifact(),
+    description: "other brokers' congestion = 1 + brokerSlope*min(q/brokerQueue, brokerCap)",
+  }),
+  brokerSlope: num({
+    min: 0, max: 1000, default: 0.1, unit: "factor",
+    source: artifact(),
+    description: "slope of a non-root broker's linear congestion factor",
+  }),
+  brokerCap: num({
+    min: 0, max: 1e6, default: 5, unit: "factor",
+    source: artifact(),
+    description: "cap on q/brokerQueue in a non-root broker's congestion",
+  }),
+  backoffMs: num({
+    min: 0, max: 100000, default: 10, unit: "ms",
+    source: paper("Experimental Setup"),
+    description: "backoff per level climbed after a leaf collision, plus one hop per level",
+  }),
+  maxRetries: int({
+    min: 0, max: 100, default: 5, unit: "count",
+    source: artifact(),
+    description: "rollbacks towards the root before a task gives up",
+  }),
+} satisfies ParamGroup;
+
+export const baselines = {
+  deadlineMs: num({
+    gt: 0, max: 1e6, default: 5000, unit: "ms",
+    source: paper("Experimental Setup"),
+    description: "start deadline from arrival for the Ray- and Flux-like baselines (and Slurm-like when its queue is bounded)",
+  }),
+  heartbeatMs: num({
+    gt: 0, max: 100000, default: 10, unit: "ms",
+    source: paper("Experimental Setup"),
+    description: "global heartbeat that refreshes the Ray-like GCS view and the Flux-like sibling views",
+  }),
+  slurm,
+  ray,
+  flux,
+} satisfies ParamGroup;

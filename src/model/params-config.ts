@@ -1,0 +1,160 @@
+// Building a Config: from an object (a parsed config file), from `--set
+// key=value` strings, from a file. Every path ends in the registry-built zod
+// schema, and every failure is a one-line ConfigError.
+//
+// Accepted object forms, freely mixed (a name given twice is an error):
+//   nested   {"workload": {"rho": 0.9}, "cluster": {"preoccupancy": {"enabled": true}}}
+//   dotted   {"workload.rho": 0.9, "cluster.preoccupancy.enabled": true}
+//   partly   {"cluster": {"preoccupancy.enabled": true}}
+// Values keep their JSON types ("0.9" is not a number); --set coerces text by
+// the parameter's type instead.
+import { readFileSync } from "node:fs";
+import { ConfigError, unknownParam } from "./params-error.js";
+import { configSchema, getPath, issueToError, show } from "./params-schema.js";
+import { findParam, GROUP_NAMES, KNOWN_NAMES, PARAMS, type Config } from "./params.js";
+import { mustBe, type ParamSpec, type ParamValue } from "./params-spec.js";
+
+type Tree = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Tree => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Put `value` at `key` of `node`, merging objects; a leaf given twice is an error. */
+function place(node: Tree, key: string, value: unknown, name: string): void {
+  const here = node[key];
+  if (here === undefined) node[key] = value;
+  else if (isObject(here) && isObject(value)) for (const [k, v] of Object.entries(value)) place(here, k, v, `${name}.${k}`);
+  else throw new ConfigError(`${name}: given more than once (as a nested and a dotted key)`, name);
+}
+
+/**
+ * Rewrite dotted keys into nesting, recursively: a syntax step only, with no
+ * knowledge of the registry (unknown names are the schema's to reject).
+ * Null-prototype nodes, so a "__proto__" key is just an unknown name.
+ */
+function expandDotted(input: Tree, prefix: string): Tree {
+  const out: Tree = Object.create(null);
+  for (const [key, raw] of Object.entries(input)) {
+    const name = prefix + key;
+    const parts = key.split(".");
+    if (parts.some((p) => p === "")) throw new ConfigError(`"${name}" is not a parameter name (empty segment)`, name);
+    let node = out;
+    for (const [i, part] of parts.slice(0, -1).entries()) {
+      const at = prefix + parts.slice(0, i + 1).join(".");
+      if (node[part] === undefined) node[part] = Object.create(null);
+      else if (!isObject(node[part])) throw new ConfigError(`${at}: given more than once (as a nested and a dotted key)`, at);
+      node = node[part] as Tree;
+    }
+    place(node, parts[parts.length - 1], isObject(raw) ? expandDotted(raw, `${name}.`) : raw, name);
+  }
+  return out;
+}
+
+function deepFreeze<T>(o: T): T {
+  if (isObject(o)) {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}
+
+/**
+ * Validate a configuration object (nested, dotted or mixed) and fill in every
+ * default. Returns a deeply frozen Config; throws ConfigError.
+ */
+export function parseConfig(input: unknown): Config {
+  const tree = isObject(input) ? expandDotted(input, "") : input;
+  const r = configSchema.safeParse(tree);
+  if (!r.success) throw issueToError(r.error.issues[0], tree);
+  return deepFreeze(r.data as unknown as Config);
+}
+
+/** Every parameter at its default. */
+export function defaultConfig(): Config {
+  return parseConfig({});
+}
+
+/** The Config as dotted name -> value, in registry order (for reports and --set). */
+export function flattenConfig(config: Config): Record<string, ParamValue> {
+  const out: Record<string, ParamValue> = {};
+  for (const { name } of PARAMS) {
+    out[name] = getPath(config, name.split(".")) as ParamValue;
+  }
+  return out;
+}
+
+const TRUE = new Set(["true", "1", "yes", "on"]);
+const FALSE = new Set(["false", "0", "no", "off"]);
+
+/** Read `--set` text as the parameter's type: numbers (5_000, 1e3), booleans (true/false, on/off, yes/no, 1/0), enum names. */
+export function coerce(name: string, spec: ParamSpec, text: string): ParamValue {
+  const bad = () => new ConfigError(`${name}: must be ${mustBe(spec, true)} (got ${show(text)})`, name);
+  switch (spec.type) {
+    case "number":
+    case "integer": {
+      const t = text.replace(/(\d)_(?=\d)/g, "$1");
+      const x = t === "" ? NaN : Number(t);
+      if (Number.isNaN(x)) throw bad();
+      return x;
+    }
+    case "boolean": {
+      const t = text.toLowerCase();
+      if (TRUE.has(t)) return true;
+      if (FALSE.has(t)) return false;
+      throw bad();
+    }
+    case "enum":
+      return text;
+  }
+}
+
+/**
+ * Apply `key=value` overrides in order (a later one wins) and re-validate the
+ * whole configuration, so cross-parameter rules see the final values.
+ */
+export function applySets(config: Config, sets: readonly string[]): Config {
+  if (sets.length === 0) return config;
+  const flat: Tree = flattenConfig(config);
+  for (const s of sets) {
+    const eq = s.indexOf("=");
+    if (eq <= 0) throw new ConfigError(`--set "${s}": expected key=value, e.g. workload.rho=0.9`);
+    const name = s.slice(0, eq).trim();
+    const spec = findParam(name);
+    if (!spec) {
+      if (GROUP_NAMES.includes(name)) {
+        const first = PARAMS.find((p) => p.group === name)?.name;
+        throw new ConfigError(`${name}: is a group of parameters; set one of them, e.g. ${first}=...`, name);
+      }
+      throw unknownParam(name, KNOWN_NAMES);
+    }
+    flat[name] = coerce(name, spec, s.slice(eq + 1).trim());
+  }
+  return parseConfig(flat);
+}
+
+/** Read and validate a JSON config file; every error names the file. */
+export function loadConfigFile(path: string): Config {
+  const where = `config file ${path}`;
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new ConfigError(`${where}: cannot read (${e instanceof Error ? e.message : String(e)})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch (e) {
+    throw new ConfigError(`${where}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  try {
+    return parseConfig(json);
+  } catch (e) {
+    if (e instanceof ConfigError) throw new ConfigError(`${where}: ${e.message}`, e.param);
+    throw e;
+  }
+}
+
+/** Defaults, then the config file if any, then the --set overrides in order. */
+export function resolveConfig(file: string | undefined, sets: readonly string[] = []): Config {
+  return applySets(file === undefined ? defaultConfig() : loadConfigFile(file), sets);
+}

@@ -1,0 +1,31 @@
+// Constraints that tie two parameters together, checked after each parameter
+// passed its own range. Each names the parameter it blames and says what that
+// parameter must be, in terms of the other one's current value.
+import type { Config } from "./params.js";
+
+export interface CrossRule {
+  /** Dotted name of the parameter the message blames. */
+  readonly param: string;
+  readonly ok: (c: Config) => boolean;
+  /** Tail of "must be ...". */
+  readonly mustBe: (c: Config) => string;
+}
+
+const fitsNode = (param: "fAtoms" | "lAtoms" | "squatterAtoms"): CrossRule => ({
+  param: `workload.${param}`,
+  // a demand larger than a whole node could never be placed anywhere
+  ok: (c) => c.workload[param] <= c.cluster.atomsPerNode,
+  mustBe: (c) => `<= cluster.atomsPerNode (${c.cluster.atomsPerNode})`,
+});
+
+export const CROSS_RULES: readonly CrossRule[] = [
+  fitsNode("fAtoms"),
+  fitsNode("lAtoms"),
+  fitsNode("squatterAtoms"),
+  {
+    // suspension runs from the high watermark down to the safe one
+    param: "airlock.safeWatermark",
+    ok: (c) => c.airlock.safeWatermark < c.airlock.highWatermark,
+    mustBe: (c) => `< airlock.highWatermark (${c.airlock.highWatermark})`,
+  },
+];
