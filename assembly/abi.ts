@@ -21,7 +21,7 @@ export const E_ALIGN: i32 = -3;
 export const E_ATOMS: i32 = -4;
 /** Negative count or length. */
 export const E_COUNT: i32 = -5;
-/** k (atoms requested) out of range [0, atoms], or a mask of the wrong width. */
+/** k (atoms requested) out of range [0, atoms]. */
 export const E_K: i32 = -6;
 /** Take of an atom that is not free, or release of an atom that is free. */
 export const E_CONFLICT: i32 = -7;
@@ -31,7 +31,7 @@ export const E_FULL: i32 = -8;
 export const E_ID: i32 = -9;
 /** A deadline beyond the timing wheel's horizon. */
 export const E_HORIZON: i32 = -10;
-/** Any other invalid argument (NaN, non-positive temperature, bad state). */
+/** Any other invalid argument (NaN, non-positive temperature, overlapping buffers, bad state). */
 export const E_ARG: i32 = -11;
 /** Expected outcome, not a bad argument: nothing fits; nothing was changed. */
 export const E_NOFIT: i32 = -12;
@@ -62,6 +62,18 @@ export const MAX_ATOMS: i32 = 1024;
   const end: u64 = <u64>ptr + <u64>count * <u64>elem;
   if (end > memBytes()) return E_BOUNDS;
   return OK;
+}
+
+/**
+ * True when [a, a + aBytes) and [b, b + bBytes) share a byte. Outputs must not
+ * overlap inputs (docs/abi.md, "Conventions"): a kernel that reads an input
+ * after writing an output would otherwise read its own results, and the SIMD
+ * and scalar builds, which load and store in different-sized steps, would
+ * disagree. Sizes are u64 so nothing wraps.
+ */
+// @ts-ignore: decorator
+@inline export function overlaps(a: usize, aBytes: u64, b: usize, bBytes: u64): bool {
+  return <u64>a < <u64>b + bBytes && <u64>b < <u64>a + aBytes && aBytes > 0 && bBytes > 0;
 }
 
 /** Check an atoms-per-node width. */

@@ -4,8 +4,8 @@
 // The per-word work is popcount, count-trailing/leading-zeros and shifts; a
 // 256-atom row is four words, so scalar i64 ops are already the shortest code
 // for counts and runs. The SIMD build uses 128-bit lanes where whole rows are
-// combined (take/release conflict checks, mask-fit tests).
-import { checkAtoms, checkBuf, E_CONFLICT, E_COUNT, E_K, E_NOFIT, OK } from "./abi";
+// combined (take/release conflict checks and updates).
+import { checkAtoms, checkBuf, E_ARG, E_CONFLICT, E_COUNT, E_K, E_NOFIT, OK, overlaps } from "./abi";
 import { ALL, rowFirstRun, rowFirstRunLong, rowFirstRunLong4, rowFirstRunShort, rowFree } from "./row";
 
 /** Validate a batch: table of `count` rows, an output of `count` items of `elem` bytes. */
@@ -14,7 +14,8 @@ import { ALL, rowFirstRun, rowFirstRunLong, rowFirstRunLong4, rowFirstRunShort, 
   let e = checkAtoms(atoms); if (e != OK) return e;
   if (count < 0) return E_COUNT;
   e = checkBuf(table, <i64>count * (atoms >> 6), 8); if (e != OK) return e;
-  return checkBuf(out, count, elem);
+  e = checkBuf(out, count, elem); if (e != OK) return e;
+  return overlaps(out, <u64>count * elem, table, <u64>count * (atoms >> 3)) ? E_ARG : OK;
 }
 
 /** Free atoms of each of `count` nodes into out: i32[count]. Returns count. */
@@ -133,6 +134,7 @@ export function bmFitsAt(table: usize, count: i32, atoms: i32, demand: usize, ou
   let e = checkBatch(table, count, atoms, out, 4); if (e != OK) return e;
   const words = atoms >> 6;
   e = checkBuf(demand, words, 8); if (e != OK) return e;
+  if (overlaps(out, <u64>count * 4, demand, <u64>words * 8)) return E_ARG;
   // Lowest and highest demand atoms (-1 when the demand is empty).
   let lo = -1, hi = -1;
   for (let w = 0; w < words; w++) {
@@ -156,7 +158,8 @@ export function bmFitsAt(table: usize, count: i32, atoms: i32, demand: usize, ou
 @inline function checkRow(row: usize, atoms: i32, mask: usize): i32 {
   let e = checkAtoms(atoms); if (e != OK) return e;
   e = checkBuf(row, atoms >> 6, 8); if (e != OK) return e;
-  return checkBuf(mask, atoms >> 6, 8);
+  e = checkBuf(mask, atoms >> 6, 8); if (e != OK) return e;
+  return overlaps(row, <u64>atoms >> 3, mask, <u64>atoms >> 3) ? E_ARG : OK;
 }
 
 /** Take the k lowest-numbered free atoms; the mask taken goes to outMask. */

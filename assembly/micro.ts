@@ -18,7 +18,7 @@
 //        O[j] += gamma * H[j]^3 + beta * S[j];  H[j] += eps     for j in 0..255
 //     (computed as gamma*(H*H*H) + beta*S, no fused multiply-add, so every
 //     implementation rounds identically).
-import { checkBuf, E_COUNT, E_ID } from "./abi";
+import { checkBuf, E_ARG, E_COUNT, E_ID, overlaps } from "./abi";
 import { fastLnU32 } from "./fastmath";
 
 const MASK_RECORDS: i32 = 16384; // 16,384 x 64 B = 1 MiB
@@ -32,9 +32,11 @@ export function microScoreBytes(): i32 { return SCORE_WORDS * 4; }
 
 /**
  * Run `iters` dependent mask updates starting at record `start` with
- * dependency value `seed` (u32). Returns lo32 of the final x; negative on error.
+ * dependency value `seed` (u32). Returns lo32 of the final x as a
+ * non-negative f64 (a u32, so no result looks like a status code), or a
+ * negative error code.
  */
-export function microMaskUpdate(base: usize, iters: i32, start: i32, seed: u32): i32 {
+export function microMaskUpdate(base: usize, iters: i32, start: i32, seed: u32): f64 {
   if (iters < 0) return E_COUNT;
   const e = checkBuf(base, MASK_RECORDS * 16, 4, 16);
   if (e != 0) return e;
@@ -68,7 +70,7 @@ export function microMaskUpdate(base: usize, iters: i32, start: i32, seed: u32):
       i = <usize>((<u32>x ^ <u32>(x >> 32)) & <u32>(MASK_RECORDS - 1));
     }
   }
-  return <i32>(<u32>dep);
+  return <f64>(<u32>dep);
 }
 
 /**
@@ -113,6 +115,7 @@ export function microZoneUpdate(o: usize, h: usize, s: usize, iters: i32, gamma:
   let e = checkBuf(o, ZONE_NODES, 4, 16); if (e != 0) return e;
   e = checkBuf(h, ZONE_NODES, 4, 16); if (e != 0) return e;
   e = checkBuf(s, ZONE_NODES, 4, 16); if (e != 0) return e;
+  if (overlaps(o, 1024, h, 1024) || overlaps(o, 1024, s, 1024) || overlaps(h, 1024, s, 1024)) return E_ARG;
   // Two zone updates per pass over the arrays ("unroll and jam", as the C
   // twin in bench/native does too): per node, the two updates are computed in
   // registers in exactly the order of two separate passes (beta*S is the same
@@ -123,7 +126,7 @@ export function microZoneUpdate(o: usize, h: usize, s: usize, iters: i32, gamma:
     const g = f32x4.splat(gamma);
     const b = f32x4.splat(beta);
     const ep = f32x4.splat(eps);
-    for (; n + 2 <= iters; n += 2) {
+    for (; iters - n >= 2; n += 2) {
       for (let j: usize = 0; j < <usize>ZONE_NODES * 4; j += 32) {
         zoneTwo(o + j, h + j, s + j, g, b, ep);
         zoneTwo(o + j + 16, h + j + 16, s + j + 16, g, b, ep);
@@ -137,7 +140,7 @@ export function microZoneUpdate(o: usize, h: usize, s: usize, iters: i32, gamma:
       }
     }
   } else {
-    for (; n + 2 <= iters; n += 2) {
+    for (; iters - n >= 2; n += 2) {
       for (let j: usize = 0; j < <usize>ZONE_NODES * 4; j += 4) {
         const h0 = load<f32>(h + j);
         const bs = beta * load<f32>(s + j);

@@ -3,7 +3,7 @@
 // aggregation and TEG Zone weights. See docs/abi.md ("Utility field").
 //
 // Field layout at `field` (nodeCount = n): f32 S[n] | H[n] | dS[n] | dH[n] | stamp[n].
-import { checkAtoms, checkBuf, E_ARG, E_COUNT, E_ID, E_K, E_NOFIT, OK } from "./abi";
+import { checkAtoms, checkBuf, E_ARG, E_COUNT, E_ID, E_K, E_NOFIT, OK, overlaps } from "./abi";
 import { fastExp2Neg, fastLog2 } from "./fastmath";
 import { rowFirstRun, rowFree } from "./row";
 
@@ -58,7 +58,7 @@ export function scoreCandidates(
     const sp = pos(load<f32>(field + jo) + age * load<f32>(field + 2 * nn + jo));
     const hp = pos(load<f32>(field + nn + jo) + age * load<f32>(field + 3 * nn + jo));
     const u = (fastLog2(<f32>1.0 + sp) - gamma * fastLog2(<f32>1.0 + hp)) + load<f32>(noise + (<usize>i << 2));
-    if (u > best) { best = u; bi = i; }
+    if (bi < 0 || u > best) { best = u; bi = i; } // the first placable wins even at U = -Infinity
   }
   return bi;
 }
@@ -94,6 +94,11 @@ export function zoneAggregate(
   e = checkBuf(outSlack, zones, 4); if (e != OK) return e;
   e = checkBuf(outHeat, zones, 4); if (e != OK) return e;
   if (isNaN(now) || isNaN(degradeAge) || isNaN(degradeHeat)) return E_ARG;
+  // Outputs must not overlap the inputs: the offsets are read again after
+  // outputs have been written (an overlap could turn them into wild indices).
+  const ob = <u64>zones << 2, fb = <u64>nodeCount * 20, offb = (<u64>zones + 1) << 2;
+  if (overlaps(outSlack, ob, outHeat, ob) || overlaps(outSlack, ob, field, fb) || overlaps(outHeat, ob, field, fb) ||
+      overlaps(outSlack, ob, offsets, offb) || overlaps(outHeat, ob, offsets, offb)) return E_ARG;
   let prev = load<i32>(offsets);
   if (prev < 0) return E_ID;
   for (let z = 1; z <= zones; z++) {
@@ -170,6 +175,7 @@ export function tegWeights(slack: usize, heat: usize, zones: i32, gamma: f32, ta
   e = checkBuf(heat, zones, 4); if (e != OK) return e;
   e = checkBuf(outCum, zones, 8); if (e != OK) return e;
   if (!(tau > 0) || !isFinite(tau) || !isFinite(gamma)) return E_ARG;
+  if (overlaps(outCum, <u64>zones << 3, slack, <u64>zones << 2) || overlaps(outCum, <u64>zones << 3, heat, <u64>zones << 2)) return E_ARG;
   let umax: f32 = -Infinity;
   for (let z = 0; z < zones; z++) {
     const u = utility(load<f32>(slack + (<usize>z << 2)), load<f32>(heat + (<usize>z << 2)), gamma);
@@ -190,6 +196,7 @@ export function tegSample(cum: usize, zones: i32, u: usize, n: i32, out: usize):
   let e = checkBuf(cum, zones, 8); if (e != OK) return e;
   e = checkBuf(u, n, 8); if (e != OK) return e;
   e = checkBuf(out, n, 4); if (e != OK) return e;
+  if (overlaps(out, <u64>n << 2, cum, <u64>zones << 3) || overlaps(out, <u64>n << 2, u, <u64>n << 3)) return E_ARG;
   const total = load<f64>(cum + (<usize>(zones - 1) << 3));
   if (!(total > 0) || !isFinite(total)) return E_ARG;
   for (let i = 0; i < n; i++) {

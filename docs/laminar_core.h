@@ -19,8 +19,11 @@
  *     may (memory.grow), after which it must re-fetch the memory's base address.
  *   - int32_t / uint32_t are wasm i32; float is f32; double is f64.
  *   - A non-negative return is a result; a negative return is a status code
- *     (enum laminar_status). Every export validates all its arguments before it
- *     reads or writes memory; on an error nothing has been written.
+ *     (enum laminar_status); utility() is the one exception (any real, no
+ *     error path). Every export validates all its arguments before it reads or
+ *     writes memory; on an error nothing has been written.
+ *   - No output buffer may overlap an input buffer or another output of the
+ *     same call (LAMINAR_E_ARG); a NaN result's bit pattern is unspecified.
  *
  * The prototypes are declarations of the export signatures, named like the
  * exports. They are not linkable symbols: a runtime gives you the functions
@@ -125,7 +128,7 @@ enum laminar_status {
   X(int32_t, abiVersion, (void))                                                                        \
   X(int32_t, microMaskBytes, (void))                                                                    \
   X(int32_t, microScoreBytes, (void))                                                                   \
-  X(int32_t, microMaskUpdate, (laminar_ptr base, int32_t iters, int32_t start, uint32_t seed))          \
+  X(double, microMaskUpdate, (laminar_ptr base, int32_t iters, int32_t start, uint32_t seed))           \
   X(double, microFastlogScore, (laminar_ptr table, int32_t iters, int32_t start, float gamma))          \
   X(int32_t, microZoneUpdate,                                                                           \
     (laminar_ptr o, laminar_ptr h, laminar_ptr s, int32_t iters, float gamma, float beta, float eps))   \
@@ -244,8 +247,8 @@ int32_t microMaskBytes(void);
 int32_t microScoreBytes(void);
 /** iters dependent residual-mask updates over 16,384 records of (R, D) 256-bit masks at base,
  *  from record start (E_ID outside [0, 16384)) with dependency value seed. Returns lo32 of the
- *  last dependency value (i32; may be negative: callers compare bits), or an error code. */
-int32_t microMaskUpdate(laminar_ptr base, int32_t iters, int32_t start, uint32_t seed);
+ *  last dependency value as a non-negative f64 holding a u32, or a negative error code. */
+double microMaskUpdate(laminar_ptr base, int32_t iters, int32_t start, uint32_t seed);
 /** iters dependent node scores over the 262,144-word table from word start. Returns the xor of
  *  all score bit patterns as a non-negative f64 holding a u32, or a negative error code. */
 double microFastlogScore(laminar_ptr table, int32_t iters, int32_t start, float gamma);

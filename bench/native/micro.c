@@ -112,7 +112,7 @@ int32_t micro_zone_update(float *restrict o, float *restrict h, const float *res
   h = __builtin_assume_aligned(h, 32);
   s = __builtin_assume_aligned(s, 32);
   int32_t n = 0;
-  for (; n + 2 <= iters; n += 2) {
+  for (; iters - n >= 2; n += 2) { /* not n + 2 <= iters: that overflows near INT32_MAX */
     for (int j = 0; j < MICRO_ZONE_NODES; j++) {
       const float h0 = h[j];
       const float bs = beta * s[j];

@@ -71,6 +71,8 @@ describe.each(builds)("status codes (%s)", (_name, core) => {
       expectCode(S.E_BOUNDS, () => e[fn](row, 256, e.memoryBytes() - 8));
       expectCode(S.E_ATOMS, () => e[fn](row, 1024 + 64, m));
     }
+    expectCode(S.E_ARG, () => e.bmTake(row, 256, row + 8)); // mask overlapping the row
+    expectCode(S.E_ARG, () => e.bmTakeAny(row, 256, 1, row + 24));
     expectCode(S.E_CONFLICT, () => e.bmRelease(row, 256, m)); // all free: releasing is a double free
     expect(e.bmTake(row, 256, m)).toBe(128);
     expectCode(S.E_CONFLICT, () => e.bmTake(row, 256, m)); // double allocation
@@ -111,6 +113,10 @@ describe.each(builds)("status codes (%s)", (_name, core) => {
     core.arena.f32[(noise >> 2) + 1] = -Infinity;
     expectCode(S.E_ARG, () => sc());
     core.arena.f32[(noise >> 2) + 1] = 0;
+    // a huge gamma makes every utility -Infinity: the first placable candidate still wins
+    core.arena.u8.fill(0xff, table + 32, table + 64); // node 1 all free
+    expect(sc({ gamma: 3e38 })).toBe(1);
+    core.arena.u8.fill(0, table + 32, table + 64);
     core.arena.i32[(cand >> 2) + 2] = 4;
     expectCode(S.E_ID, () => sc());
     core.arena.i32[(cand >> 2) + 2] = -1;
@@ -130,6 +136,10 @@ describe.each(builds)("status codes (%s)", (_name, core) => {
     expectCode(S.E_ARG, za([0, 2, 4], { now: NaN }));
     expectCode(S.E_NULL, za([0, 2, 4], { out: 0 }));
     expectCode(S.E_BOUNDS, () => e.zoneAggregate(field, 858993460, offs, 2, 0, 30, 100, os, oh)); // 5 x n wraps in i32
+    // an output over the offsets (read again after outputs are written) once trapped: now refused
+    expectCode(S.E_ARG, za([0, 2, 4], { out: offs + 4 }));
+    expectCode(S.E_ARG, () => e.zoneAggregate(field, n, offs, 2, 0, 30, 100, os, os + 4));
+    expectCode(S.E_ARG, () => e.zoneAggregate(field, n, offs, 2, 0, 30, 100, os, field + 8));
 
     const sl = core.arena.alloc(8), ht = core.arena.alloc(8), cum = core.arena.alloc(16, 8);
     expectCode(S.E_ARG, () => e.tegWeights(sl, ht, 2, 1, 0, cum));
@@ -165,7 +175,10 @@ describe.each(builds)("status codes (%s)", (_name, core) => {
     expectCode(S.E_COUNT, () => e.microZoneUpdate(small, small, small, -1, 1, 1, 1));
     expectCode(S.E_BOUNDS, () => e.microZoneUpdate(small, small, e.memoryBytes() - 512, 1, 1, 1, 1));
     // a 1 KiB array that ends exactly at the end of memory is valid
-    expect(e.microZoneUpdate(small, small, e.memoryBytes() - 1024, 1, 1, 1, 1)).toBe(0);
+    expect(e.microZoneUpdate(small, small + 1024, e.memoryBytes() - 1024, 1, 1, 1, 1)).toBe(0);
+    // overlapping arrays would make the builds disagree: refused
+    expectCode(S.E_ARG, () => e.microZoneUpdate(small, small + 1024, small + 1024, 1, 1, 1, 1));
+    expectCode(S.E_ARG, () => e.microZoneUpdate(small, small + 512, small + 1024, 1, 1, 1, 1));
     expectCode(S.E_ALIGN, () => e.microMaskUpdate(mem + 8, 1, 0, 0));
     expectCode(S.E_ALIGN, () => e.microFastlogScore(mem + 4, 1, 0, 1));
   });

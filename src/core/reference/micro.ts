@@ -8,7 +8,7 @@ export const SCORE_WORDS = 262144;
 export const ZONE_NODES = 256;
 const f = Math.fround;
 
-/** mem: 16,384 records x 16 u32 (R: u32 0..7, D: u32 8..15). Returns lo32 of the last x as i32. */
+/** mem: 16,384 records x 16 u32 (R: u32 0..7, D: u32 8..15). Returns lo32 of the last x (a u32). */
 export function microMaskUpdate(mem: Uint32Array, iters: number, start: number, seed: number): number {
   if (iters < 0) return Status.E_COUNT;
   if (start < 0 || start >= MASK_RECORDS) return Status.E_ID;
@@ -25,7 +25,7 @@ export function microMaskUpdate(mem: Uint32Array, iters: number, start: number, 
     depLo = xLo >>> 0; depHi = xHi >>> 0;
     i = (depLo ^ depHi) & (MASK_RECORDS - 1);
   }
-  return depLo | 0;
+  return depLo >>> 0;
 }
 
 /** table: 262,144 u32. Returns the xor of all score bit patterns (u32). */

@@ -40,7 +40,7 @@ export function scoreCandidates(
     const sp = pos(f(field[j] + f(age * field[2 * nodeCount + j])));
     const hp = pos(f(field[nodeCount + j] + f(age * field[3 * nodeCount + j])));
     const u = f(f(fastLog2(f(1 + sp)) - f(gamma * fastLog2(f(1 + hp)))) + noise[i]);
-    if (u > best) { best = u; bi = i; }
+    if (bi < 0 || u > best) { best = u; bi = i; }
   }
   return bi;
 }
@@ -78,7 +78,7 @@ export function zoneAggregate(
       h[lane] = f(h[lane] + hp);
     }
     const cnt = b - a;
-    outSlack[z] = cnt > 0 ? f(f(f(s[0] + s[1]) + f(s[2] + s[3])) / cnt) : 0;
+    outSlack[z] = cnt > 0 ? f(f(f(s[0] + s[1]) + f(s[2] + s[3])) / f(cnt)) : 0;
     outHeat[z] = f(f(h[0] + h[1]) + f(h[2] + h[3]));
   }
   return zones;
