@@ -35,11 +35,6 @@ const ZONE_CHECK = 1000, ZONE_CALL = 2000;
 
 const rowPop = (t: Uint32Array, j: number) => rb.rowFree(t, j * (ATOMS / 32), ATOMS / 32);
 
-function copyIn(core: Core, src: ArrayBufferView, align = 16): number {
-  const p = core.arena.alloc(src.byteLength, align);
-  core.arena.u8.set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength), p);
-  return p;
-}
 
 function hashArray(h: number, a: ArrayLike<number>): number {
   for (let i = 0; i < a.length; i++) h = hash31(h, a[i]);
@@ -56,38 +51,38 @@ export function makeCase(kernel: Kernel, impl: Impl): Case {
   const e = core.exports;
   switch (kernel) {
     case "mask-update": {
-      const p = copyIn(core, maskInput());
+      const p = core.arena.put(maskInput());
       const checksum = e.microMaskUpdate(p, MASK_CHECK, 0, 42);
       return { name: kernel, opsPerCall: MASK_CALL, checksum, run: () => void e.microMaskUpdate(p, MASK_CALL, 0, 42) };
     }
     case "fastlog-score": {
-      const p = copyIn(core, scoreInput());
+      const p = core.arena.put(scoreInput());
       const checksum = e.microFastlogScore(p, SCORE_CHECK, 0, 0.5) >>> 0;
       return { name: kernel, opsPerCall: SCORE_CALL, checksum, run: () => void e.microFastlogScore(p, SCORE_CALL, 0, 0.5) };
     }
     case "zone-update": {
       const { o, h, s } = zoneInput();
-      const op = copyIn(core, o), hp = copyIn(core, h), sp = copyIn(core, s);
+      const op = core.arena.put(o), hp = core.arena.put(h), sp = core.arena.put(s);
       e.microZoneUpdate(op, hp, sp, ZONE_CHECK, ZONE_GAMMA, ZONE_BETA, ZONE_EPS);
       const mem = core.arena.u32;
       const checksum = hashArray(hashArray(0, mem.subarray(op >> 2, (op >> 2) + 256)), mem.subarray(hp >> 2, (hp >> 2) + 256));
       return { name: kernel, opsPerCall: ZONE_CALL, checksum, run: () => void e.microZoneUpdate(op, hp, sp, ZONE_CALL, ZONE_GAMMA, ZONE_BETA, ZONE_EPS) };
     }
     case "feasible-count": {
-      const t = copyIn(core, bitmapInput(new SplitMix64(42))), out = core.arena.alloc(NODES);
+      const t = core.arena.put(bitmapInput(new SplitMix64(42))), out = core.arena.alloc(NODES);
       const n = e.bmCountAtLeast(t, NODES, ATOMS, K, out);
       const checksum = hashArray(hash31(0, n), core.arena.u8.subarray(out, out + NODES));
       return { name: kernel, opsPerCall: NODES, checksum, run: () => void e.bmCountAtLeast(t, NODES, ATOMS, K, out) };
     }
     case "contiguous-run": {
-      const t = copyIn(core, bitmapInput(new SplitMix64(42))), out = core.arena.alloc(4 * NODES);
+      const t = core.arena.put(bitmapInput(new SplitMix64(42))), out = core.arena.alloc(4 * NODES);
       const n = e.bmFirstRun(t, NODES, ATOMS, K, out);
       const checksum = hashArray(hash31(0, n), core.arena.u32.subarray(out >> 2, (out >> 2) + NODES));
       return { name: kernel, opsPerCall: NODES, checksum, run: () => void e.bmFirstRun(t, NODES, ATOMS, K, out) };
     }
     case "score-candidates": {
       const inp = fieldInput(rowPop);
-      const f = copyIn(core, inp.field), t = copyIn(core, inp.table), c = copyIn(core, inp.cand), nz = copyIn(core, inp.noise);
+      const f = core.arena.put(inp.field), t = core.arena.put(inp.table), c = core.arena.put(inp.cand), nz = core.arena.put(inp.noise);
       const call = (s: number) =>
         e.scoreCandidates(f, NODES, t, ATOMS, c + s * NCAND * 4, NCAND, NOW, K, s & 1, GAMMA, DEGRADE_AGE, nz + s * NCAND * 4);
       let checksum = 0;
@@ -96,7 +91,7 @@ export function makeCase(kernel: Kernel, impl: Impl): Case {
     }
     case "zone-aggregate": {
       const inp = fieldInput(rowPop);
-      const f = copyIn(core, inp.field), o = copyIn(core, inp.offsets);
+      const f = core.arena.put(inp.field), o = core.arena.put(inp.offsets);
       const sl = core.arena.alloc(4 * ZONES), ht = core.arena.alloc(4 * ZONES);
       const call = () => e.zoneAggregate(f, NODES, o, ZONES, NOW, DEGRADE_AGE, DEGRADE_HEAT, sl, ht);
       call();

@@ -14,16 +14,23 @@ export interface NativeRow {
   checksum: number;
 }
 
-export async function runNative(): Promise<{ ok: true; rows: NativeRow[] } | { ok: false; note: string }> {
-  const dir = join(packageRoot(), "bench", "native");
+const dir = join(packageRoot(), "bench", "native");
+
+/** Compile the C twins (once per bench invocation); a note when that is not possible. */
+export function buildNative(): { ok: true; log: string } | { ok: false; note: string } {
   const build = spawnSync(process.execPath, [join(dir, "build.mjs")], { encoding: "utf8" });
   if (build.status !== 0) return { ok: false, note: `native build failed: ${(build.stderr || "").trim().split("\n")[0]}` };
+  return { ok: true, log: (build.stdout || "").trim() };
+}
+
+/** Run both native binaries once (after buildNative). */
+export async function runNative(buildLog: string): Promise<{ ok: true; rows: NativeRow[] } | { ok: false; note: string }> {
   const rows: NativeRow[] = [];
   const notes: string[] = [];
   for (const [bin, impl] of [["bench-native", "native"], ["bench-native-128", "native-128"]] as const) {
     const path = join(dir, "bin", bin);
     if (!existsSync(path)) {
-      notes.push(`${impl}: not built (${(build.stdout || "").trim().split("\n").pop()})`);
+      notes.push(`${impl}: not built (${buildLog.split("\n").pop()})`);
       continue;
     }
     const r = spawnSync(path, [impl], { encoding: "utf8", timeout: 120_000 });

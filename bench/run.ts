@@ -9,7 +9,7 @@
 // one round of every impl instead of all of one impl's samples.
 import Benchmark from "benchmark";
 import { JS_IMPLS, KERNELS, makeCase, type Case, type Impl, type Kernel } from "./cases.js";
-import { runNative } from "./native.js";
+import { buildNative, runNative } from "./native.js";
 
 /** The paper's hot-path figures (AVX2, Xeon Platinum 8369B at 2.7 GHz), ns per op. */
 export const PAPER_NS: Partial<Record<Kernel, number>> = {
@@ -83,10 +83,17 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     }
   }
   let nativeNote: string | null = null;
+  let nativeLog = "";
+  if (opts.native) {
+    step("compile the native C twins");
+    const b = buildNative();
+    if (b.ok) nativeLog = b.log;
+    else nativeNote = b.note;
+  }
   for (let r = 1; r <= opts.rounds; r++) {
     if (opts.native && nativeNote === null) {
       step(`round ${r}/${opts.rounds}: native C (gcc -O3; AVX2 and 128-bit builds)`);
-      const nat = await runNative();
+      const nat = await runNative(nativeLog);
       if (nat.ok) {
         for (const n of nat.rows) {
           if ((opts.kernels as string[]).includes(n.name)) row(n.name as Kernel, n.impl, n.checksum).rounds.push(n.nsPerOp);

@@ -1,7 +1,8 @@
 // Builds the core twice from one source: build/laminar-simd.wasm (--enable simd)
 // and build/laminar-scalar.wasm (SIMD disabled; the ASC_FEATURE_SIMD branches
 // fall back to scalar code). Both -O3 --runtime stub with no imports.
-// Regenerates the lookup tables first so the TypeScript twin always matches.
+// The lookup tables (assembly/tables.ts) are generated once and committed:
+// `npm run gen:tables` rewrites them (see scripts/gen-tables.mjs).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -12,7 +13,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
 const asc = join(dirname(require.resolve("assemblyscript/package.json")), "bin", "asc.js");
 
-execFileSync(process.execPath, [join(root, "scripts/gen-tables.mjs")], { stdio: "inherit" });
 for (const target of ["simd", "scalar"]) {
   execFileSync(process.execPath, [asc, "assembly/index.ts", "--config", "asconfig.json", "--target", target], {
     cwd: root,

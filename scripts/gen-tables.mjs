@@ -1,9 +1,12 @@
-// Generates the core's lookup tables once, as IEEE-754 f32 bit patterns, into
-// two files that must agree bit for bit: the AssemblyScript static data
+// Generates the core's lookup tables, as IEEE-754 f32 bit patterns, into two
+// files that must agree bit for bit: the AssemblyScript static data
 // (assembly/tables.ts) and the TypeScript twin's copy (src/core/reference/tables.ts).
-// Both are generated from the same numbers here, so the WASM builds and the
-// TypeScript reference compute identical results.
-import { writeFileSync } from "node:fs";
+// Both come from the same numbers here. The generated files are committed and
+// the build does NOT regenerate them: Math.log1p/log2/pow are not required to
+// be correctly rounded, so another JavaScript engine could produce other bits
+// and silently change every result. `node scripts/gen-tables.mjs --check`
+// (run by the tests) verifies that regeneration here reproduces them.
+import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
@@ -28,10 +31,20 @@ let as = header;
 for (const [name, arr] of Object.entries(tables)) {
   as += `export const ${name}: usize = memory.data<u32>([${hex(arr)}]);\n`;
 }
-writeFileSync(join(root, "assembly/tables.ts"), as);
+const outputs = [[join(root, "assembly/tables.ts"), as]];
 
 let ts = header;
 for (const [name, arr] of Object.entries(tables)) {
   ts += `export const ${name}: Float32Array = new Float32Array(new Uint32Array([${hex(arr)}]).buffer);\n`;
 }
-writeFileSync(join(root, "src/core/reference/tables.ts"), ts);
+outputs.push([join(root, "src/core/reference/tables.ts"), ts]);
+
+if (process.argv.includes("--check")) {
+  const stale = outputs.filter(([path, text]) => readFileSync(path, "utf8") !== text).map(([path]) => path);
+  if (stale.length > 0) {
+    console.error(`gen-tables: ${stale.join(", ")} differ from what this engine generates`);
+    process.exit(1);
+  }
+} else {
+  for (const [path, text] of outputs) writeFileSync(path, text);
+}

@@ -30,11 +30,19 @@ export class Arena {
   /** Reserve `bytes` (aligned to `align`, a power of two), growing memory if needed. */
   alloc(bytes: number, align = 16): number {
     if (!Number.isInteger(bytes) || bytes < 0) throw new RangeError(`arena: bad size ${bytes}`);
-    const p = (this.top + align - 1) & ~(align - 1);
+    if (!Number.isInteger(align) || align < 1 || (align & (align - 1)) !== 0) throw new RangeError(`arena: bad alignment ${align}`);
+    const p = Math.ceil(this.top / align) * align; // not bit masks: they go negative past 2 GiB
     const end = p + bytes;
     const have = this.memory.buffer.byteLength;
     if (end > have) this.memory.grow(Math.ceil((end - have) / PAGE));
     this.top = end;
+    return p;
+  }
+
+  /** Copy a typed array into freshly allocated memory; returns its pointer. */
+  put(src: ArrayBufferView, align = 16): number {
+    const p = this.alloc(Math.max(src.byteLength, 1), align);
+    this.u8.set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength), p);
     return p;
   }
 

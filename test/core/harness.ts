@@ -9,10 +9,8 @@ export const builds: Array<[string, Core]> = [["simd", simd], ["scalar", scalar]
 export const WIDTHS = Array.from({ length: 16 }, (_, i) => (i + 1) * 64);
 
 /** Copy `src` into freshly allocated core memory; returns the pointer. */
-export function put(core: Core, src: Uint32Array | Int32Array | Float32Array | Float64Array | Uint8Array, align = 16): number {
-  const p = core.arena.alloc(Math.max(src.byteLength, 1), align);
-  core.arena.u8.set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength), p);
-  return p;
+export function put(core: Core, src: ArrayBufferView, align = 16): number {
+  return core.arena.put(src, align);
 }
 
 export function getU32(core: Core, p: number, n: number): Uint32Array {

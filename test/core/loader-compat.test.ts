@@ -2,7 +2,7 @@
 // docs/architecture.md, "The AssemblyScript loader"); this test only pins
 // that hosts which still use the deprecated loader can load our builds: no
 // imports, no runtime, plain-number exports.
-import loader from "@assemblyscript/loader";
+import * as loader from "@assemblyscript/loader";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { wasmPath } from "../../src/core/wasm.js";

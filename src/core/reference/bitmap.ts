@@ -15,7 +15,8 @@ export function popcount32(x: number): number {
   return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
-function ctz32(x: number): number {
+/** Trailing zeros of a non-zero u32. */
+export function ctz32(x: number): number {
   return 31 - Math.clz32(x & -x);
 }
 

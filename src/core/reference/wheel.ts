@@ -8,6 +8,7 @@
 // little-endian u32 words; ticks are integers < 2^53, exact in a JS number.
 // No per-entry allocation: all state lives in one ArrayBuffer.
 import { CoreError, Status } from "../status.js";
+import { ctz32 } from "./bitmap.js";
 
 export const WHEEL_LEVELS = 6;
 export const WHEEL_SLOTS = 64;
@@ -56,10 +57,6 @@ export function isTick(t: number): boolean {
 function highBit(hi: number, lo: number): number {
   if (hi !== 0) return 63 - Math.clz32(hi);
   return lo !== 0 ? 31 - Math.clz32(lo) : -1;
-}
-
-function ctz32(x: number): number {
-  return 31 - Math.clz32(x & -x);
 }
 
 /**
