@@ -27,7 +27,7 @@ describe("laminar CLI", () => {
     }
   });
 
-  it("info reports the SIMD build and every documented export", () => {
+  it("info reports the SIMD build and its exports", () => {
     const r = laminar("info", "--json");
     expect(r.code).toBe(0);
     const info = JSON.parse(r.out);
@@ -50,6 +50,24 @@ describe("laminar CLI", () => {
     }
     expect(j.checksumMismatches).toEqual([]);
     expect(j.paperNsPerOp["mask-update"]).toBe(4.02);
+  });
+
+  it("bench prints a table with the native rows beside the WASM ones", () => {
+    const r = laminar("bench", "--quick", "--kernels", "zone-update");
+    expect(r.code).toBe(0);
+    const row = r.out.split("\n").find((l) => l.startsWith("zone-update"));
+    expect(row).toBeDefined();
+    const cells = row!.trim().split(/\s+/);
+    // kernel, wasm-simd, wasm-scalar, ts, native, native-128, 3 ratios, paper
+    expect(cells).toHaveLength(10);
+    expect(cells[9]).toBe("29.3");
+    const hasCompiler = spawnSync("gcc", ["--version"]).status === 0;
+    if (hasCompiler) {
+      expect(Number(cells[4])).toBeGreaterThan(0);
+      expect(cells[6]).toMatch(/^\d+\.\d+x$/);
+    } else {
+      expect(r.out).toMatch(/native rows skipped/);
+    }
   });
 
   it("bad input: one line, non-zero exit, no stack trace", () => {
