@@ -9,22 +9,17 @@ const PAGE = 65536;
 export class Arena {
   private top: number;
   private buf: ArrayBuffer;
-  private _u8: Uint8Array;
-  private _i32: Int32Array;
-  private _u32: Uint32Array;
-  private _f32: Float32Array;
-  private _f64: Float64Array;
-  private _u64: BigUint64Array;
+  private _u8!: Uint8Array;
+  private _i32!: Int32Array;
+  private _u32!: Uint32Array;
+  private _f32!: Float32Array;
+  private _f64!: Float64Array;
+  private _u64!: BigUint64Array;
 
   constructor(readonly memory: WebAssembly.Memory, readonly base: number) {
     this.top = base;
     this.buf = memory.buffer;
-    this._u8 = new Uint8Array(this.buf);
-    this._i32 = new Int32Array(this.buf);
-    this._u32 = new Uint32Array(this.buf);
-    this._f32 = new Float32Array(this.buf);
-    this._f64 = new Float64Array(this.buf);
-    this._u64 = new BigUint64Array(this.buf);
+    this.views();
   }
 
   /** Reserve `bytes` (aligned to `align`, a power of two), growing memory if needed. */
@@ -56,15 +51,19 @@ export class Arena {
     return this.top - this.base;
   }
 
+  private views(): void {
+    this._u8 = new Uint8Array(this.buf);
+    this._i32 = new Int32Array(this.buf);
+    this._u32 = new Uint32Array(this.buf);
+    this._f32 = new Float32Array(this.buf);
+    this._f64 = new Float64Array(this.buf);
+    this._u64 = new BigUint64Array(this.buf);
+  }
+
   private refresh(): void {
     if (this.buf !== this.memory.buffer) {
       this.buf = this.memory.buffer;
-      this._u8 = new Uint8Array(this.buf);
-      this._i32 = new Int32Array(this.buf);
-      this._u32 = new Uint32Array(this.buf);
-      this._f32 = new Float32Array(this.buf);
-      this._f64 = new Float64Array(this.buf);
-      this._u64 = new BigUint64Array(this.buf);
+      this.views();
     }
   }
 
