@@ -4,7 +4,7 @@
 import * as rb from "../src/core/reference/bitmap.js";
 import * as rm from "../src/core/reference/micro.js";
 import * as rs from "../src/core/reference/score.js";
-import { Core, type Flavor } from "../src/core/wasm.js";
+import { Core } from "../src/core/wasm.js";
 import {
   ATOMS, DEGRADE_AGE, DEGRADE_HEAT, GAMMA, K, NCAND, NODES, NOW, SETS, ZONE_BETA, ZONE_EPS, ZONE_GAMMA, ZONES,
   fieldInput, hash31, maskInput, scoreInput, SplitMix64, bitmapInput, zoneInput,
@@ -35,7 +35,6 @@ const ZONE_CHECK = 1000, ZONE_CALL = 2000;
 
 const rowPop = (t: Uint32Array, j: number) => rb.rowFree(t, j * (ATOMS / 32), ATOMS / 32);
 
-
 function hashArray(h: number, a: ArrayLike<number>): number {
   for (let i = 0; i < a.length; i++) h = hash31(h, a[i]);
   return h;
@@ -47,7 +46,7 @@ const f32u = (a: Float32Array) => new Uint32Array(a.buffer, a.byteOffset, a.leng
 export function makeCase(kernel: Kernel, impl: Impl): Case {
   if (kernel === "wheel-schedule-advance") return wheelCases(impl);
   if (impl === "ts") return tsCase(kernel);
-  const core = new Core(impl === "wasm-simd" ? "simd" : ("scalar" as Flavor));
+  const core = new Core(impl === "wasm-simd" ? "simd" : "scalar");
   const e = core.exports;
   switch (kernel) {
     case "mask-update": {
@@ -57,7 +56,7 @@ export function makeCase(kernel: Kernel, impl: Impl): Case {
     }
     case "fastlog-score": {
       const p = core.arena.put(scoreInput());
-      const checksum = e.microFastlogScore(p, SCORE_CHECK, 0, 0.5) >>> 0;
+      const checksum = e.microFastlogScore(p, SCORE_CHECK, 0, 0.5);
       return { name: kernel, opsPerCall: SCORE_CALL, checksum, run: () => void e.microFastlogScore(p, SCORE_CALL, 0, 0.5) };
     }
     case "zone-update": {
