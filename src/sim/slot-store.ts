@@ -1,0 +1,135 @@
+// A recycled-slot allocator for struct-of-arrays stores (tasks, DAs, pending
+// events). The store owns only the bookkeeping: which slots are live, a free
+// list, and a generation per slot. The owner keeps its columns (typed arrays
+// indexed by slot) and grows them to `capacity` whenever alloc() returns a
+// slot at or past its own length; `growTyped` does the copy.
+//
+// Generations make stale handles detectable. A slot's generation is bumped on
+// alloc and again on free, so it is odd exactly while the slot is live:
+//
+//   gen:    0 --alloc--> 1 --free--> 2 --alloc--> 3 --free--> 4 ...
+//           free         live        free         live        free
+//
+// A handle is `gen * 2^32 + slot` taken while the slot is live (odd gen), an
+// integer below 2^53, so it is exact in a JS number and in a Float64Array
+// (store handles there, not in an Int32Array). It is valid exactly while the
+// slot's generation still equals the one it was issued with: one comparison
+// checks both "still allocated" and "not recycled since". Generations wrap at
+// 2^21 (even, so parity survives the wrap): a handle is mistaken for a new
+// one only after its slot has been recycled 2^20 times while the handle was
+// kept, which no owner does by design.
+//
+// Reuse order is LIFO (the most recently freed slot first): deterministic and
+// cache-friendly, since the hottest slots stay in cache.
+
+export const MAX_SLOTS = 2 ** 31 - 1;
+/** Handles are generation * HANDLE_SCALE + slot. */
+export const HANDLE_SCALE = 4294967296;
+const TWO32 = HANDLE_SCALE;
+const GEN_MASK = 2 ** 21 - 1;
+
+/** Any typed array that `growTyped` can copy. */
+export type TypedArray =
+  | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
+
+/** A copy of `a` with length `n` (>= a.length), the new tail filled with `fill`. */
+export function growTyped<T extends TypedArray>(a: T, n: number, fill = 0): T {
+  const ctor = a.constructor as new (n: number) => T;
+  const b = new ctor(n);
+  b.set(a as ArrayLike<number> & T);
+  if (fill !== 0) b.fill(fill, a.length);
+  return b;
+}
+
+export class SlotStore {
+  /** Slots [0, capacity) exist; the owner's columns must be at least this long. */
+  capacity: number;
+  /** Live (allocated, not freed) slots. */
+  live = 0;
+  /** Generation per slot: odd while live. */
+  private gen: Int32Array;
+  /** Free slots as a stack: free[0 .. freeTop) */
+  private freeList: Int32Array;
+  private freeTop = 0;
+  /** Slots [0, fresh) have been handed out at least once; [fresh, capacity) never. */
+  private fresh = 0;
+
+  constructor(initialCapacity = 1024) {
+    if (!Number.isInteger(initialCapacity) || initialCapacity < 1 || initialCapacity > MAX_SLOTS) {
+      throw new RangeError(`SlotStore: bad initial capacity ${initialCapacity}`);
+    }
+    this.capacity = initialCapacity;
+    this.gen = new Int32Array(initialCapacity);
+    this.freeList = new Int32Array(initialCapacity);
+  }
+
+  /** A free slot, now live; grows (doubling) when none is free. */
+  alloc(): number {
+    let s: number;
+    if (this.freeTop > 0) s = this.freeList[--this.freeTop];
+    else {
+      if (this.fresh === this.capacity) this.grow();
+      s = this.fresh++;
+    }
+    this.gen[s] = (this.gen[s] + 1) & GEN_MASK;
+    this.live++;
+    return s;
+  }
+
+  /** Return a live slot; freeing a slot that is not live is a bug and throws. */
+  release(s: number): void {
+    const g = this.gen[s];
+    if ((g & 1) === 0 || !(s >= 0 && s < this.fresh)) throw new RangeError(`SlotStore: slot ${s} is not live`);
+    this.gen[s] = (g + 1) & GEN_MASK;
+    this.freeList[this.freeTop++] = s;
+    this.live--;
+  }
+
+  /** Whether slot `s` is allocated. */
+  isLive(s: number): boolean {
+    return s >= 0 && s < this.fresh && (this.gen[s] & 1) === 1;
+  }
+
+  /** The generation of slot `s` (odd while live): a handle's high part. */
+  generation(s: number): number {
+    return this.gen[s];
+  }
+
+  /** Whether slot `s` is live with generation `g`, i.e. the handle (g, s) is still valid. */
+  holds(s: number, g: number): boolean {
+    return this.gen[s] === g;
+  }
+
+  /** The handle of live slot `s` (see the header); -1 when `s` is not live. */
+  handle(s: number): number {
+    return this.isLive(s) ? this.gen[s] * TWO32 + s : -1;
+  }
+
+  /** The slot a handle names, or -1 when the handle is stale, malformed or never issued. */
+  slotOf(h: number): number {
+    if (!(h >= 0 && h <= Number.MAX_SAFE_INTEGER)) return -1;
+    const s = h % TWO32;
+    const g = (h - s) / TWO32;
+    if (!(s < this.fresh) || g !== this.gen[s] || (g & 1) === 0) return -1; // also rejects non-integers
+    return s;
+  }
+
+  /** Free every slot; every handle issued so far becomes stale. */
+  clear(): void {
+    for (let s = 0; s < this.fresh; s++) {
+      if (this.gen[s] & 1) this.gen[s] = (this.gen[s] + 1) & GEN_MASK;
+    }
+    // Hand slots out again from 0 upwards, in the order a fresh store would.
+    this.freeTop = 0;
+    for (let s = this.fresh - 1; s >= 0; s--) this.freeList[this.freeTop++] = s;
+    this.live = 0;
+  }
+
+  private grow(): void {
+    if (this.capacity >= MAX_SLOTS) throw new RangeError("SlotStore: capacity exhausted");
+    const n = Math.min(MAX_SLOTS, this.capacity * 2);
+    this.gen = growTyped(this.gen, n);
+    this.freeList = growTyped(this.freeList, n);
+    this.capacity = n;
+  }
+}

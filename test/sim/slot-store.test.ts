@@ -1,0 +1,99 @@
+// The recycled-slot allocator: LIFO reuse, generation-checked handles,
+// growth, clear, and the bugs it refuses.
+import { describe, expect, it } from "vitest";
+import { growTyped, SlotStore } from "../../src/sim/slot-store.js";
+
+describe("SlotStore", () => {
+  it("hands out 0, 1, 2, ... then reuses the most recently freed slot first", () => {
+    const s = new SlotStore(4);
+    expect([s.alloc(), s.alloc(), s.alloc()]).toEqual([0, 1, 2]);
+    s.release(1);
+    s.release(0);
+    expect(s.alloc()).toBe(0);
+    expect(s.alloc()).toBe(1);
+    expect(s.alloc()).toBe(3);
+    expect(s.live).toBe(4);
+  });
+
+  it("handles name a live slot until it is freed, and never again after reuse", () => {
+    const s = new SlotStore(2);
+    const a = s.alloc();
+    const h = s.handle(a);
+    expect(s.slotOf(h)).toBe(a);
+    expect(s.isLive(a)).toBe(true);
+    s.release(a);
+    expect(s.slotOf(h)).toBe(-1);
+    expect(s.handle(a)).toBe(-1);
+    const again = s.alloc();
+    expect(again).toBe(a); // same slot ...
+    const h2 = s.handle(again);
+    expect(h2).not.toBe(h); // ... new generation
+    expect(s.slotOf(h)).toBe(-1); // the stale handle stays stale
+    expect(s.slotOf(h2)).toBe(again);
+  });
+
+  it("generations are odd while live and even while free; holds() checks both at once", () => {
+    const s = new SlotStore(1);
+    const a = s.alloc();
+    const g = s.generation(a);
+    expect(g & 1).toBe(1);
+    expect(s.holds(a, g)).toBe(true);
+    s.release(a);
+    expect(s.generation(a) & 1).toBe(0);
+    expect(s.holds(a, g)).toBe(false);
+  });
+
+  it("keeps handles exact past 2^32: the generation sits above bit 32", () => {
+    const s = new SlotStore(1);
+    for (let i = 0; i < 10; i++) s.release(s.alloc());
+    const a = s.alloc();
+    const h = s.handle(a);
+    expect(h).toBe(21 * 2 ** 32 + a);
+    expect(Number.isSafeInteger(h)).toBe(true);
+  });
+
+  it("wraps generations at 2^21 and keeps their parity", () => {
+    const s = new SlotStore(1);
+    for (let i = 0; i < 2 ** 20; i++) s.release(s.alloc());
+    expect(s.generation(0)).toBe(0); // 2^21 bumps: back to 0, free
+    const a = s.alloc();
+    expect(s.generation(a)).toBe(1);
+    expect(s.slotOf(s.handle(a))).toBe(a);
+  });
+
+  it("grows by doubling, keeping every live handle valid", () => {
+    const s = new SlotStore(2);
+    const hs: number[] = [];
+    for (let i = 0; i < 100; i++) hs.push(s.handle(s.alloc()));
+    expect(s.capacity).toBe(128);
+    hs.forEach((h, i) => expect(s.slotOf(h)).toBe(i));
+  });
+
+  it("clear() frees everything, staling every handle, and hands slots out from 0 again", () => {
+    const s = new SlotStore(4);
+    const hs = [s.alloc(), s.alloc(), s.alloc()].map((x) => s.handle(x));
+    s.release(1);
+    s.clear();
+    expect(s.live).toBe(0);
+    for (const h of hs) expect(s.slotOf(h)).toBe(-1);
+    expect([s.alloc(), s.alloc()]).toEqual([0, 1]);
+  });
+
+  it("refuses to free a slot that is not live, and ignores junk handles", () => {
+    const s = new SlotStore(2);
+    expect(() => s.release(0)).toThrow(RangeError);
+    const a = s.alloc();
+    s.release(a);
+    expect(() => s.release(a)).toThrow(RangeError);
+    for (const h of [-1, NaN, 0.5, Infinity, 2 ** 53, 5 * 2 ** 32 + 1, 2 ** 32 + 0.5]) expect(s.slotOf(h), `${h}`).toBe(-1);
+    expect(() => new SlotStore(0)).toThrow(RangeError);
+  });
+
+  it("growTyped copies and fills the tail", () => {
+    const a = new Int32Array([1, 2]);
+    expect(Array.from(growTyped(a, 4, -1))).toEqual([1, 2, -1, -1]);
+    const f = growTyped(new Float64Array([0.5]), 3);
+    expect(f).toBeInstanceOf(Float64Array);
+    expect(Array.from(f)).toEqual([0.5, 0, 0]);
+  });
+});
