@@ -9,6 +9,13 @@ export function checkAtoms(atoms: number): number {
   return Number.isInteger(atoms) && atoms >= 64 && atoms <= 1024 && atoms % 64 === 0 ? Status.OK : Status.E_ATOMS;
 }
 
+/** The batch kernels' argument checks, in the WASM builds' order: atoms, count, k. */
+function checkBatch(count: number, atoms: number, k: number): number {
+  const e = checkAtoms(atoms); if (e) return e;
+  if (count < 0) return Status.E_COUNT;
+  return k < 0 || k > atoms ? Status.E_K : Status.OK;
+}
+
 export function popcount32(x: number): number {
   x = x - ((x >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
@@ -71,17 +78,14 @@ export function rowFitsAt(t: Uint32Array, p: number, atoms: number, demandAtoms:
 }
 
 export function bmFreeCount(table: Uint32Array, count: number, atoms: number, out: Int32Array): number {
-  const e = checkAtoms(atoms); if (e) return e;
-  if (count < 0) return Status.E_COUNT;
+  const e = checkBatch(count, atoms, 0); if (e) return e;
   const w = atoms / 32;
   for (let i = 0; i < count; i++) out[i] = rowFree(table, i * w, w);
   return count;
 }
 
 export function bmCountAtLeast(table: Uint32Array, count: number, atoms: number, k: number, out: Uint8Array): number {
-  const e = checkAtoms(atoms); if (e) return e;
-  if (count < 0) return Status.E_COUNT;
-  if (k < 0 || k > atoms) return Status.E_K;
+  const e = checkBatch(count, atoms, k); if (e) return e;
   const w = atoms / 32;
   let n = 0;
   for (let i = 0; i < count; i++) {
@@ -93,9 +97,7 @@ export function bmCountAtLeast(table: Uint32Array, count: number, atoms: number,
 }
 
 export function bmFirstRun(table: Uint32Array, count: number, atoms: number, k: number, out: Int32Array): number {
-  const e = checkAtoms(atoms); if (e) return e;
-  if (count < 0) return Status.E_COUNT;
-  if (k < 0 || k > atoms) return Status.E_K;
+  const e = checkBatch(count, atoms, k); if (e) return e;
   const w = atoms / 32;
   let n = 0;
   for (let i = 0; i < count; i++) {
@@ -106,8 +108,7 @@ export function bmFirstRun(table: Uint32Array, count: number, atoms: number, k: 
 }
 
 export function bmFitsAt(table: Uint32Array, count: number, atoms: number, demand: Uint32Array, out: Int32Array): number {
-  const e = checkAtoms(atoms); if (e) return e;
-  if (count < 0) return Status.E_COUNT;
+  const e = checkBatch(count, atoms, 0); if (e) return e;
   const w = atoms / 32;
   const list: number[] = [];
   for (let a = 0; a < atoms; a++) if (isFree(demand, 0, a)) list.push(a);
