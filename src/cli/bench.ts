@@ -68,7 +68,7 @@ export function benchCommand(): Command {
       } else {
         printTable(report.rows);
         if (report.nativeNote) console.log(`\nnative rows skipped: ${report.nativeNote}`);
-        console.log(`\nRatios are wasm-simd time over the other impl's (lower is better for wasm-simd); each figure is the median of ${rounds} interleaved rounds.`);
+        console.log(`\nRatios are wasm-simd time over the other impl's (lower is better for wasm-simd); each figure is the median of ${rounds} interleaved round${rounds === 1 ? "" : "s"}.`);
       }
       if (report.checksumMismatches.length > 0) {
         console.error(`laminar bench: impls disagree: ${report.checksumMismatches.join("; ")}`);
