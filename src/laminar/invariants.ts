@@ -1,0 +1,133 @@
+// The invariant checker (sim.checkInvariants, `laminar sim --check-invariants`,
+// always on in the tests). It keeps its own owner map of every atom and checks
+// every transition against it; the run stops at the first violation with an
+// InvariantError naming the invariant, the node or task, and the simulated time.
+//
+// Checked:
+// * no atom is allocated twice (take: every atom of the mask unowned) and only
+//   its owner releases it (so TTL expiry restores exactly the reserved atoms);
+// * per node, the bitmap's popcount equals the free count, and
+//   free + held (reservations and running tasks) + rigid = capacity;
+// * Heat equals the queue length when the node settles its queue;
+// * a logical task starts at most once;
+// * at every series tick: arrived = started + failed + in flight, and the held
+//   atoms equal the demands of the DAs holding atoms;
+// * at the end, when nothing is in flight or running, every atom is free
+//   except rigid jobs and squatters' holdings.
+import type { LaminarModel } from "./model.js";
+import { D_PENDING, D_RESIDENT, D_SQUATTING, T_PENDING } from "./store.js";
+import { NS_PER_MS } from "../sim/time.js";
+
+export class InvariantError extends Error {
+  override name = "InvariantError";
+}
+
+export class Invariants {
+  private readonly owner: Int32Array;
+  private readonly A: number;
+  checks = 0;
+
+  constructor(private readonly m: LaminarModel) {
+    this.A = m.cluster.atoms;
+    this.owner = new Int32Array(m.cluster.nodes * this.A).fill(-1);
+  }
+
+  private fail(what: string): never {
+    throw new InvariantError(`invariant violated at t=${(this.m.engine.now / NS_PER_MS).toFixed(6)} ms: ${what}`);
+  }
+
+  private forEachAtom(d: number, f: (a: number) => void): number {
+    const u32 = this.u32();
+    const base = this.m.mask(d) >> 2, words = this.A / 32;
+    let count = 0;
+    for (let w = 0; w < words; w++) {
+      let x = u32[base + w];
+      while (x !== 0) {
+        const low = x & -x;
+        f(32 * w + (31 - Math.clz32(low)));
+        x ^= low;
+        count++;
+      }
+    }
+    return count;
+  }
+
+  private u32(): Uint32Array {
+    return this.m.core.arena.u32;
+  }
+
+  took(n: number, d: number, m: number): void {
+    this.checks++;
+    const base = n * this.A;
+    const got = this.forEachAtom(d, (a) => {
+      if (this.owner[base + a] !== -1) this.fail(`atom ${a} of node ${n} allocated twice (DA ${this.owner[base + a]} and DA ${d})`);
+      this.owner[base + a] = d;
+    });
+    if (got !== m) this.fail(`DA ${d} took ${got} atoms on node ${n}, its task demands ${m}`);
+  }
+
+  releasing(n: number, d: number, m: number): void {
+    this.checks++;
+    const base = n * this.A;
+    const got = this.forEachAtom(d, (a) => {
+      if (this.owner[base + a] !== d) this.fail(`DA ${d} releases atom ${a} of node ${n} owned by ${this.owner[base + a]}`);
+      this.owner[base + a] = -1;
+    });
+    if (got !== m) this.fail(`DA ${d} releases ${got} atoms on node ${n}, it holds ${m}`);
+  }
+
+  node(n: number): void {
+    this.checks++;
+    const cl = this.m.cluster, u32 = this.u32(), base = cl.row(n) >> 2;
+    let pop = 0;
+    for (let w = 0; w < this.A / 32; w++) {
+      let x = u32[base + w];
+      x = x - ((x >>> 1) & 0x55555555);
+      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+      pop += (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+    }
+    if (pop !== cl.free[n]) this.fail(`node ${n}: bitmap has ${pop} free atoms, free count says ${cl.free[n]}`);
+    const sum = cl.free[n] + this.m.held[n] + cl.rigid[n];
+    if (sum !== this.A) this.fail(`node ${n}: free ${cl.free[n]} + held ${this.m.held[n]} + rigid ${cl.rigid[n]} != capacity ${this.A}`);
+  }
+
+  heat(n: number, q: number): void {
+    this.checks++;
+    if (this.m.qLen[n] !== q) this.fail(`node ${n}: Heat ${this.m.qLen[n]} != queue length ${q}`);
+  }
+
+  starting(t: number): void {
+    this.checks++;
+    if (this.m.tasks.state[t] !== T_PENDING) this.fail(`task slot ${t} starts a second time`);
+  }
+
+  all(): void {
+    const m = this.m, met = m.metrics;
+    for (let n = 0; n < m.cluster.nodes; n++) this.node(n);
+    if (met.arrived !== met.started + met.failed + m.inFlight) {
+      this.fail(`arrived ${met.arrived} != started ${met.started} + failed ${met.failed} + in flight ${m.inFlight}`);
+    }
+    let held = 0, heldByDas = 0;
+    for (let n = 0; n < m.cluster.nodes; n++) held += m.held[n];
+    const D = m.das;
+    for (let d = 0; d < D.slots.capacity; d++) {
+      if (!D.slots.isLive(d)) continue;
+      const s = D.state[d];
+      if (s === D_PENDING || s === D_RESIDENT || s === D_SQUATTING) heldByDas += m.tasks.m[D.task[d]];
+    }
+    if (held !== heldByDas) this.fail(`nodes hold ${held} atoms, DAs holding atoms account for ${heldByDas}`);
+  }
+
+  /** End of run: the checks of all(), and a drained cluster holds nothing but rigid jobs and squatters. */
+  end(): void {
+    this.all();
+    const m = this.m;
+    if (m.inFlight !== 0 || m.running !== 0) return;
+    let held = 0;
+    for (let n = 0; n < m.cluster.nodes; n++) held += m.held[n];
+    let squat = 0;
+    const D = m.das;
+    for (let d = 0; d < D.slots.capacity; d++) if (D.slots.isLive(d) && D.state[d] === D_SQUATTING) squat += m.tasks.m[D.task[d]];
+    if (held !== squat) this.fail(`drained cluster still holds ${held - squat} atoms besides squatters`);
+  }
+}

@@ -1,0 +1,740 @@
+// Laminar's admission path as one discrete-event model (paper §Design,
+// §Implementation; the mechanism-by-mechanism account is docs/laminar-model.md).
+//
+//   arrival -> TEG micro-batch -> (hop, lossy) launchpad -> DA addressing on the
+//   node's Z-HAF replica -> (hop, lossy) chosen node's queue -> windowed
+//   arbitration on the real bitmap -> win: atoms taken [+ deposit, TTL on the
+//   node's timing wheel] -> payload pull (one hop, first pull only) -> start
+//   -> resident DA -> completion
+//   lose / nothing placable: bounce to a random node of the Zone (hop, lossy)
+//   no start 150 ms after the last emission: regenerate (<= 5 instances)
+//   500 ms after arrival without a start: the task fails
+//
+// Everything runs on one Engine; events are (kind, subject) with the subject a
+// task, DA, node or Zone slot. All per-task and per-DA state is in typed-array
+// stores (store.ts); bitmaps, Z-HAF tables, masks and timing wheels are in the
+// core's WebAssembly memory and handled by its kernels.
+import type { Config } from "../model/params.js";
+import type { Core } from "../core/wasm.js";
+import type { CoreExports } from "../core/exports.js";
+import { Status } from "../core/status.js";
+import { Engine } from "../sim/engine.js";
+import { DelayLine } from "../sim/delay-line.js";
+import { Streams, type Rng } from "../sim/rng.js";
+import { NS_PER_MS } from "../sim/time.js";
+import { arrivalRates, CLASS_F, CLASS_L, CLASS_SQUATTER } from "../workload/bimodal.js";
+import {
+  CAUSE_DEADLINE, CAUSE_FASTFAIL, CAUSE_LOST, CAUSE_SILENCE, CAUSE_SQUATTER,
+  END_DEADLINE, END_DUPLICATE, END_EXPIRED, END_FASTFAIL, END_LATE, END_LOST, END_SILENCE,
+  RunMetrics,
+} from "../metrics/run-metrics.js";
+import { Cluster } from "./cluster.js";
+import { zoneOffsets } from "./topology.js";
+import { ZoneField } from "./zhaf.js";
+import { Gateway } from "./teg.js";
+import { AgentStore, D_EXPIRED, D_MOVING, D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, T_FAILED, T_PENDING, T_STARTED, TaskStore } from "./store.js";
+import { byPriority, regenerationDue, sampleDistinct } from "./decisions.js";
+import { Invariants } from "./invariants.js";
+
+// Event kinds.
+const K_ARRIVE_F = 1, K_ARRIVE_L = 2, K_TEG = 3, K_ADDRESS = 4, K_TARGET = 5, K_ARBITRATE = 6, K_PULL = 7,
+  K_COMPLETE = 8, K_REGEN = 9, K_DEADLINE = 10, K_REPORT = 11, K_SNAPSHOT = 12, K_BCAST = 13, K_UPLOAD = 14,
+  K_WHEEL = 15, K_SERIES = 16;
+
+const FLAG_PULL = 1;
+const TIMER_DEADLINE = 1, TIMER_REGEN = 2;
+const US = 1000;
+
+export class LaminarModel {
+  readonly engine = new Engine();
+  readonly metrics: RunMetrics;
+  readonly cluster: Cluster;
+  readonly zhaf: ZoneField;
+  readonly teg: Gateway;
+  readonly tasks = new TaskStore();
+  readonly das = new AgentStore();
+  readonly invariants: Invariants | null;
+  private readonly k: CoreExports;
+  readonly core: Core;
+  private readonly c: Config;
+
+  // time constants, ns
+  private readonly hopNs: number;
+  private readonly windowNs: number;
+  private readonly batchNs: number;
+  private readonly silenceNs: number;
+  private readonly deadlineNs: number;
+  private readonly reportNs: number;
+  private readonly broadcastNs: number;
+  private readonly ttlNs: number;
+  readonly endArrivalsNs: number;
+
+  // random streams
+  private readonly rArrF: Rng;
+  private readonly rArrL: Rng;
+  private readonly rWork: Rng;
+  private readonly rSquat: Rng;
+  private readonly rGate: Rng;
+  private readonly rZone: Rng[] = [];
+  private readonly rNet: Rng[] = [];
+  private readonly rReport: Rng[] = [];
+
+  // arrivals
+  private readonly gapF: number;
+  private readonly gapL: number;
+  private nextF = 0;
+  private nextL = 0;
+
+  // gateway batch
+  private tegQueue = new Int32Array(4096);
+  private tegCount = 0;
+  private tegOut = new Int32Array(4096);
+  private tegScheduled = false;
+
+  // nodes
+  private readonly qHead: Int32Array;
+  private readonly qTail: Int32Array;
+  readonly qLen: Int32Array;
+  private readonly windowOpen: Uint8Array;
+  /** Atoms held by reservations and running tasks, per node (rigid jobs excluded). */
+  readonly held: Int32Array;
+  private batch = new Int32Array(256);
+
+  // DA masks (one bitmap row per DA slot) in core memory
+  private maskBase = 0;
+  private readonly rowBytes: number;
+
+  // reservations: one timing wheel per node (ids = first atom of the reservation, ticks of 1 us)
+  private readonly wheels: number;
+  private readonly wheelBytes: number;
+  private readonly wheelOwner: Int32Array | null;
+  private readonly wheelCheck: Float64Array | null;
+  private readonly wheelOut: number;
+
+  // scratch in core memory for DA scoring
+  private readonly candPtr: number;
+  private readonly noisePtr: number;
+  private readonly runOutPtr: number;
+  /** A copy of the arbitrating node's row as it was when the window closed. */
+  private readonly row0: number;
+  private readonly candLocal: Int32Array;
+  private readonly seen: Int32Array;
+  private seenGen = 0;
+
+  private readonly deadlineLine: DelayLine;
+  private readonly regenLine: DelayLine | null;
+
+  /** Tasks arrived and not yet resolved; DAs running (resident) now. */
+  inFlight = 0;
+  running = 0;
+  squatting = 0;
+
+  constructor(core: Core, c: Config) {
+    this.core = core;
+    this.k = core.exports;
+    this.c = c;
+    const streams = new Streams(c.sim.seed);
+    const ms = (x: number) => Math.round(x * NS_PER_MS);
+    this.hopNs = ms(c.network.hopMs);
+    this.windowNs = Math.max(1, ms(c.arbiter.windowMs));
+    this.batchNs = Math.max(1, ms(c.teg.batchMs));
+    this.silenceNs = ms(c.da.silenceTtlMs);
+    this.deadlineNs = ms(c.task.deadlineMs);
+    this.reportNs = ms(c.zhaf.reportIntervalMs);
+    this.broadcastNs = Math.max(1, ms(c.zhaf.broadcastMs));
+    this.ttlNs = ms(c.reservation.ttlMs);
+    this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
+    this.metrics = new RunMetrics(this.deadlineNs);
+
+    this.rArrF = streams.get("arrivals", 0);
+    this.rArrL = streams.get("arrivals", 1);
+    this.rWork = streams.get("service");
+    this.rSquat = streams.get("squatters");
+    this.rGate = streams.get("gateway");
+
+    const offsets = zoneOffsets(c.cluster.nodes, c.cluster.zoneSize, c.cluster.zoneJitter, streams.get("topology"));
+    this.cluster = new Cluster(core, c, offsets);
+    if (c.cluster.preoccupancy.enabled) {
+      this.cluster.preoccupy(c.cluster.preoccupancy.fraction, c.cluster.preoccupancy.blocks, streams.get("preoccupancy"));
+    }
+    const Z = this.cluster.zones, N = this.cluster.nodes;
+    for (let z = 0; z < Z; z++) {
+      this.rZone.push(streams.get("zone", z));
+      this.rNet.push(streams.get("zone-net", z));
+      this.rReport.push(streams.get("zone-report", z));
+    }
+    this.zhaf = new ZoneField(core, this.cluster, c);
+    this.teg = new Gateway(core, Z, c);
+
+    this.qHead = new Int32Array(N).fill(-1);
+    this.qTail = new Int32Array(N).fill(-1);
+    this.qLen = new Int32Array(N);
+    this.windowOpen = new Uint8Array(N);
+    this.held = new Int32Array(N);
+    this.rowBytes = this.cluster.rowBytes;
+    this.growMasks(this.das.slots.capacity);
+    this.das.onGrow = (n) => this.growMasks(n);
+
+    const rates = arrivalRates(c);
+    this.gapF = rates.lambdaF > 0 ? 1e9 / rates.lambdaF : Infinity;
+    this.gapL = rates.lambdaL > 0 ? 1e9 / rates.lambdaL : Infinity;
+
+    const kmax = c.da.candidates;
+    this.candPtr = core.arena.alloc(4 * kmax, 16);
+    this.noisePtr = core.arena.alloc(4 * kmax, 16);
+    this.runOutPtr = core.arena.alloc(16, 16);
+    this.row0 = core.arena.alloc(this.cluster.rowBytes, 16);
+    this.candLocal = new Int32Array(kmax);
+    let maxZone = 1;
+    for (let z = 0; z < Z; z++) maxZone = Math.max(maxZone, offsets[z + 1] - offsets[z]);
+    this.seen = new Int32Array(maxZone);
+
+    if (c.reservation.enabled) {
+      const A = this.cluster.atoms;
+      this.wheelBytes = this.k.wheelBytes(A);
+      this.wheels = core.arena.alloc(N * this.wheelBytes, 16);
+      for (let n = 0; n < N; n++) {
+        const r = this.k.wheelInit(this.wheels + n * this.wheelBytes, A, 0);
+        if (r < 0) throw new Error(`reservation: wheelInit failed with status ${r}`);
+      }
+      this.wheelOwner = new Int32Array(N * A).fill(-1);
+      this.wheelCheck = new Float64Array(N).fill(Infinity);
+      this.wheelOut = core.arena.alloc(4 * A, 16);
+    } else {
+      this.wheels = 0;
+      this.wheelBytes = 0;
+      this.wheelOwner = null;
+      this.wheelCheck = null;
+      this.wheelOut = 0;
+    }
+
+    this.deadlineLine = new DelayLine(this.engine, this.deadlineNs, K_DEADLINE, 0);
+    this.regenLine = c.regeneration.enabled ? new DelayLine(this.engine, Math.max(1, ms(c.regeneration.quietMs)), K_REGEN, 0) : null;
+    this.invariants = c.sim.checkInvariants ? new Invariants(this) : null;
+  }
+
+  private growMasks(capacity: number): void {
+    const fresh = this.core.arena.alloc(capacity * this.rowBytes, 16);
+    if (this.maskBase !== 0) {
+      const u8 = this.core.arena.u8;
+      u8.copyWithin(fresh, this.maskBase, this.maskBase + (capacity / 2) * this.rowBytes);
+    }
+    this.maskBase = fresh;
+  }
+
+  /** Pointer of DA slot d's mask row. */
+  mask(d: number): number {
+    return this.maskBase + d * this.rowBytes;
+  }
+
+  /** Schedule the first events; call once before run(). */
+  start(): void {
+    const e = this.engine, Z = this.cluster.zones, N = this.cluster.nodes;
+    this.zhaf.init(this.teg);
+    for (let n = 0; n < N; n++) {
+      const z = this.cluster.zoneOf[n];
+      e.post(Math.round(this.rReport[z].float() * this.reportNs), K_REPORT, n);
+    }
+    for (let z = 0; z < Z; z++) e.post(this.broadcastNs, K_SNAPSHOT, z);
+    if (this.gapF < Infinity) {
+      this.nextF = this.rArrF.exp(this.gapF);
+      if (this.nextF < this.endArrivalsNs) e.post(Math.round(this.nextF), K_ARRIVE_F, 0);
+    }
+    if (this.gapL < Infinity) {
+      this.nextL = this.rArrL.exp(this.gapL);
+      if (this.nextL < this.endArrivalsNs) e.post(Math.round(this.nextL), K_ARRIVE_L, 0);
+    }
+    e.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
+  }
+
+  /** Run until simulated time `until` (ns, exclusive). */
+  run(until: number): void {
+    this.engine.run(until, this.dispatch);
+  }
+
+  /** True when nothing can change the outcome any more: arrivals over, no task unresolved, nothing running or held. */
+  quiescent(): boolean {
+    return this.engine.now >= this.endArrivalsNs && this.inFlight === 0 && this.running === 0;
+  }
+
+  private readonly dispatch = (kind: number, s: number): void => {
+    switch (kind) {
+      case K_ARRIVE_F: this.arrive(CLASS_F); break;
+      case K_ARRIVE_L: this.arrive(CLASS_L); break;
+      case K_TEG: this.gatewayBatch(); break;
+      case K_ADDRESS: this.address(s); break;
+      case K_TARGET: this.enqueue(s, this.das.node[s]); break;
+      case K_ARBITRATE: this.arbitrate(s); break;
+      case K_PULL: this.pulled(s); break;
+      case K_COMPLETE: this.complete(s); break;
+      case K_REGEN: this.regenLine!.drain(this.onRegen); break;
+      case K_DEADLINE: this.deadlineLine.drain(this.onDeadline); break;
+      case K_REPORT: this.report(s); break;
+      case K_SNAPSHOT: this.snapshot(s); break;
+      case K_BCAST: this.zhaf.deliverBroadcast(s, this.rNet[s]); break;
+      case K_UPLOAD: this.zhaf.deliverUpload(s, this.rNet[s], this.teg); break;
+      case K_WHEEL: this.wheelFire(s); break;
+      case K_SERIES: this.seriesTick(); break;
+      default: throw new Error(`laminar: unknown event kind ${kind}`);
+    }
+  };
+
+  // ---- workload ----------------------------------------------------------
+
+  private arrive(stream: number): void {
+    const e = this.engine, now = e.now, w = this.c.workload;
+    // next arrival of the same stream (exact float clock, rounded per event)
+    if (stream === CLASS_F) {
+      this.nextF += this.rArrF.exp(this.gapF);
+      if (this.nextF < this.endArrivalsNs) e.post(Math.max(0, Math.round(this.nextF) - now), K_ARRIVE_F, 0);
+    } else {
+      this.nextL += this.rArrL.exp(this.gapL);
+      if (this.nextL < this.endArrivalsNs) e.post(Math.max(0, Math.round(this.nextL) - now), K_ARRIVE_L, 0);
+    }
+    const T = this.tasks, t = T.alloc();
+    const squat = w.squatterRatio > 0 && this.rSquat.float() < w.squatterRatio;
+    const cls = squat ? CLASS_SQUATTER : stream;
+    T.cls[t] = cls;
+    T.state[t] = T_PENDING;
+    T.instances[t] = 0;
+    T.live[t] = 0;
+    T.timers[t] = TIMER_DEADLINE;
+    T.arrival[t] = now;
+    if (cls === CLASS_F) {
+      T.m[t] = w.fAtoms;
+      T.service[t] = Math.max(1, Math.round(this.rWork.exp(w.fMeanMs) * NS_PER_MS));
+      T.ev[t] = T.budget[t] = w.priceF * w.fAtoms;
+    } else if (cls === CLASS_L) {
+      T.m[t] = w.lAtoms;
+      T.service[t] = Math.max(1, Math.round(this.rWork.lognormal(w.lMu, w.lSigma) * NS_PER_MS));
+      T.ev[t] = T.budget[t] = w.priceL * w.lAtoms;
+    } else {
+      T.m[t] = w.squatterAtoms;
+      T.service[t] = 0;
+      T.ev[t] = T.budget[t] = Infinity;
+    }
+    this.inFlight++;
+    this.metrics.onArrive(cls);
+    this.deadlineLine.push(t);
+    this.emit(t);
+  }
+
+  /** Emit a new DA instance of task t: it waits for the gateway's next micro-batch. */
+  private emit(t: number): void {
+    const T = this.tasks, D = this.das, now = this.engine.now;
+    const d = D.alloc();
+    D.task[d] = t;
+    D.state[d] = D_MOVING;
+    D.flags[d] = 0;
+    D.patience[d] = T.budget[t];
+    D.emitted[d] = now;
+    D.deposit[d] = 0;
+    T.instances[t]++;
+    T.live[t]++;
+    T.lastEmit[t] = now;
+    if (this.tegCount === this.tegQueue.length) {
+      const q = new Int32Array(this.tegCount * 2);
+      q.set(this.tegQueue);
+      this.tegQueue = q;
+      this.tegOut = new Int32Array(q.length);
+    }
+    this.tegQueue[this.tegCount++] = d;
+    if (!this.tegScheduled) {
+      this.tegScheduled = true;
+      const next = (Math.floor(now / this.batchNs) + 1) * this.batchNs;
+      this.engine.post(next - now, K_TEG, 0);
+    }
+    if (this.regenLine !== null && regenerationDue(T.instances[t], this.c.regeneration.maxInstances, now + this.regenLine.delay, T.arrival[t] + this.deadlineNs)) {
+      T.timers[t] |= TIMER_REGEN;
+      this.regenLine.push(t);
+    }
+  }
+
+  // ---- TEG -----------------------------------------------------------------
+
+  private gatewayBatch(): void {
+    this.tegScheduled = false;
+    const n = this.tegCount;
+    this.tegCount = 0;
+    if (n === 0) return;
+    const now = this.engine.now, cl = this.cluster, D = this.das, r = this.rGate, loss = this.c.network.loss;
+    this.teg.dispatch(n, now, r, this.tegOut);
+    this.metrics.controlWorkNs += n * this.c.costs.zoneAggNs;
+    for (let i = 0; i < n; i++) {
+      const d = this.tegQueue[i], z = this.tegOut[i];
+      const off = cl.offsets[z];
+      const node = off + r.int(cl.offsets[z + 1] - off);
+      if (loss > 0 && r.float() < loss) {
+        this.metrics.packetsLost++;
+        this.daEnd(d, END_LOST, CAUSE_LOST);
+        continue;
+      }
+      D.node[d] = node;
+      this.engine.post(this.hopNs, K_ADDRESS, d);
+    }
+  }
+
+  // ---- DA phase I: addressing at a node ------------------------------------
+
+  /** The DA is at node D.node[d]: check lifetime and patience, pay, sample, score, and move. */
+  private address(d: number): void {
+    const D = this.das, T = this.tasks, cl = this.cluster, c = this.c, now = this.engine.now;
+    const t = D.task[d], n = D.node[d], z = cl.zoneOf[n];
+    if (now - D.emitted[d] > this.silenceNs) return this.daEnd(d, END_SILENCE, CAUSE_SILENCE);
+    if (now >= T.arrival[t] + this.deadlineNs) return this.daEnd(d, END_DEADLINE, CAUSE_DEADLINE);
+    if (D.patience[d] < c.da.patienceFloor) return this.daEnd(d, END_FASTFAIL, CAUSE_FASTFAIL);
+    D.patience[d] -= c.da.actionCost;
+    this.metrics.probeActions++;
+    this.metrics.controlWorkNs += c.costs.scoreNs;
+    const rng = this.rZone[z];
+    const off = cl.offsets[z], nz = cl.offsets[z + 1] - off;
+    const best = this.chooseTarget(n, z, off, nz, T.m[t], T.cls[t] !== CLASS_F, rng);
+    if (best < 0) return this.bounce(d, z, rng, 0);
+    const target = off + best;
+    if (target === n) return this.enqueue(d, n);
+    if (c.network.loss > 0 && this.rNet[z].float() < c.network.loss) {
+      this.metrics.packetsLost++;
+      return this.daEnd(d, END_LOST, CAUSE_LOST);
+    }
+    D.node[d] = target;
+    const jitter = c.network.osJitterMs > 0 ? Math.round(rng.exp(c.network.osJitterMs) * NS_PER_MS) : 0;
+    this.engine.post(this.hopNs + jitter, K_TARGET, d);
+  }
+
+  /** Bounded candidate sampling and scoring on node n's replica; the chosen node's index in the Zone, or -1. */
+  private chooseTarget(n: number, z: number, off: number, nz: number, m: number, contiguous: boolean, rng: Rng): number {
+    const c = this.c;
+    const zt = this.zhaf.replicaAt(n, z, this.engine.now);
+    if (zt < 0) return -1;
+    const k = Math.min(c.da.candidates, nz);
+    const cand = this.candLocal;
+    this.seenGen = sampleDistinct(rng, nz, k, cand, this.seen, this.seenGen);
+    const arena = this.core.arena, i32 = arena.i32, f32 = arena.f32;
+    const cp = this.candPtr >> 2, np = this.noisePtr >> 2, sigma = c.da.noiseSigma;
+    for (let i = 0; i < k; i++) {
+      i32[cp + i] = cand[i];
+      f32[np + i] = sigma > 0 ? rng.normal(0, sigma) : 0;
+    }
+    const nowMs = this.engine.now / NS_PER_MS;
+    const table = zt + this.zhaf.rowsOffset(z);
+    if (c.da.acceptProjected) return this.scoreProjected(zt, nz, table, k, nowMs, m, contiguous);
+    const r = this.k.scoreCandidates(zt, nz, table, this.cluster.atoms, this.candPtr, k, nowMs, m, contiguous ? 1 : 0, c.da.lambda, 1e20, this.noisePtr);
+    if (r === Status.E_NOFIT) return -1;
+    if (r < 0) throw new Error(`agent: scoreCandidates failed with status ${r}`);
+    return cand[r];
+  }
+
+  /** Scoring with the artifact's wider placability (bitmap fits, or projected Slack >= m); same utility as the core. */
+  private scoreProjected(zt: number, nz: number, table: number, k: number, nowMs: number, m: number, contiguous: boolean): number {
+    const f32 = this.core.arena.f32, f = zt >> 2, kx = this.k, cand = this.candLocal;
+    let best = -Infinity, bi = -1;
+    for (let i = 0; i < k; i++) {
+      const j = cand[i];
+      const age = Math.max(0, nowMs - f32[f + 4 * nz + j]);
+      if (age > 1e20) continue;
+      const sp = Math.max(0, f32[f + j] + age * f32[f + 2 * nz + j]);
+      const hp = Math.max(0, f32[f + nz + j] + age * f32[f + 3 * nz + j]);
+      let ok = sp >= m;
+      if (!ok) {
+        const row = table + j * this.rowBytes;
+        const r = contiguous ? kx.bmFirstRun(row, 1, this.cluster.atoms, m, this.runOutPtr) : kx.bmCountAtLeast(row, 1, this.cluster.atoms, m, this.runOutPtr);
+        ok = r === 1;
+      }
+      if (!ok) continue;
+      const u = kx.utility(sp, hp, this.c.da.lambda) + f32[(this.noisePtr >> 2) + i];
+      if (bi < 0 || u > best) { best = u; bi = i; }
+    }
+    return bi < 0 ? -1 : cand[bi];
+  }
+
+  /** Bounce: pay, and go to a uniformly random node of the same Zone (one lossy hop), to address again. */
+  private bounce(d: number, z: number, rng: Rng, extraNs: number): void {
+    const D = this.das, cl = this.cluster, c = this.c;
+    this.metrics.bounces++;
+    D.patience[d] -= c.da.bounceCost;
+    D.state[d] = D_MOVING;
+    const off = cl.offsets[z];
+    const node = off + rng.int(cl.offsets[z + 1] - off);
+    if (c.network.loss > 0 && this.rNet[z].float() < c.network.loss) {
+      this.metrics.packetsLost++;
+      return this.daEnd(d, END_LOST, CAUSE_LOST);
+    }
+    D.node[d] = node;
+    this.engine.post(this.hopNs + extraNs, K_ADDRESS, d);
+  }
+
+  // ---- Node arbitration -----------------------------------------------------
+
+  /** The DA joins node n's queue (Heat + 1); the first arrival opens an arbitration window. */
+  private enqueue(d: number, n: number): void {
+    const D = this.das;
+    D.state[d] = D_QUEUED;
+    D.node[d] = n;
+    D.next[d] = -1;
+    if (this.qTail[n] < 0) this.qHead[n] = d;
+    else D.next[this.qTail[n]] = d;
+    this.qTail[n] = d;
+    this.qLen[n]++;
+    if (this.windowOpen[n] === 0) {
+      this.windowOpen[n] = 1;
+      this.engine.post(this.windowNs, K_ARBITRATE, n);
+    }
+  }
+
+  /** Settle node n's queue: feasible candidates win in descending E_v,init on the real bitmap; losers bounce. */
+  private arbitrate(n: number): void {
+    const D = this.das, T = this.tasks, cl = this.cluster, c = this.c, now = this.engine.now, met = this.metrics;
+    this.windowOpen[n] = 0;
+    let q = 0;
+    for (let d = this.qHead[n]; d >= 0; d = D.next[d]) {
+      if (q === this.batch.length) {
+        const b = new Int32Array(q * 2);
+        b.set(this.batch);
+        this.batch = b;
+      }
+      this.batch[q++] = d;
+    }
+    this.invariants?.heat(n, q);
+    this.qHead[n] = this.qTail[n] = -1;
+    this.qLen[n] = 0;
+    met.arbitrations++;
+    met.controlWorkNs += q * c.costs.bitmapNs;
+    const computeNs = Math.round(q * c.costs.bitmapNs);
+    byPriority(this.batch, q, D.task, T.ev);
+    // the node's state before this window's wins: a loser that did not fit even then was misled by stale state
+    const free0 = cl.free[n];
+    const u32 = this.core.arena.u32, words = this.rowBytes >> 2;
+    u32.copyWithin(this.row0 >> 2, cl.row(n) >> 2, (cl.row(n) >> 2) + words);
+    const z = cl.zoneOf[n];
+    for (let i = 0; i < q; i++) {
+      const d = this.batch[i], t = D.task[d];
+      if (now - D.emitted[d] > this.silenceNs) { this.daEnd(d, END_SILENCE, CAUSE_SILENCE); continue; }
+      if (now >= T.arrival[t] + this.deadlineNs) { this.daEnd(d, END_DEADLINE, CAUSE_DEADLINE); continue; }
+      const m = T.m[t], contiguous = T.cls[t] !== CLASS_F;
+      if (cl.take(n, m, contiguous, this.mask(d))) {
+        this.held[n] += m;
+        this.invariants?.took(n, d, m);
+        this.win(d, n, t, computeNs);
+      } else {
+        met.arbitrationLosses++;
+        if (free0 < m || (contiguous && this.k.bmFirstRun(this.row0, 1, cl.atoms, m, this.runOutPtr) === 0)) met.falseOptimism++;
+        this.bounce(d, z, this.rZone[z], computeNs);
+      }
+    }
+    this.invariants?.node(n);
+  }
+
+  /** A win: atoms are taken; with two-phase reservation a deposit is frozen and a TTL armed; then the payload pull. */
+  private win(d: number, n: number, t: number, computeNs: number): void {
+    const D = this.das, T = this.tasks, c = this.c, met = this.metrics;
+    D.state[d] = D_PENDING;
+    if (c.reservation.enabled) {
+      met.reservations++;
+      const dep = Math.min(c.reservation.deposit, Math.max(0, D.patience[d]));
+      D.patience[d] -= dep;
+      D.deposit[d] = dep;
+      this.armTtl(d, n);
+    }
+    if (T.cls[t] === CLASS_SQUATTER) {
+      // a squatter never pulls: it holds the atoms until its reservation expires (or for ever without one)
+      D.state[d] = D_SQUATTING;
+      this.squatting++;
+      return;
+    }
+    D.flags[d] |= FLAG_PULL;
+    this.engine.post(this.hopNs + computeNs, K_PULL, d);
+  }
+
+  // ---- two-phase reservation: TTL on the node's timing wheel ----------------
+
+  private wheel(n: number): number {
+    return this.wheels + n * this.wheelBytes;
+  }
+
+  private armTtl(d: number, n: number): void {
+    const first = this.firstAtom(d);
+    this.das.firstAtom[d] = first;
+    const now = this.engine.now;
+    const deadlineTick = Math.ceil((now + this.ttlNs) / US);
+    const r = this.k.wheelSchedule(this.wheel(n), first, deadlineTick);
+    if (r !== 0) throw new Error(`reservation: wheelSchedule on node ${n} returned ${r}`);
+    this.wheelOwner![n * this.cluster.atoms + first] = d;
+    const at = deadlineTick * US;
+    if (at < this.wheelCheck![n]) {
+      this.wheelCheck![n] = at;
+      this.engine.post(at - now, K_WHEEL, n);
+    }
+  }
+
+  /** Lowest atom of DA d's mask (its id on the node's wheel: atoms are exclusive, so ids are unique). */
+  private firstAtom(d: number): number {
+    const u32 = this.core.arena.u32, base = this.mask(d) >> 2, words = this.rowBytes / 4;
+    for (let w = 0; w < words; w++) {
+      const x = u32[base + w];
+      if (x !== 0) return 32 * w + (31 - Math.clz32(x & -x));
+    }
+    throw new Error("reservation: empty mask");
+  }
+
+  private disarmTtl(d: number, n: number): void {
+    const first = this.das.firstAtom[d];
+    const r = this.k.wheelCancel(this.wheel(n), first);
+    if (r !== 1) throw new Error(`reservation: wheelCancel on node ${n} returned ${r}`);
+    this.wheelOwner![n * this.cluster.atoms + first] = -1;
+  }
+
+  /** The node's wheel check: expire every reservation whose TTL has passed, then re-arm for the next one. */
+  private wheelFire(n: number): void {
+    const now = this.engine.now, w = this.wheel(n), A = this.cluster.atoms;
+    if (this.wheelCheck![n] !== now) return; // superseded
+    this.wheelCheck![n] = Infinity;
+    const tick = Math.floor(now / US);
+    for (;;) {
+      const got = this.k.wheelAdvance(w, tick, this.wheelOut, A);
+      if (got < 0) throw new Error(`reservation: wheelAdvance on node ${n} returned ${got}`);
+      const i32 = this.core.arena.i32, base = this.wheelOut >> 2;
+      for (let i = 0; i < got; i++) {
+        const id = i32[base + i];
+        const d = this.wheelOwner![n * A + id];
+        this.wheelOwner![n * A + id] = -1;
+        this.expire(d, n);
+      }
+      if (got < A) break;
+    }
+    const next = this.k.wheelNextDeadline(w);
+    if (next !== Infinity) {
+      const at = next * US;
+      this.wheelCheck![n] = at;
+      this.engine.post(at - now, K_WHEEL, n);
+    }
+  }
+
+  /** TTL expiry: the atoms return to the bitmap and the deposit is forfeited. */
+  private expire(d: number, n: number): void {
+    const D = this.das, met = this.metrics;
+    met.reservationsExpired++;
+    met.depositsForfeited += D.deposit[d];
+    D.deposit[d] = 0;
+    this.releaseAtoms(d, n);
+    if (D.state[d] === D_SQUATTING) this.squatting--;
+    if (D.flags[d] & FLAG_PULL) {
+      D.state[d] = D_EXPIRED; // the pull still in flight finds the reservation gone
+      return;
+    }
+    this.daEnd(d, END_EXPIRED, CAUSE_SQUATTER);
+  }
+
+  private releaseAtoms(d: number, n: number): void {
+    const m = this.tasks.m[this.das.task[d]];
+    this.invariants?.releasing(n, d, m);
+    this.cluster.release(n, m, this.mask(d));
+    this.held[n] -= m;
+    this.invariants?.node(n);
+  }
+
+  // ---- pull, start, completion ----------------------------------------------
+
+  /** The payload pull completes: the proxy serves only a logical task's first pull. */
+  private pulled(d: number): void {
+    const D = this.das, T = this.tasks, met = this.metrics, now = this.engine.now;
+    D.flags[d] &= ~FLAG_PULL;
+    const t = D.task[d], n = D.node[d];
+    if (D.state[d] === D_EXPIRED) return this.daEnd(d, END_EXPIRED, CAUSE_DEADLINE);
+    if (this.c.reservation.enabled) this.disarmTtl(d, n);
+    if (T.state[t] !== T_PENDING) {
+      // a late or duplicate winner: it releases its atoms and dissipates
+      this.releaseAtoms(d, n);
+      return this.daEnd(d, T.state[t] === T_STARTED ? END_DUPLICATE : END_LATE, CAUSE_DEADLINE);
+    }
+    this.invariants?.starting(t);
+    T.state[t] = T_STARTED;
+    this.inFlight--;
+    met.onStart(now - T.arrival[t]);
+    D.patience[d] += D.deposit[d];
+    D.deposit[d] = 0;
+    D.state[d] = D_RESIDENT;
+    this.running++;
+    this.engine.post(T.service[t], K_COMPLETE, d);
+  }
+
+  /** The task completes: atoms released, the resident DA retired with it. */
+  private complete(d: number): void {
+    this.releaseAtoms(d, this.das.node[d]);
+    this.metrics.completed++;
+    this.running--;
+    this.retire(d);
+  }
+
+  // ---- endings ---------------------------------------------------------------
+
+  /** DA d ends without starting its task; if it was the task's last hope, the task fails with `cause`. */
+  private daEnd(d: number, end: number, cause: number): void {
+    this.metrics.onDaEnd(end);
+    const t = this.das.task[d];
+    this.retire(d);
+    const T = this.tasks;
+    if (T.state[t] === T_PENDING && T.live[t] === 0 && (T.timers[t] & TIMER_REGEN) === 0) {
+      this.fail(t, T.cls[t] === CLASS_SQUATTER ? CAUSE_SQUATTER : cause);
+    }
+    this.maybeFree(t);
+  }
+
+  private retire(d: number): void {
+    const t = this.das.task[d];
+    this.das.state[d] = 0;
+    this.das.slots.release(d);
+    this.tasks.live[t]--;
+    this.maybeFree(t);
+  }
+
+  private fail(t: number, cause: number): void {
+    this.tasks.state[t] = T_FAILED;
+    this.inFlight--;
+    this.metrics.onFail(cause);
+  }
+
+  private maybeFree(t: number): void {
+    const T = this.tasks;
+    if (T.state[t] !== T_PENDING && T.live[t] === 0 && T.timers[t] === 0 && T.slots.isLive(t)) T.slots.release(t);
+  }
+
+  private readonly onDeadline = (t: number): void => {
+    const T = this.tasks;
+    T.timers[t] &= ~TIMER_DEADLINE;
+    if (T.state[t] === T_PENDING) this.fail(t, T.cls[t] === CLASS_SQUATTER ? CAUSE_SQUATTER : CAUSE_DEADLINE);
+    this.maybeFree(t);
+  };
+
+  private readonly onRegen = (t: number): void => {
+    const T = this.tasks;
+    T.timers[t] &= ~TIMER_REGEN;
+    if (T.state[t] === T_PENDING) {
+      this.metrics.regenerations++;
+      this.emit(t);
+    }
+    this.maybeFree(t);
+  };
+
+  // ---- Z-HAF reports and snapshots --------------------------------------------
+
+  private report(n: number): void {
+    const z = this.cluster.zoneOf[n], r = this.rReport[z];
+    this.zhaf.report(n, this.qLen[n], this.engine.now, this.rNet[z]);
+    const jitter = this.c.zhaf.reportJitter;
+    const gap = this.reportNs * (1 + (jitter > 0 ? jitter * r.normal() : 0));
+    this.engine.post(Math.max(Math.round(this.reportNs * 0.1), Math.round(gap)), K_REPORT, n);
+  }
+
+  private snapshot(z: number): void {
+    this.zhaf.snapshot(z, this.engine.now);
+    this.engine.post(this.hopNs, K_BCAST, z);
+    this.engine.post(this.hopNs, K_UPLOAD, z);
+    this.engine.post(this.broadcastNs, K_SNAPSHOT, z);
+  }
+
+  private seriesTick(): void {
+    this.metrics.sample(this.engine.now, this.inFlight, this.running);
+    this.invariants?.all();
+    this.engine.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
+  }
+}

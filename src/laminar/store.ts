@@ -1,0 +1,86 @@
+// Struct-of-arrays stores for logical tasks and their Decentralized Agents,
+// with recycled slots (SlotStore). A task lives from arrival until it is
+// resolved (started or failed) and nothing refers to it any more (no live
+// DA, no pending timer). A DA lives from emission until it dies or, after
+// its task started, until the task completes (the resident phase II record).
+// Each DA owns one bitmap row in core memory: the atoms it holds.
+import { growTyped, SlotStore } from "../sim/slot-store.js";
+
+/** Task states. */
+export const T_PENDING = 0, T_STARTED = 1, T_FAILED = 2;
+
+/** DA states. */
+export const D_MOVING = 1, D_QUEUED = 2, D_PENDING = 3, D_RESIDENT = 4, D_SQUATTING = 5, D_EXPIRED = 6;
+
+export class TaskStore {
+  readonly slots = new SlotStore(1 << 14);
+  cls = new Uint8Array(this.slots.capacity);
+  state = new Uint8Array(this.slots.capacity);
+  m = new Int32Array(this.slots.capacity);
+  instances = new Int32Array(this.slots.capacity);
+  live = new Int32Array(this.slots.capacity);
+  /** Bit 0: deadline timer pending; bit 1: regeneration timer pending. */
+  timers = new Uint8Array(this.slots.capacity);
+  arrival = new Float64Array(this.slots.capacity);
+  service = new Float64Array(this.slots.capacity);
+  ev = new Float64Array(this.slots.capacity);
+  budget = new Float64Array(this.slots.capacity);
+  lastEmit = new Float64Array(this.slots.capacity);
+
+  alloc(): number {
+    const s = this.slots.alloc();
+    if (s >= this.cls.length) this.grow();
+    return s;
+  }
+
+  private grow(): void {
+    const n = this.slots.capacity;
+    this.cls = growTyped(this.cls, n);
+    this.state = growTyped(this.state, n);
+    this.m = growTyped(this.m, n);
+    this.instances = growTyped(this.instances, n);
+    this.live = growTyped(this.live, n);
+    this.timers = growTyped(this.timers, n);
+    this.arrival = growTyped(this.arrival, n);
+    this.service = growTyped(this.service, n);
+    this.ev = growTyped(this.ev, n);
+    this.budget = growTyped(this.budget, n);
+    this.lastEmit = growTyped(this.lastEmit, n);
+  }
+}
+
+export class AgentStore {
+  readonly slots = new SlotStore(1 << 14);
+  task = new Int32Array(this.slots.capacity);
+  node = new Int32Array(this.slots.capacity);
+  state = new Uint8Array(this.slots.capacity);
+  /** Bit 0: a payload pull is in flight; bit 1: the replica deemed the target placable. */
+  flags = new Uint8Array(this.slots.capacity);
+  next = new Int32Array(this.slots.capacity);
+  firstAtom = new Int32Array(this.slots.capacity);
+  patience = new Float64Array(this.slots.capacity);
+  emitted = new Float64Array(this.slots.capacity);
+  deposit = new Float64Array(this.slots.capacity);
+  /** Called with the new capacity whenever the columns grow (the owner grows its mask region). */
+  onGrow: (capacity: number) => void = () => {};
+
+  alloc(): number {
+    const s = this.slots.alloc();
+    if (s >= this.task.length) this.grow();
+    return s;
+  }
+
+  private grow(): void {
+    const n = this.slots.capacity;
+    this.task = growTyped(this.task, n);
+    this.node = growTyped(this.node, n);
+    this.state = growTyped(this.state, n);
+    this.flags = growTyped(this.flags, n);
+    this.next = growTyped(this.next, n);
+    this.firstAtom = growTyped(this.firstAtom, n);
+    this.patience = growTyped(this.patience, n);
+    this.emitted = growTyped(this.emitted, n);
+    this.deposit = growTyped(this.deposit, n);
+    this.onGrow(n);
+  }
+}

@@ -1,0 +1,304 @@
+// Z-HAF, the Zone state field (paper §Z-HAF, §Implementation "Z-HAF").
+//
+// Per Zone, a master table T_zone: one row per node with S (free atoms), H
+// (queued DAs), smoothed dS/dt and dH/dt (per ms), the time the row's values
+// were measured, and the node's atom bitmap. Rows are refreshed by node
+// reports; the table is published as numbered snapshots; every node of the
+// Zone holds a replica, i.e. the number of the last snapshot it received.
+//
+//   node report  --hop + syncDelay, lossy-->  Z-HAF master row (applied at the next snapshot)
+//   snapshot every broadcastMs  --hop, each node's copy lossy-->  node replicas
+//                               --hop, lossy-->  TEG (Zone aggregates)
+//
+// The injected synchronisation delay (zhaf.syncDelayMs, Exp3) lengthens the
+// report path, so it really delays everything nodes and the gateway see.
+//
+// Missing data, short-project / long-degrade:
+// * projection: a replica row is projected over its age (now - measured time)
+//   with its smoothed derivatives (zhaf.projection; off publishes zero
+//   derivatives, so rows read as last seen);
+// * long silence of a node (no report arrived for degradeFactor report
+//   periods) marks its row missing in the snapshot: it reads S = 0,
+//   H + degradeHeat and is never placable (the core's degrade rule);
+// * a replica that missed broadcasts (older than degradeFactor broadcast
+//   periods plus one hop) is stale as a whole: the node places nothing from it.
+// Delay is not silence: a row delayed by syncDelay is projected, not degraded.
+//
+// Snapshots live in a ring of RING versions per Zone; a node whose replica
+// fell out of the ring (it missed RING - 1 broadcasts in a row) reads the
+// oldest version kept, which is stale anyway under the missingness guard.
+import type { Config } from "../model/params.js";
+import type { Core } from "../core/wasm.js";
+import type { CoreExports } from "../core/exports.js";
+import type { Arena } from "../core/arena.js";
+import type { Rng } from "../sim/rng.js";
+import type { Cluster } from "./cluster.js";
+import { NS_PER_MS } from "../sim/time.js";
+
+/** Stamp of a missing row: its age exceeds any degrade age, so the core degrades it. */
+export const MISSING_STAMP = -1e30;
+/** Degrade age passed to the core: only MISSING_STAMP rows exceed it. */
+export const DEGRADE_AGE = 1e20;
+
+/** Reports in flight for one Zone: a FIFO ring, ordered by arrival time. */
+class ReportRing {
+  cap: number;
+  head = 0;
+  size = 0;
+  node: Int32Array;
+  s: Float64Array;
+  h: Float64Array;
+  meas: Float64Array;
+  arrive: Float64Array;
+  bits: Uint32Array;
+  constructor(cap: number, readonly words: number) {
+    this.cap = cap;
+    this.node = new Int32Array(cap);
+    this.s = new Float64Array(cap);
+    this.h = new Float64Array(cap);
+    this.meas = new Float64Array(cap);
+    this.arrive = new Float64Array(cap);
+    this.bits = new Uint32Array(cap * words);
+  }
+  grow(): void {
+    const cap = this.cap * 2, w = this.words;
+    const node = new Int32Array(cap), s = new Float64Array(cap), h = new Float64Array(cap);
+    const meas = new Float64Array(cap), arrive = new Float64Array(cap), bits = new Uint32Array(cap * w);
+    for (let i = 0; i < this.size; i++) {
+      const j = (this.head + i) % this.cap;
+      node[i] = this.node[j]; s[i] = this.s[j]; h[i] = this.h[j]; meas[i] = this.meas[j]; arrive[i] = this.arrive[j];
+      bits.set(this.bits.subarray(j * w, j * w + w), i * w);
+    }
+    Object.assign(this, { cap, head: 0, node, s, h, meas, arrive, bits });
+  }
+}
+
+export class ZoneField {
+  /** Snapshot versions kept per Zone. */
+  readonly ring: number;
+  /** Bytes of one Zone table (field + bitmap rows) per Zone. */
+  private readonly ztBytes: Int32Array;
+  /** Byte offset of the field inside a Zone table is 0; of the rows, rowsAt[z]. */
+  private readonly rowsAt: Int32Array;
+  /** Pointer of Zone z's master table; its ring slot s is at master + (1 + s) * ztBytes. */
+  private readonly master: Float64Array;
+  /** Per Zone: snapshots taken (the newest is version taken - 1), broadcasts delivered, uploads delivered. */
+  readonly taken: Int32Array;
+  private readonly delivered: Int32Array;
+  private readonly uploaded: Int32Array;
+  /** Per Zone and ring slot: snapshot time (ns), aggregate slack and heat. */
+  private readonly snapTime: Float64Array;
+  private readonly aggS: Float64Array;
+  private readonly aggH: Float64Array;
+  /** Per node: replica version (-1 none), arrival time of its last report (ns), measure time of the last applied report (ms). */
+  readonly replica: Int32Array;
+  private readonly lastHeard: Float64Array;
+  private readonly lastMeasMs: Float64Array;
+  private readonly rings: ReportRing[];
+  private readonly k: CoreExports;
+  private readonly arena: Arena;
+  private readonly offsetsPtr: number;
+  private readonly aggOut: number;
+  /** Counters for metrics. */
+  reportsSent = 0;
+  reportsLost = 0;
+  replicaCopiesLost = 0;
+  uploadsLost = 0;
+  staleReplicaReads = 0;
+
+  private readonly words: number;
+  private readonly silenceNs: number;
+  private readonly staleNs: number;
+  private readonly reportDelayNs: number;
+  private readonly alpha: number;
+  private readonly guard: boolean;
+  private readonly projection: boolean;
+  private readonly degradeHeat: number;
+  private readonly loss: number;
+
+  constructor(core: Core, private readonly cl: Cluster, c: Config) {
+    this.k = core.exports;
+    this.arena = core.arena;
+    const Z = cl.zones;
+    const hopNs = Math.round(c.network.hopMs * NS_PER_MS);
+    this.ring = Math.max(16, Math.ceil(c.network.hopMs / c.zhaf.broadcastMs) + 4);
+    this.words = cl.rowBytes / 4;
+    this.silenceNs = c.zhaf.degradeFactor * c.zhaf.reportIntervalMs * NS_PER_MS;
+    this.staleNs = c.zhaf.degradeFactor * c.zhaf.broadcastMs * NS_PER_MS + hopNs;
+    this.reportDelayNs = hopNs + Math.round(c.zhaf.syncDelayMs * NS_PER_MS);
+    this.alpha = c.zhaf.smoothing;
+    this.guard = c.zhaf.missingnessGuard;
+    this.projection = c.zhaf.projection;
+    this.degradeHeat = c.zhaf.degradeHeat;
+    this.loss = c.network.loss;
+    this.ztBytes = new Int32Array(Z);
+    this.rowsAt = new Int32Array(Z);
+    this.master = new Float64Array(Z);
+    for (let z = 0; z < Z; z++) {
+      const nz = cl.offsets[z + 1] - cl.offsets[z];
+      const fieldBytes = Math.ceil((20 * nz) / 16) * 16;
+      this.rowsAt[z] = fieldBytes;
+      this.ztBytes[z] = fieldBytes + Math.ceil((nz * cl.rowBytes) / 16) * 16;
+      this.master[z] = this.arena.alloc((1 + this.ring) * this.ztBytes[z], 16);
+    }
+    this.offsetsPtr = this.arena.alloc(8, 8);
+    this.aggOut = this.arena.alloc(8, 8);
+    this.taken = new Int32Array(Z);
+    this.delivered = new Int32Array(Z);
+    this.uploaded = new Int32Array(Z);
+    this.snapTime = new Float64Array(Z * this.ring);
+    this.aggS = new Float64Array(Z * this.ring);
+    this.aggH = new Float64Array(Z * this.ring);
+    this.replica = new Int32Array(cl.nodes).fill(-1);
+    this.lastHeard = new Float64Array(cl.nodes);
+    this.lastMeasMs = new Float64Array(cl.nodes);
+    this.rings = [];
+    for (let z = 0; z < Z; z++) this.rings.push(new ReportRing(4 * (cl.offsets[z + 1] - cl.offsets[z]) + 16, this.words));
+  }
+
+  /** Fill every master row with the node's true state at time 0 and publish version 0 to every node and to `teg`. */
+  init(teg: { receive(z: number, s: number, h: number, stampNs: number): void }): void {
+    const Z = this.cl.zones;
+    const f32 = this.arena.f32, u8 = this.arena.u8;
+    for (let z = 0; z < Z; z++) {
+      const off = this.cl.offsets[z], nz = this.cl.offsets[z + 1] - off, m = this.master[z];
+      for (let r = 0; r < nz; r++) {
+        const b = (m >> 2) + r;
+        f32[b] = this.cl.free[off + r];
+        f32[b + nz] = 0; f32[b + 2 * nz] = 0; f32[b + 3 * nz] = 0; f32[b + 4 * nz] = 0;
+      }
+      u8.copyWithin(m + this.rowsAt[z], this.cl.row(off), this.cl.row(off) + nz * this.cl.rowBytes);
+      this.snapshot(z, 0);
+      this.delivered[z] = 1;
+      this.uploaded[z] = 1;
+      this.replica.fill(0, off, off + nz);
+      teg.receive(z, this.aggS[z * this.ring], this.aggH[z * this.ring], 0);
+    }
+  }
+
+  /** A node measures S, H and its bitmap and sends them to Z-HAF (lossy); arrival after hop + syncDelay. */
+  report(node: number, heat: number, nowNs: number, net: Rng): void {
+    this.reportsSent++;
+    if (this.loss > 0 && net.float() < this.loss) {
+      this.reportsLost++;
+      return;
+    }
+    const q = this.rings[this.cl.zoneOf[node]];
+    if (q.size === q.cap) q.grow();
+    const j = (q.head + q.size) % q.cap;
+    q.size++;
+    q.node[j] = node;
+    q.s[j] = this.cl.free[node];
+    q.h[j] = heat;
+    q.meas[j] = nowNs;
+    q.arrive[j] = nowNs + this.reportDelayNs;
+    const w = this.words;
+    q.bits.set(this.arena.u32.subarray(this.cl.row(node) >> 2, (this.cl.row(node) >> 2) + w), j * w);
+  }
+
+  /** Apply the reports that have arrived, then publish the master table as the next version; returns it. */
+  snapshot(z: number, nowNs: number): number {
+    const off = this.cl.offsets[z], nz = this.cl.offsets[z + 1] - off, m = this.master[z];
+    const f32 = this.arena.f32, u32 = this.arena.u32;
+    const q = this.rings[z], w = this.words, a = this.alpha;
+    while (q.size > 0 && q.arrive[q.head] <= nowNs) {
+      const j = q.head, n = q.node[j], r = n - off, b = (m >> 2) + r;
+      const measMs = q.meas[j] / NS_PER_MS;
+      const dt = measMs - this.lastMeasMs[n];
+      if (dt > 0) {
+        f32[b + 2 * nz] = a * ((q.s[j] - f32[b]) / dt) + (1 - a) * f32[b + 2 * nz];
+        f32[b + 3 * nz] = a * ((q.h[j] - f32[b + nz]) / dt) + (1 - a) * f32[b + 3 * nz];
+      }
+      f32[b] = q.s[j];
+      f32[b + nz] = q.h[j];
+      f32[b + 4 * nz] = measMs;
+      this.lastMeasMs[n] = measMs;
+      this.lastHeard[n] = q.arrive[j];
+      u32.set(q.bits.subarray(j * w, j * w + w), ((m + this.rowsAt[z]) >> 2) + r * w);
+      q.head = (q.head + 1) % q.cap;
+      q.size--;
+    }
+    const v = this.taken[z]++;
+    const slot = v % this.ring, dst = m + (1 + slot) * this.ztBytes[z];
+    this.arena.u8.copyWithin(dst, m, m + this.ztBytes[z]);
+    const d = dst >> 2;
+    if (this.guard) {
+      for (let r = 0; r < nz; r++) {
+        if (nowNs - this.lastHeard[off + r] > this.silenceNs) f32[d + 4 * nz + r] = MISSING_STAMP;
+      }
+    }
+    if (!this.projection) f32.fill(0, d + 2 * nz, d + 4 * nz);
+    const i32 = this.arena.i32;
+    i32[this.offsetsPtr >> 2] = 0;
+    i32[(this.offsetsPtr >> 2) + 1] = nz;
+    const rc = this.k.zoneAggregate(dst, nz, this.offsetsPtr, 1, nowNs / NS_PER_MS, DEGRADE_AGE, this.degradeHeat, this.aggOut, this.aggOut + 4);
+    if (rc < 0) throw new Error(`zhaf: zoneAggregate failed with status ${rc}`);
+    const f = this.arena.f32;
+    this.snapTime[z * this.ring + slot] = nowNs;
+    this.aggS[z * this.ring + slot] = f[this.aggOut >> 2];
+    this.aggH[z * this.ring + slot] = f[(this.aggOut >> 2) + 1];
+    return v;
+  }
+
+  /** The next broadcast of Zone z reaches its nodes; each node's copy is lost with network.loss. */
+  deliverBroadcast(z: number, net: Rng): void {
+    const v = this.delivered[z]++;
+    const off = this.cl.offsets[z], end = this.cl.offsets[z + 1];
+    const rep = this.replica;
+    if (this.loss <= 0) {
+      rep.fill(v, off, end);
+      return;
+    }
+    // Geometric gaps between lost copies: the same law as one Bernoulli draw per node.
+    const lq = Math.log1p(-this.loss);
+    let i = off;
+    for (;;) {
+      const gap = Math.floor(Math.log(1 - net.float()) / lq);
+      const stop = Math.min(end, i + gap);
+      rep.fill(v, i, stop);
+      i = stop;
+      if (i >= end) break;
+      this.replicaCopiesLost++;
+      i++;
+    }
+  }
+
+  /** The next upload of Zone z's aggregates reaches the gateway (lossy). */
+  deliverUpload(z: number, net: Rng, teg: { receive(z: number, s: number, h: number, stampNs: number): void }): void {
+    const v = this.uploaded[z]++;
+    if (this.loss > 0 && net.float() < this.loss) {
+      this.uploadsLost++;
+      return;
+    }
+    const i = z * this.ring + (v % this.ring);
+    teg.receive(z, this.aggS[i], this.aggH[i], this.snapTime[i]);
+  }
+
+  /**
+   * The replica a DA reads at `node`: the pointer of its Zone table (field at
+   * the pointer, bitmap rows at pointer + rowsOffset(z)), or -1 when the
+   * replica is stale under the missingness guard.
+   */
+  replicaAt(node: number, z: number, nowNs: number): number {
+    let v = this.replica[node];
+    const oldest = this.taken[z] - this.ring;
+    if (v < oldest) v = oldest;
+    const slot = v % this.ring;
+    if (this.guard && nowNs - this.snapTime[z * this.ring + slot] > this.staleNs) {
+      this.staleReplicaReads++;
+      return -1;
+    }
+    return this.master[z] + (1 + slot) * this.ztBytes[z];
+  }
+
+  rowsOffset(z: number): number {
+    return this.rowsAt[z];
+  }
+
+  /** Reports in flight (sent, not yet applied), all Zones. */
+  get reportsInFlight(): number {
+    let n = 0;
+    for (const q of this.rings) n += q.size;
+    return n;
+  }
+}

@@ -1,0 +1,113 @@
+// What a Laminar run observed: counters, streaming latency histograms and a
+// per-interval time series. The scheduler calls these hooks; nothing here
+// feeds back into a decision.
+//
+// Latency is arrival-to-start. Two distributions, named apart:
+// * started: over started tasks only (p50StartedMs, p99StartedMs);
+// * all arrivals: every resolved task, a failed one counted at the deadline,
+//   as the authors' artifact does (p99StartMs).
+import { LatencyHistogram } from "./histogram.js";
+import { NS_PER_MS } from "../sim/time.js";
+
+/** Why a task failed to start. */
+export const FAIL_CAUSES = ["deadline", "fastFail", "lost", "silenceTtl", "squatter"] as const;
+export type FailCause = (typeof FAIL_CAUSES)[number];
+export const CAUSE_DEADLINE = 0, CAUSE_FASTFAIL = 1, CAUSE_LOST = 2, CAUSE_SILENCE = 3, CAUSE_SQUATTER = 4;
+
+/** Why a DA instance ended before its task started (or without starting it). */
+export const DA_ENDS = ["fastFail", "lost", "silenceTtl", "deadline", "duplicateWinner", "lateWinner", "reservationExpired"] as const;
+export const END_FASTFAIL = 0, END_LOST = 1, END_SILENCE = 2, END_DEADLINE = 3, END_DUPLICATE = 4, END_LATE = 5, END_EXPIRED = 6;
+
+export interface SeriesPoint {
+  tMs: number;
+  arrived: number;
+  started: number;
+  completed: number;
+  failed: number;
+  inFlight: number;
+  running: number;
+  bounces: number;
+  fastFails: number;
+  regenerations: number;
+  p99StartedMs: number | null;
+}
+
+export class RunMetrics {
+  arrived = 0;
+  arrivedF = 0;
+  arrivedL = 0;
+  squatters = 0;
+  started = 0;
+  completed = 0;
+  failed = 0;
+  readonly failedBy = new Float64Array(FAIL_CAUSES.length);
+  readonly daEnds = new Float64Array(DA_ENDS.length);
+  probeActions = 0;
+  bounces = 0;
+  arbitrationLosses = 0;
+  falseOptimism = 0;
+  regenerations = 0;
+  reservations = 0;
+  reservationsExpired = 0;
+  depositsForfeited = 0;
+  packetsLost = 0;
+  arbitrations = 0;
+  /** Modelled control work, ns (paper: per-operation AVX2 costs). */
+  controlWorkNs = 0;
+  readonly startedHist = new LatencyHistogram();
+  readonly allHist = new LatencyHistogram();
+  private readonly windowHist = new LatencyHistogram();
+  readonly series: SeriesPoint[] = [];
+  private last = { arrived: 0, started: 0, completed: 0, failed: 0, bounces: 0, fastFails: 0, regenerations: 0 };
+
+  constructor(private readonly deadlineNs: number) {}
+
+  onArrive(cls: number): void {
+    this.arrived++;
+    if (cls === 0) this.arrivedF++;
+    else if (cls === 1) this.arrivedL++;
+    else this.squatters++;
+  }
+
+  onStart(latencyNs: number): void {
+    this.started++;
+    this.startedHist.record(latencyNs);
+    this.allHist.record(latencyNs);
+    this.windowHist.record(latencyNs);
+  }
+
+  onFail(cause: number): void {
+    this.failed++;
+    this.failedBy[cause]++;
+    this.allHist.record(this.deadlineNs);
+  }
+
+  onDaEnd(end: number): void {
+    this.daEnds[end]++;
+  }
+
+  get fastFails(): number {
+    return this.daEnds[END_FASTFAIL];
+  }
+
+  /** Close one series interval ending at tNs. */
+  sample(tNs: number, inFlight: number, running: number): void {
+    const l = this.last;
+    const fastFails = this.fastFails;
+    this.series.push({
+      tMs: tNs / NS_PER_MS,
+      arrived: this.arrived - l.arrived,
+      started: this.started - l.started,
+      completed: this.completed - l.completed,
+      failed: this.failed - l.failed,
+      inFlight,
+      running,
+      bounces: this.bounces - l.bounces,
+      fastFails: fastFails - l.fastFails,
+      regenerations: this.regenerations - l.regenerations,
+      p99StartedMs: this.windowHist.count > 0 ? this.windowHist.quantile(0.99) / NS_PER_MS : null,
+    });
+    this.last = { arrived: this.arrived, started: this.started, completed: this.completed, failed: this.failed, bounces: this.bounces, fastFails, regenerations: this.regenerations };
+    this.windowHist.reset();
+  }
+}
