@@ -8,6 +8,8 @@ import { benchCommand } from "./bench.js";
 import { UsageError } from "./errors.js";
 import { infoCommand } from "./info.js";
 import { paramsCommand } from "./params.js";
+import { simCommand } from "./sim.js";
+import { InvariantError } from "../laminar/invariants.js";
 import { ConfigError } from "../model/params-error.js";
 
 const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string };
@@ -21,6 +23,7 @@ const program = new Command("laminar")
 program.addCommand(benchCommand());
 program.addCommand(infoCommand());
 program.addCommand(paramsCommand());
+program.addCommand(simCommand());
 
 try {
   await program.parseAsync(process.argv);
@@ -32,6 +35,10 @@ try {
   if (err instanceof UsageError || err instanceof ConfigError) {
     console.error(`laminar: ${err.message}`);
     process.exit(2);
+  }
+  if (err instanceof InvariantError) {
+    console.error(`laminar: ${err.message}`);
+    process.exit(3);
   }
   const msg = err instanceof Error ? err.message : String(err);
   console.error(`laminar: ${msg}`);

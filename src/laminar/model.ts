@@ -22,6 +22,7 @@ import { Engine } from "../sim/engine.js";
 import { DelayLine } from "../sim/delay-line.js";
 import { Streams, type Rng } from "../sim/rng.js";
 import { NS_PER_MS } from "../sim/time.js";
+import { zigguratNormal } from "../sim/ziggurat.js";
 import { arrivalRates, CLASS_F, CLASS_L, CLASS_SQUATTER } from "../workload/bimodal.js";
 import {
   CAUSE_DEADLINE, CAUSE_FASTFAIL, CAUSE_LOST, CAUSE_SILENCE, CAUSE_SQUATTER,
@@ -413,7 +414,7 @@ export class LaminarModel {
     const cp = this.candPtr >> 2, np = this.noisePtr >> 2, sigma = c.da.noiseSigma;
     for (let i = 0; i < k; i++) {
       i32[cp + i] = cand[i];
-      f32[np + i] = sigma > 0 ? rng.normal(0, sigma) : 0;
+      f32[np + i] = sigma > 0 ? sigma * zigguratNormal(rng) : 0;
     }
     const nowMs = this.engine.now / NS_PER_MS;
     const table = zt + this.zhaf.rowsOffset(z);
@@ -503,21 +504,25 @@ export class LaminarModel {
     byPriority(this.batch, q, D.task, T.ev);
     // the node's state before this window's wins: a loser that did not fit even then was misled by stale state
     const free0 = cl.free[n];
-    const u32 = this.core.arena.u32, words = this.rowBytes >> 2;
-    u32.copyWithin(this.row0 >> 2, cl.row(n) >> 2, (cl.row(n) >> 2) + words);
+    let row0 = cl.row(n); // the live row until the first win changes it; then a copy taken just before
     const z = cl.zoneOf[n];
     for (let i = 0; i < q; i++) {
       const d = this.batch[i], t = D.task[d];
       if (now - D.emitted[d] > this.silenceNs) { this.daEnd(d, END_SILENCE, CAUSE_SILENCE); continue; }
       if (now >= T.arrival[t] + this.deadlineNs) { this.daEnd(d, END_DEADLINE, CAUSE_DEADLINE); continue; }
       const m = T.m[t], contiguous = T.cls[t] !== CLASS_F;
+      if (i < q - 1 && row0 === cl.row(n)) {
+        const u32 = this.core.arena.u32, words = this.rowBytes >> 2;
+        u32.copyWithin(this.row0 >> 2, row0 >> 2, (row0 >> 2) + words);
+        row0 = this.row0;
+      }
       if (cl.take(n, m, contiguous, this.mask(d))) {
         this.held[n] += m;
         this.invariants?.took(n, d, m);
         this.win(d, n, t, computeNs);
       } else {
         met.arbitrationLosses++;
-        if (free0 < m || (contiguous && this.k.bmFirstRun(this.row0, 1, cl.atoms, m, this.runOutPtr) === 0)) met.falseOptimism++;
+        if (free0 < m || (contiguous && this.k.bmFirstRun(row0, 1, cl.atoms, m, this.runOutPtr) === 0)) met.falseOptimism++;
         this.bounce(d, z, this.rZone[z], computeNs);
       }
     }

@@ -192,8 +192,8 @@ export class ZoneField {
     q.h[j] = heat;
     q.meas[j] = nowNs;
     q.arrive[j] = nowNs + this.reportDelayNs;
-    const w = this.words;
-    q.bits.set(this.arena.u32.subarray(this.cl.row(node) >> 2, (this.cl.row(node) >> 2) + w), j * w);
+    const w = this.words, u32 = this.arena.u32, src = this.cl.row(node) >> 2, bits = q.bits, dst = j * w;
+    for (let i = 0; i < w; i++) bits[dst + i] = u32[src + i];
   }
 
   /** Apply the reports that have arrived, then publish the master table as the next version; returns it. */
@@ -214,7 +214,8 @@ export class ZoneField {
       f32[b + 4 * nz] = measMs;
       this.lastMeasMs[n] = measMs;
       this.lastHeard[n] = q.arrive[j];
-      u32.set(q.bits.subarray(j * w, j * w + w), ((m + this.rowsAt[z]) >> 2) + r * w);
+      const dst = ((m + this.rowsAt[z]) >> 2) + r * w, bits = q.bits;
+      for (let i = 0; i < w; i++) u32[dst + i] = bits[j * w + i];
       q.head = (q.head + 1) % q.cap;
       q.size--;
     }

@@ -1,0 +1,116 @@
+// `laminar sim`: one simulation run. The named flags are shorthands for
+// parameters (--nodes is cluster.nodes, ...) applied after --config and
+// --set, so every value passes the same validation and error messages.
+import { Command } from "commander";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "../model/params.js";
+import { formatTable } from "../report/table.js";
+import { Progress } from "./progress.js";
+import { UsageError } from "./errors.js";
+import type { SimResult } from "../laminar/run.js";
+
+interface Options {
+  scheduler?: string;
+  nodes?: string;
+  rho?: string;
+  duration?: string;
+  seed?: string;
+  config?: string;
+  set: string[];
+  json?: boolean;
+  out?: string;
+  checkInvariants?: boolean;
+  progress?: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** The --set list a run uses: the user's --set, then the named flags. */
+export function simSets(o: Options): string[] {
+  const sets = [...o.set];
+  const flag = (v: string | undefined, name: string) => { if (v !== undefined) sets.push(`${name}=${v}`); };
+  flag(o.scheduler, "sim.scheduler");
+  flag(o.nodes, "cluster.nodes");
+  flag(o.rho, "workload.rho");
+  flag(o.duration, "sim.durationS");
+  flag(o.seed, "sim.seed");
+  if (o.checkInvariants) sets.push("sim.checkInvariants=true");
+  return sets;
+}
+
+/** Refuse what this version cannot simulate yet, in one line. */
+function supported(c: Config): void {
+  if (c.sim.scheduler !== "laminar") {
+    throw new UsageError(`sim.scheduler=${c.sim.scheduler}: the baseline models are not implemented in this version; only "laminar" runs`);
+  }
+  if (c.memory.enabled) {
+    throw new UsageError("memory.enabled: the memory model and Airlock (Exp5) are not implemented in this version");
+  }
+}
+
+const fmt = (x: number | null, digits = 2) => (x === null ? "-" : x.toFixed(digits));
+
+export function summary(r: SimResult): string {
+  const c = r.config;
+  const rows: Array<[string, string]> = [
+    ["cluster", `${c.cluster.nodes} nodes x ${c.cluster.atomsPerNode} atoms, rho ${c.workload.rho}, ${c.sim.durationS} s, seed ${c.sim.seed}`],
+    ["arrived", `${r.arrived} (F ${r.arrivedF}, L ${r.arrivedL}, squatters ${r.squatters})`],
+    ["started", `${r.started} (${(100 * r.startSuccessRatio).toFixed(3)}% start success)`],
+    ["failed", `${r.failed} (${Object.entries(r.failedBy).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(", ") || "none"})`],
+    ["completed", String(r.completed)],
+    ["arrival-to-start, started tasks", `p50 ${fmt(r.p50StartedMs)} ms, p99 ${fmt(r.p99StartedMs)} ms, mean ${fmt(r.meanStartedMs)} ms`],
+    ["p99 over all arrivals (failed at deadline)", `${fmt(r.p99StartMs)} ms`],
+    ["control work per start", `${fmt(r.controlWorkPerSuccessUs, 4)} us`],
+    ["probe actions / bounces / Fast-Fails", `${r.probeActions} / ${r.bounces} / ${r.fastFails}`],
+    ["regenerations / duplicate winners", `${r.regenerations} / ${r.duplicateWinners}`],
+    ["reservations / expired", `${r.reservations} / ${r.reservationsExpired}`],
+    ["run", `${r.eventsProcessed} events, ${r.wallSeconds.toFixed(1)} s wall, ${Math.round(r.tasksPerWallSecond)} tasks/s, peak ${r.peakRssMiB.toFixed(0)} MiB`],
+  ];
+  return formatTable(["", "laminar"], rows);
+}
+
+function seriesCsv(r: SimResult): string {
+  const cols = ["tMs", "arrived", "started", "completed", "failed", "inFlight", "running", "bounces", "fastFails", "regenerations", "p99StartedMs"] as const;
+  const lines = [cols.join(",")];
+  for (const p of r.series) lines.push(cols.map((k) => (p[k] === null ? "" : String(p[k]))).join(","));
+  return lines.join("\n") + "\n";
+}
+
+export function simCommand(): Command {
+  return new Command("sim")
+    .description("run one simulation and report start success, latency, control work and the run's own cost")
+    .option("--scheduler <name>", "laminar (baselines: not in this version)")
+    .option("--nodes <n>", "worker nodes (cluster.nodes)")
+    .option("--rho <r>", "offered load (workload.rho)")
+    .option("--duration <s>", "simulated arrival window in seconds (sim.durationS)")
+    .option("--seed <s>", "root seed (sim.seed)")
+    .option("--config <file>", "JSON config file (see laminar params)")
+    .option("--set <name=value>", "set a parameter, e.g. --set network.loss=0 (repeatable)", collect, [])
+    .option("--check-invariants", "check bitmap, reservation and queue invariants on every transition (slow)")
+    .option("--json", "print one JSON object with every result field on stdout")
+    .option("--out <dir>", "also write result.json and series.csv into this directory")
+    .option("--no-progress", "no progress bar on stderr")
+    .addHelpText("after", "\nExamples:\n  laminar sim --nodes 1000 --duration 2\n  laminar sim --nodes 5000 --rho 0.8 --duration 30 --json > result.json\n  laminar sim --set network.loss=0.2 --set regeneration.enabled=false")
+    .action(async (o: Options) => {
+      const { resolveConfig } = await import("../model/params-config.js");
+      const config = resolveConfig(o.config, simSets(o));
+      supported(config);
+      const { runLaminar } = await import("../laminar/run.js");
+      const endMs = (config.sim.durationS + config.sim.drainS) * 1000;
+      const bar = new Progress({ total: endMs, label: "sim", enabled: o.progress !== false && process.stderr.isTTY === true });
+      const result = runLaminar(config, { onProgress: (now) => bar.update(now / 1e6, `${(now / 1e9).toFixed(2)} s simulated`) });
+      bar.finish();
+      if (o.out !== undefined) {
+        try {
+          mkdirSync(o.out, { recursive: true });
+          writeFileSync(join(o.out, "result.json"), JSON.stringify(result, null, 2) + "\n");
+          writeFileSync(join(o.out, "series.csv"), seriesCsv(result));
+        } catch (e) {
+          throw new UsageError(`--out ${o.out}: ${(e as Error).message}`);
+        }
+      }
+      if (o.json) process.stdout.write(JSON.stringify(result) + "\n");
+      else console.log(summary(result));
+    });
+}
