@@ -4,14 +4,15 @@ import type { Rng } from "../sim/rng.js";
 
 /**
  * Order a node's arbitration batch: descending static priority E_v,init of
- * each DA's task (paper §Node Arbitration), ties kept in queue (arrival)
- * order. In place over batch[0..q); insertion sort, as batches are short.
+ * each DA's task (paper §Node Arbitration); ties by arrival time at the
+ * node, then by position in batch. In place over batch[0..q); insertion
+ * sort, as batches are short.
  */
-export function byPriority(batch: Int32Array, q: number, taskOf: Int32Array, ev: Float64Array): void {
+export function byPriority(batch: Int32Array, q: number, taskOf: Int32Array, ev: Float64Array, arrive: Float64Array): void {
   for (let i = 1; i < q; i++) {
-    const d = batch[i], e = ev[taskOf[d]];
+    const d = batch[i], e = ev[taskOf[d]], a = arrive[d];
     let j = i - 1;
-    while (j >= 0 && ev[taskOf[batch[j]]] < e) {
+    while (j >= 0 && (ev[taskOf[batch[j]]] < e || (ev[taskOf[batch[j]]] === e && arrive[batch[j]] > a))) {
       batch[j + 1] = batch[j];
       j--;
     }

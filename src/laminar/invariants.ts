@@ -8,7 +8,7 @@
 //   its owner releases it (so TTL expiry restores exactly the reserved atoms);
 // * per node, the bitmap's popcount equals the free count, and
 //   free + held (reservations and running tasks) + rigid = capacity;
-// * Heat equals the queue length when the node settles its queue;
+// * Heat (as reported to Z-HAF) equals the queue length when the node settles its window;
 // * a logical task starts at most once;
 // * at every series tick: arrived = started + failed + in flight, and the held
 //   atoms equal the demands of the DAs holding atoms;
@@ -53,7 +53,7 @@ export class Invariants {
   }
 
   private u32(): Uint32Array {
-    return this.m.core.arena.u32;
+    return this.m.views.u32;
   }
 
   took(n: number, d: number, m: number): void {
@@ -91,9 +91,10 @@ export class Invariants {
     if (sum !== this.A) this.fail(`node ${n}: free ${cl.free[n]} + held ${this.m.held[n]} + rigid ${cl.rigid[n]} != capacity ${this.A}`);
   }
 
-  heat(n: number, q: number): void {
+  /** Heat as reported (heatAt) when node n settles its window, against the DAs it actually settles. */
+  heat(n: number, heat: number, settled: number): void {
     this.checks++;
-    if (this.m.qLen[n] !== q) this.fail(`node ${n}: Heat ${this.m.qLen[n]} != queue length ${q}`);
+    if (heat !== settled) this.fail(`node ${n}: Heat ${heat} != queue length ${settled}`);
   }
 
   starting(t: number): void {

@@ -11,7 +11,17 @@
 //   500 ms after arrival without a start: the task fails
 //
 // Everything runs on one Engine; events are (kind, subject) with the subject a
-// task, DA, node or Zone slot. All per-task and per-DA state is in typed-array
+// task, DA, node or Zone slot. Four things happen without an event of their
+// own, computed exactly where they are needed instead:
+// * arrivals: both Poisson streams are merged and materialised at their exact
+//   times by the gateway batch (or a series sample) that needs them;
+// * a DA's arrival at its chosen node: it joins the node's queue list with
+//   its arrival time; the node's window opens at the first arrival, and Heat
+//   at time r counts the queued DAs that have arrived by r;
+// * node reports: a node's due reports are generated just before anything
+//   changes its state, and at each Z-HAF snapshot;
+// * deadline and regeneration timers: swept in 1 ms passes (TimerSweep); only
+//   timers of tasks still pending get an exact event. All per-task and per-DA state is in typed-array
 // stores (store.ts); bitmaps, Z-HAF tables, masks and timing wheels are in the
 // core's WebAssembly memory and handled by its kernels.
 import type { Config } from "../model/params.js";
@@ -19,7 +29,8 @@ import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import { Status } from "../core/status.js";
 import { Engine } from "../sim/engine.js";
-import { DelayLine } from "../sim/delay-line.js";
+import { TimerSweep } from "../sim/timer-sweep.js";
+import { Views } from "../core/views.js";
 import { Streams, type Rng } from "../sim/rng.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { zigguratNormal } from "../sim/ziggurat.js";
@@ -38,9 +49,11 @@ import { byPriority, regenerationDue, sampleDistinct } from "./decisions.js";
 import { Invariants } from "./invariants.js";
 
 // Event kinds.
-const K_ARRIVE_F = 1, K_ARRIVE_L = 2, K_TEG = 3, K_ADDRESS = 4, K_TARGET = 5, K_ARBITRATE = 6, K_PULL = 7,
-  K_COMPLETE = 8, K_REGEN = 9, K_DEADLINE = 10, K_REPORT = 11, K_SNAPSHOT = 12, K_BCAST = 13, K_UPLOAD = 14,
-  K_WHEEL = 15, K_SERIES = 16;
+const K_TEG = 3, K_ADDRESS = 4, K_ARBITRATE = 6, K_PULL = 7, K_COMPLETE = 8, K_REGEN_SWEEP = 9,
+  K_DEADLINE_SWEEP = 10, K_REGEN = 11, K_DEADLINE = 12, K_SNAPSHOT = 13, K_BCAST = 14, K_UPLOAD = 15,
+  K_WHEEL = 16, K_SERIES = 17;
+/** Period of the timer sweeps, ns. */
+const SWEEP_NS = 1_000_000;
 
 const FLAG_PULL = 1;
 const TIMER_DEADLINE = 1, TIMER_REGEN = 2;
@@ -90,13 +103,16 @@ export class LaminarModel {
   private tegQueue = new Int32Array(4096);
   private tegCount = 0;
   private tegOut = new Int32Array(4096);
-  private tegScheduled = false;
+  /** Time of the pending gateway batch event (Infinity: none). */
+  private tegAt = Infinity;
 
   // nodes
   private readonly qHead: Int32Array;
   private readonly qTail: Int32Array;
-  readonly qLen: Int32Array;
-  private readonly windowOpen: Uint8Array;
+  /** Time of the node's pending arbitration (its window's close; Infinity: none). */
+  private readonly windowAt: Float64Array;
+  /** Time of the node's next report (generated lazily, see the header). */
+  private readonly nextReport: Float64Array;
   /** Atoms held by reservations and running tasks, per node (rigid jobs excluded). */
   readonly held: Int32Array;
   private batch = new Int32Array(256);
@@ -122,8 +138,10 @@ export class LaminarModel {
   private readonly seen: Int32Array;
   private seenGen = 0;
 
-  private readonly deadlineLine: DelayLine;
-  private readonly regenLine: DelayLine | null;
+  private readonly deadlines: TimerSweep;
+  private readonly regens: TimerSweep | null;
+  private readonly quietNs: number;
+  readonly views: Views;
 
   /** Tasks arrived and not yet resolved; DAs running (resident) now. */
   inFlight = 0;
@@ -164,17 +182,18 @@ export class LaminarModel {
       this.rNet.push(streams.get("zone-net", z));
       this.rReport.push(streams.get("zone-report", z));
     }
-    this.zhaf = new ZoneField(core, this.cluster, c);
-    this.teg = new Gateway(core, Z, c);
+    this.views = new Views(core.exports.memory);
+    this.zhaf = new ZoneField(core, this.views, this.cluster, c);
+    this.teg = new Gateway(core, this.views, Z, c);
 
     this.qHead = new Int32Array(N).fill(-1);
     this.qTail = new Int32Array(N).fill(-1);
-    this.qLen = new Int32Array(N);
-    this.windowOpen = new Uint8Array(N);
+    this.windowAt = new Float64Array(N).fill(Infinity);
+    this.nextReport = new Float64Array(N);
     this.held = new Int32Array(N);
     this.rowBytes = this.cluster.rowBytes;
-    this.growMasks(this.das.slots.capacity);
-    this.das.onGrow = (n) => this.growMasks(n);
+    this.growMasks(0, this.das.slots.capacity);
+    this.das.onGrow = (n) => this.growMasks(n / 2, n);
 
     const rates = arrivalRates(c);
     this.gapF = rates.lambdaF > 0 ? 1e9 / rates.lambdaF : Infinity;
@@ -209,17 +228,18 @@ export class LaminarModel {
       this.wheelOut = 0;
     }
 
-    this.deadlineLine = new DelayLine(this.engine, this.deadlineNs, K_DEADLINE, 0);
-    this.regenLine = c.regeneration.enabled ? new DelayLine(this.engine, Math.max(1, ms(c.regeneration.quietMs)), K_REGEN, 0) : null;
+    this.quietNs = Math.max(1, ms(c.regeneration.quietMs));
+    this.deadlines = new TimerSweep(this.engine, SWEEP_NS, K_DEADLINE_SWEEP, 0);
+    this.regens = c.regeneration.enabled ? new TimerSweep(this.engine, SWEEP_NS, K_REGEN_SWEEP, 0) : null;
     this.invariants = c.sim.checkInvariants ? new Invariants(this) : null;
+    this.views.sync();
   }
 
-  private growMasks(capacity: number): void {
+  /** (Re)allocate the DA mask region for `capacity` slots, keeping the first `keep` rows. */
+  private growMasks(keep: number, capacity: number): void {
     const fresh = this.core.arena.alloc(capacity * this.rowBytes, 16);
-    if (this.maskBase !== 0) {
-      const u8 = this.core.arena.u8;
-      u8.copyWithin(fresh, this.maskBase, this.maskBase + (capacity / 2) * this.rowBytes);
-    }
+    this.views.sync();
+    if (keep > 0) this.views.u8.copyWithin(fresh, this.maskBase, this.maskBase + keep * this.rowBytes);
     this.maskBase = fresh;
   }
 
@@ -234,17 +254,12 @@ export class LaminarModel {
     this.zhaf.init(this.teg);
     for (let n = 0; n < N; n++) {
       const z = this.cluster.zoneOf[n];
-      e.post(Math.round(this.rReport[z].float() * this.reportNs), K_REPORT, n);
+      this.nextReport[n] = Math.round(this.rReport[z].float() * this.reportNs);
     }
     for (let z = 0; z < Z; z++) e.post(this.broadcastNs, K_SNAPSHOT, z);
-    if (this.gapF < Infinity) {
-      this.nextF = this.rArrF.exp(this.gapF);
-      if (this.nextF < this.endArrivalsNs) e.post(Math.round(this.nextF), K_ARRIVE_F, 0);
-    }
-    if (this.gapL < Infinity) {
-      this.nextL = this.rArrL.exp(this.gapL);
-      if (this.nextL < this.endArrivalsNs) e.post(Math.round(this.nextL), K_ARRIVE_L, 0);
-    }
+    this.nextF = this.gapF < Infinity ? this.rArrF.exp(this.gapF) : Infinity;
+    this.nextL = this.gapL < Infinity ? this.rArrL.exp(this.gapL) : Infinity;
+    this.requestBatchFor(this.nextArrival());
     e.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
   }
 
@@ -253,24 +268,22 @@ export class LaminarModel {
     this.engine.run(until, this.dispatch);
   }
 
-  /** True when nothing can change the outcome any more: arrivals over, no task unresolved, nothing running or held. */
+  /** True when nothing can change the outcome any more: arrivals over, no task unresolved, nothing running. */
   quiescent(): boolean {
-    return this.engine.now >= this.endArrivalsNs && this.inFlight === 0 && this.running === 0;
+    return this.nextArrival() === Infinity && this.inFlight === 0 && this.running === 0;
   }
 
   private readonly dispatch = (kind: number, s: number): void => {
     switch (kind) {
-      case K_ARRIVE_F: this.arrive(CLASS_F); break;
-      case K_ARRIVE_L: this.arrive(CLASS_L); break;
       case K_TEG: this.gatewayBatch(); break;
       case K_ADDRESS: this.address(s); break;
-      case K_TARGET: this.enqueue(s, this.das.node[s]); break;
       case K_ARBITRATE: this.arbitrate(s); break;
       case K_PULL: this.pulled(s); break;
       case K_COMPLETE: this.complete(s); break;
-      case K_REGEN: this.regenLine!.drain(this.onRegen); break;
-      case K_DEADLINE: this.deadlineLine.drain(this.onDeadline); break;
-      case K_REPORT: this.report(s); break;
+      case K_REGEN_SWEEP: this.regens!.sweep(this.regenDue); break;
+      case K_DEADLINE_SWEEP: this.deadlines.sweep(this.deadlineDue); break;
+      case K_REGEN: this.regenerate(s); break;
+      case K_DEADLINE: this.deadline(s); break;
       case K_SNAPSHOT: this.snapshot(s); break;
       case K_BCAST: this.zhaf.deliverBroadcast(s, this.rNet[s]); break;
       case K_UPLOAD: this.zhaf.deliverUpload(s, this.rNet[s], this.teg); break;
@@ -280,18 +293,35 @@ export class LaminarModel {
     }
   };
 
-  // ---- workload ----------------------------------------------------------
+  // ---- workload: two Poisson streams, merged and materialised on demand ------
 
-  private arrive(stream: number): void {
-    const e = this.engine, now = e.now, w = this.c.workload;
-    // next arrival of the same stream (exact float clock, rounded per event)
-    if (stream === CLASS_F) {
-      this.nextF += this.rArrF.exp(this.gapF);
-      if (this.nextF < this.endArrivalsNs) e.post(Math.max(0, Math.round(this.nextF) - now), K_ARRIVE_F, 0);
-    } else {
-      this.nextL += this.rArrL.exp(this.gapL);
-      if (this.nextL < this.endArrivalsNs) e.post(Math.max(0, Math.round(this.nextL) - now), K_ARRIVE_L, 0);
+  /** Time of the next arrival not yet materialised (integer ns), or Infinity when arrivals are over. */
+  private nextArrival(): number {
+    const f = this.nextF < this.endArrivalsNs ? Math.round(this.nextF) : Infinity;
+    const l = this.nextL < this.endArrivalsNs ? Math.round(this.nextL) : Infinity;
+    return f <= l ? f : l;
+  }
+
+  /** Materialise every arrival at or before `limit`, in time order (F before L on a tie). */
+  private flushArrivals(limit: number): void {
+    for (;;) {
+      const f = this.nextF < this.endArrivalsNs ? Math.round(this.nextF) : Infinity;
+      const l = this.nextL < this.endArrivalsNs ? Math.round(this.nextL) : Infinity;
+      if (f <= l) {
+        if (f > limit) return;
+        this.arrive(CLASS_F, f);
+        this.nextF += this.rArrF.exp(this.gapF);
+      } else {
+        if (l > limit) return;
+        this.arrive(CLASS_L, l);
+        this.nextL += this.rArrL.exp(this.gapL);
+      }
     }
+  }
+
+  /** A task of `stream` arrives at time tA (<= now). */
+  private arrive(stream: number, tA: number): void {
+    const w = this.c.workload;
     const T = this.tasks, t = T.alloc();
     const squat = w.squatterRatio > 0 && this.rSquat.float() < w.squatterRatio;
     const cls = squat ? CLASS_SQUATTER : stream;
@@ -300,7 +330,7 @@ export class LaminarModel {
     T.instances[t] = 0;
     T.live[t] = 0;
     T.timers[t] = TIMER_DEADLINE;
-    T.arrival[t] = now;
+    T.arrival[t] = tA;
     if (cls === CLASS_F) {
       T.m[t] = w.fAtoms;
       T.service[t] = Math.max(1, Math.round(this.rWork.exp(w.fMeanMs) * NS_PER_MS));
@@ -316,23 +346,24 @@ export class LaminarModel {
     }
     this.inFlight++;
     this.metrics.onArrive(cls);
-    this.deadlineLine.push(t);
-    this.emit(t);
+    const dl = tA + this.deadlineNs;
+    if (!this.deadlines.push(dl, t)) this.engine.post(dl - this.engine.now, K_DEADLINE, t);
+    this.emit(t, tA);
   }
 
-  /** Emit a new DA instance of task t: it waits for the gateway's next micro-batch. */
-  private emit(t: number): void {
-    const T = this.tasks, D = this.das, now = this.engine.now;
+  /** Emit a new DA instance of task t at time `at` (<= now): it waits for the gateway's next micro-batch. */
+  private emit(t: number, at: number): void {
+    const T = this.tasks, D = this.das;
     const d = D.alloc();
     D.task[d] = t;
     D.state[d] = D_MOVING;
     D.flags[d] = 0;
     D.patience[d] = T.budget[t];
-    D.emitted[d] = now;
+    D.emitted[d] = at;
     D.deposit[d] = 0;
     T.instances[t]++;
     T.live[t]++;
-    T.lastEmit[t] = now;
+    T.lastEmit[t] = at;
     if (this.tegCount === this.tegQueue.length) {
       const q = new Int32Array(this.tegCount * 2);
       q.set(this.tegQueue);
@@ -340,25 +371,34 @@ export class LaminarModel {
       this.tegOut = new Int32Array(q.length);
     }
     this.tegQueue[this.tegCount++] = d;
-    if (!this.tegScheduled) {
-      this.tegScheduled = true;
-      const next = (Math.floor(now / this.batchNs) + 1) * this.batchNs;
-      this.engine.post(next - now, K_TEG, 0);
-    }
-    if (this.regenLine !== null && regenerationDue(T.instances[t], this.c.regeneration.maxInstances, now + this.regenLine.delay, T.arrival[t] + this.deadlineNs)) {
+    const check = at + this.quietNs;
+    if (this.regens !== null && regenerationDue(T.instances[t], this.c.regeneration.maxInstances, check, T.arrival[t] + this.deadlineNs)) {
       T.timers[t] |= TIMER_REGEN;
-      this.regenLine.push(t);
+      if (!this.regens.push(check, t)) this.engine.post(check - this.engine.now, K_REGEN, t);
     }
   }
 
   // ---- TEG -----------------------------------------------------------------
 
+  /** Make sure a gateway batch runs at the first batch boundary at or after `time`. */
+  private requestBatchFor(time: number): void {
+    if (time === Infinity) return;
+    const at = Math.ceil(time / this.batchNs) * this.batchNs;
+    if (at >= this.tegAt) return;
+    this.tegAt = at;
+    this.engine.post(at - this.engine.now, K_TEG, 0);
+  }
+
   private gatewayBatch(): void {
-    this.tegScheduled = false;
+    const now = this.engine.now;
+    if (now !== this.tegAt) return; // superseded by an earlier request
+    this.tegAt = Infinity;
+    this.flushArrivals(now);
+    this.requestBatchFor(this.nextArrival());
     const n = this.tegCount;
     this.tegCount = 0;
     if (n === 0) return;
-    const now = this.engine.now, cl = this.cluster, D = this.das, r = this.rGate, loss = this.c.network.loss;
+    const cl = this.cluster, D = this.das, r = this.rGate, loss = this.c.network.loss;
     this.teg.dispatch(n, now, r, this.tegOut);
     this.metrics.controlWorkNs += n * this.c.costs.zoneAggNs;
     for (let i = 0; i < n; i++) {
@@ -392,14 +432,13 @@ export class LaminarModel {
     const best = this.chooseTarget(n, z, off, nz, T.m[t], T.cls[t] !== CLASS_F, rng);
     if (best < 0) return this.bounce(d, z, rng, 0);
     const target = off + best;
-    if (target === n) return this.enqueue(d, n);
+    if (target === n) return this.enqueue(d, n, now);
     if (c.network.loss > 0 && this.rNet[z].float() < c.network.loss) {
       this.metrics.packetsLost++;
       return this.daEnd(d, END_LOST, CAUSE_LOST);
     }
-    D.node[d] = target;
     const jitter = c.network.osJitterMs > 0 ? Math.round(rng.exp(c.network.osJitterMs) * NS_PER_MS) : 0;
-    this.engine.post(this.hopNs + jitter, K_TARGET, d);
+    this.enqueue(d, target, now + this.hopNs + jitter);
   }
 
   /** Bounded candidate sampling and scoring on node n's replica; the chosen node's index in the Zone, or -1. */
@@ -410,7 +449,7 @@ export class LaminarModel {
     const k = Math.min(c.da.candidates, nz);
     const cand = this.candLocal;
     this.seenGen = sampleDistinct(rng, nz, k, cand, this.seen, this.seenGen);
-    const arena = this.core.arena, i32 = arena.i32, f32 = arena.f32;
+    const i32 = this.views.i32, f32 = this.views.f32;
     const cp = this.candPtr >> 2, np = this.noisePtr >> 2, sigma = c.da.noiseSigma;
     for (let i = 0; i < k; i++) {
       i32[cp + i] = cand[i];
@@ -427,7 +466,7 @@ export class LaminarModel {
 
   /** Scoring with the artifact's wider placability (bitmap fits, or projected Slack >= m); same utility as the core. */
   private scoreProjected(zt: number, nz: number, table: number, k: number, nowMs: number, m: number, contiguous: boolean): number {
-    const f32 = this.core.arena.f32, f = zt >> 2, kx = this.k, cand = this.candLocal;
+    const f32 = this.views.f32, f = zt >> 2, kx = this.k, cand = this.candLocal;
     let best = -Infinity, bi = -1;
     for (let i = 0; i < k; i++) {
       const j = cand[i];
@@ -466,42 +505,74 @@ export class LaminarModel {
 
   // ---- Node arbitration -----------------------------------------------------
 
-  /** The DA joins node n's queue (Heat + 1); the first arrival opens an arbitration window. */
-  private enqueue(d: number, n: number): void {
+  /**
+   * The DA is sent to node n's queue, where it arrives at `arriveAt` (>= now):
+   * it joins the node's list now, counts in Heat from `arriveAt`, and the
+   * first arrival after a settled window opens the next one.
+   */
+  private enqueue(d: number, n: number, arriveAt: number): void {
     const D = this.das;
     D.state[d] = D_QUEUED;
     D.node[d] = n;
+    D.arrive[d] = arriveAt;
     D.next[d] = -1;
     if (this.qTail[n] < 0) this.qHead[n] = d;
     else D.next[this.qTail[n]] = d;
     this.qTail[n] = d;
-    this.qLen[n]++;
-    if (this.windowOpen[n] === 0) {
-      this.windowOpen[n] = 1;
-      this.engine.post(this.windowNs, K_ARBITRATE, n);
-    }
+    if (this.windowAt[n] === Infinity) this.openWindow(n, arriveAt + this.windowNs);
   }
 
-  /** Settle node n's queue: feasible candidates win in descending E_v,init on the real bitmap; losers bounce. */
+  private openWindow(n: number, close: number): void {
+    this.windowAt[n] = close;
+    this.engine.post(close - this.engine.now, K_ARBITRATE, n);
+  }
+
+  /** Heat of node n at time r: DAs in its queue that have arrived by r. */
+  heatAt(n: number, r: number): number {
+    const D = this.das;
+    let h = 0;
+    for (let d = this.qHead[n]; d >= 0; d = D.next[d]) if (D.arrive[d] <= r) h++;
+    return h;
+  }
+
+  /**
+   * Settle node n's window: the DAs that have arrived compete; feasible ones
+   * win in descending E_v,init on the real bitmap; losers bounce. DAs still
+   * on their way stay queued and open the next window.
+   */
   private arbitrate(n: number): void {
     const D = this.das, T = this.tasks, cl = this.cluster, c = this.c, now = this.engine.now, met = this.metrics;
-    this.windowOpen[n] = 0;
-    let q = 0;
-    for (let d = this.qHead[n]; d >= 0; d = D.next[d]) {
-      if (q === this.batch.length) {
-        const b = new Int32Array(q * 2);
-        b.set(this.batch);
-        this.batch = b;
+    this.windowAt[n] = Infinity;
+    this.touch(n);
+    const heat0 = this.invariants !== null ? this.heatAt(n, now) : 0;
+    let q = 0, head = -1, tail = -1, nextArrive = Infinity;
+    for (let d = this.qHead[n]; d >= 0; ) {
+      const nx = D.next[d];
+      if (D.arrive[d] <= now) {
+        if (q === this.batch.length) {
+          const b = new Int32Array(q * 2);
+          b.set(this.batch);
+          this.batch = b;
+        }
+        this.batch[q++] = d;
+      } else {
+        // still in flight: stays queued, in order
+        if (tail < 0) head = d;
+        else D.next[tail] = d;
+        tail = d;
+        D.next[d] = -1;
+        if (D.arrive[d] < nextArrive) nextArrive = D.arrive[d];
       }
-      this.batch[q++] = d;
+      d = nx;
     }
-    this.invariants?.heat(n, q);
-    this.qHead[n] = this.qTail[n] = -1;
-    this.qLen[n] = 0;
+    this.qHead[n] = head;
+    this.qTail[n] = tail;
+    if (nextArrive !== Infinity) this.openWindow(n, nextArrive + this.windowNs);
+    this.invariants?.heat(n, heat0, q);
     met.arbitrations++;
     met.controlWorkNs += q * c.costs.bitmapNs;
     const computeNs = Math.round(q * c.costs.bitmapNs);
-    byPriority(this.batch, q, D.task, T.ev);
+    byPriority(this.batch, q, D.task, T.ev, D.arrive);
     // the node's state before this window's wins: a loser that did not fit even then was misled by stale state
     const free0 = cl.free[n];
     let row0 = cl.row(n); // the live row until the first win changes it; then a copy taken just before
@@ -512,7 +583,7 @@ export class LaminarModel {
       if (now >= T.arrival[t] + this.deadlineNs) { this.daEnd(d, END_DEADLINE, CAUSE_DEADLINE); continue; }
       const m = T.m[t], contiguous = T.cls[t] !== CLASS_F;
       if (i < q - 1 && row0 === cl.row(n)) {
-        const u32 = this.core.arena.u32, words = this.rowBytes >> 2;
+        const u32 = this.views.u32, words = this.rowBytes >> 2;
         u32.copyWithin(this.row0 >> 2, row0 >> 2, (row0 >> 2) + words);
         row0 = this.row0;
       }
@@ -573,7 +644,7 @@ export class LaminarModel {
 
   /** Lowest atom of DA d's mask (its id on the node's wheel: atoms are exclusive, so ids are unique). */
   private firstAtom(d: number): number {
-    const u32 = this.core.arena.u32, base = this.mask(d) >> 2, words = this.rowBytes / 4;
+    const u32 = this.views.u32, base = this.mask(d) >> 2, words = this.rowBytes / 4;
     for (let w = 0; w < words; w++) {
       const x = u32[base + w];
       if (x !== 0) return 32 * w + (31 - Math.clz32(x & -x));
@@ -593,11 +664,12 @@ export class LaminarModel {
     const now = this.engine.now, w = this.wheel(n), A = this.cluster.atoms;
     if (this.wheelCheck![n] !== now) return; // superseded
     this.wheelCheck![n] = Infinity;
+    this.touch(n);
     const tick = Math.floor(now / US);
     for (;;) {
       const got = this.k.wheelAdvance(w, tick, this.wheelOut, A);
       if (got < 0) throw new Error(`reservation: wheelAdvance on node ${n} returned ${got}`);
-      const i32 = this.core.arena.i32, base = this.wheelOut >> 2;
+      const i32 = this.views.i32, base = this.wheelOut >> 2;
       for (let i = 0; i < got; i++) {
         const id = i32[base + i];
         const d = this.wheelOwner![n * A + id];
@@ -631,6 +703,7 @@ export class LaminarModel {
 
   private releaseAtoms(d: number, n: number): void {
     const m = this.tasks.m[this.das.task[d]];
+    this.touch(n);
     this.invariants?.releasing(n, d, m);
     this.cluster.release(n, m, this.mask(d));
     this.held[n] -= m;
@@ -703,41 +776,76 @@ export class LaminarModel {
     if (T.state[t] !== T_PENDING && T.live[t] === 0 && T.timers[t] === 0 && T.slots.isLive(t)) T.slots.release(t);
   }
 
-  private readonly onDeadline = (t: number): void => {
+  /** A sweep hands over a deadline due within the sweep period: it only matters if the task is still pending. */
+  private readonly deadlineDue = (t: number, time: number): void => {
+    if (this.tasks.state[t] === T_PENDING) {
+      this.engine.post(time - this.engine.now, K_DEADLINE, t);
+      return;
+    }
+    this.tasks.timers[t] &= ~TIMER_DEADLINE;
+    this.maybeFree(t);
+  };
+
+  /** The task's start deadline: a task not started by now fails. */
+  private deadline(t: number): void {
     const T = this.tasks;
     T.timers[t] &= ~TIMER_DEADLINE;
     if (T.state[t] === T_PENDING) this.fail(t, T.cls[t] === CLASS_SQUATTER ? CAUSE_SQUATTER : CAUSE_DEADLINE);
     this.maybeFree(t);
+  }
+
+  private readonly regenDue = (t: number, time: number): void => {
+    if (this.tasks.state[t] === T_PENDING) {
+      this.engine.post(time - this.engine.now, K_REGEN, t);
+      return;
+    }
+    this.tasks.timers[t] &= ~TIMER_REGEN;
+    this.maybeFree(t);
   };
 
-  private readonly onRegen = (t: number): void => {
+  /** Regeneration check: a task still not started quietMs after its last DA emits a new instance. */
+  private regenerate(t: number): void {
     const T = this.tasks;
     T.timers[t] &= ~TIMER_REGEN;
     if (T.state[t] === T_PENDING) {
       this.metrics.regenerations++;
-      this.emit(t);
+      const now = this.engine.now;
+      this.emit(t, now);
+      this.requestBatchFor(now);
     }
     this.maybeFree(t);
-  };
+  }
 
   // ---- Z-HAF reports and snapshots --------------------------------------------
 
-  private report(n: number): void {
-    const z = this.cluster.zoneOf[n], r = this.rReport[z];
-    this.zhaf.report(n, this.qLen[n], this.engine.now, this.rNet[z]);
+  /** Generate node n's reports due before now (its state has not changed since they were due). */
+  private touch(n: number): void {
+    const now = this.engine.now;
+    while (this.nextReport[n] < now) this.report(n, this.nextReport[n]);
+  }
+
+  /** Node n's report at time r: S, H and bitmap as they were at r; the next one after the base interval plus jitter. */
+  private report(n: number, r: number): void {
+    const z = this.cluster.zoneOf[n];
+    this.zhaf.report(n, this.heatAt(n, r), r, this.rNet[z]);
     const jitter = this.c.zhaf.reportJitter;
-    const gap = this.reportNs * (1 + (jitter > 0 ? jitter * r.normal() : 0));
-    this.engine.post(Math.max(Math.round(this.reportNs * 0.1), Math.round(gap)), K_REPORT, n);
+    const gap = this.reportNs * (1 + (jitter > 0 ? jitter * this.rReport[z].normal() : 0));
+    this.nextReport[n] = r + Math.max(Math.round(this.reportNs * 0.1), Math.round(gap));
   }
 
   private snapshot(z: number): void {
-    this.zhaf.snapshot(z, this.engine.now);
+    const now = this.engine.now, cl = this.cluster;
+    for (let n = cl.offsets[z], end = cl.offsets[z + 1]; n < end; n++) {
+      while (this.nextReport[n] <= now) this.report(n, this.nextReport[n]);
+    }
+    this.zhaf.snapshot(z, now);
     this.engine.post(this.hopNs, K_BCAST, z);
     this.engine.post(this.hopNs, K_UPLOAD, z);
     this.engine.post(this.broadcastNs, K_SNAPSHOT, z);
   }
 
   private seriesTick(): void {
+    this.flushArrivals(this.engine.now - 1);
     this.metrics.sample(this.engine.now, this.inFlight, this.running);
     this.invariants?.all();
     this.engine.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);

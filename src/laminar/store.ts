@@ -60,6 +60,8 @@ export class AgentStore {
   firstAtom = new Int32Array(this.slots.capacity);
   patience = new Float64Array(this.slots.capacity);
   emitted = new Float64Array(this.slots.capacity);
+  /** When the DA reaches (or reached) the node whose queue it is in. */
+  arrive = new Float64Array(this.slots.capacity);
   deposit = new Float64Array(this.slots.capacity);
   /** Called with the new capacity whenever the columns grow (the owner grows its mask region). */
   onGrow: (capacity: number) => void = () => {};
@@ -80,6 +82,7 @@ export class AgentStore {
     this.firstAtom = growTyped(this.firstAtom, n);
     this.patience = growTyped(this.patience, n);
     this.emitted = growTyped(this.emitted, n);
+    this.arrive = growTyped(this.arrive, n);
     this.deposit = growTyped(this.deposit, n);
     this.onGrow(n);
   }

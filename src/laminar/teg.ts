@@ -13,7 +13,7 @@
 import type { Config } from "../model/params.js";
 import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
-import type { Arena } from "../core/arena.js";
+import type { Views } from "../core/views.js";
 import type { Rng } from "../sim/rng.js";
 import { NS_PER_MS } from "../sim/time.js";
 
@@ -26,7 +26,7 @@ export class Gateway {
   readonly heat: Float64Array;
   readonly stamp: Float64Array;
   private readonly k: CoreExports;
-  private readonly arena: Arena;
+  private readonly v: Views;
   private readonly slackPtr: number;
   private readonly heatPtr: number;
   private readonly cumPtr: number;
@@ -40,18 +40,19 @@ export class Gateway {
   /** Zones read as missing, summed over batches. */
   missingZoneReads = 0;
 
-  constructor(core: Core, zones: number, c: Config) {
+  constructor(core: Core, views: Views, zones: number, c: Config) {
     this.k = core.exports;
-    this.arena = core.arena;
+    this.v = views;
+    const arena = core.arena;
     this.zones = zones;
     this.slack = new Float64Array(zones);
     this.heat = new Float64Array(zones);
     this.stamp = new Float64Array(zones);
-    this.slackPtr = this.arena.alloc(4 * zones, 16);
-    this.heatPtr = this.arena.alloc(4 * zones, 16);
-    this.cumPtr = this.arena.alloc(8 * zones, 16);
-    this.uPtr = this.arena.alloc(8 * CHUNK, 16);
-    this.outPtr = this.arena.alloc(4 * CHUNK, 16);
+    this.slackPtr = arena.alloc(4 * zones, 16);
+    this.heatPtr = arena.alloc(4 * zones, 16);
+    this.cumPtr = arena.alloc(8 * zones, 16);
+    this.uPtr = arena.alloc(8 * CHUNK, 16);
+    this.outPtr = arena.alloc(4 * CHUNK, 16);
     this.staleNs = c.zhaf.degradeFactor * c.zhaf.broadcastMs * NS_PER_MS + Math.round(c.network.hopMs * NS_PER_MS);
     this.guard = c.zhaf.missingnessGuard;
     this.missingHeat = c.teg.missingZoneHeat;
@@ -68,7 +69,7 @@ export class Gateway {
 
   /** Sample a Zone for each of `n` DAs into out[0..n): one weight table per batch, one core call per chunk. */
   dispatch(n: number, nowNs: number, rng: Rng, out: Int32Array): void {
-    const f32 = this.arena.f32;
+    const f32 = this.v.f32;
     const sp = this.slackPtr >> 2, hp = this.heatPtr >> 2;
     for (let z = 0; z < this.zones; z++) {
       if (this.guard && nowNs - this.stamp[z] > this.staleNs) {
@@ -84,11 +85,12 @@ export class Gateway {
     if (rc < 0) throw new Error(`teg: tegWeights failed with status ${rc}`);
     for (let done = 0; done < n; ) {
       const m = Math.min(CHUNK, n - done);
-      const f64 = this.arena.f64, up = this.uPtr >> 3;
+      const f64 = this.v.f64, up = this.uPtr >> 3;
       for (let i = 0; i < m; i++) f64[up + i] = rng.float();
       const r = this.k.tegSample(this.cumPtr, this.zones, this.uPtr, m, this.outPtr);
       if (r !== m) throw new Error(`teg: tegSample failed with status ${r}`);
-      out.set(this.arena.i32.subarray(this.outPtr >> 2, (this.outPtr >> 2) + m), done);
+      const i32 = this.v.i32, op = this.outPtr >> 2;
+      for (let i = 0; i < m; i++) out[done + i] = i32[op + i];
       done += m;
     }
   }

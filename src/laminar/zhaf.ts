@@ -24,13 +24,19 @@
 //   periods plus one hop) is stale as a whole: the node places nothing from it.
 // Delay is not silence: a row delayed by syncDelay is projected, not degraded.
 //
+// Node reports are generated lazily (the model calls report() for a node's
+// due report times just before the node's state changes, and at each
+// snapshot), so they are not in arrival order across nodes: a snapshot
+// applies every pending report that has arrived, node by node in time order,
+// and keeps the rest.
+//
 // Snapshots live in a ring of RING versions per Zone; a node whose replica
 // fell out of the ring (it missed RING - 1 broadcasts in a row) reads the
 // oldest version kept, which is stale anyway under the missingness guard.
 import type { Config } from "../model/params.js";
 import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
-import type { Arena } from "../core/arena.js";
+import type { Views } from "../core/views.js";
 import type { Rng } from "../sim/rng.js";
 import type { Cluster } from "./cluster.js";
 import { NS_PER_MS } from "../sim/time.js";
@@ -40,7 +46,7 @@ export const MISSING_STAMP = -1e30;
 /** Degrade age passed to the core: only MISSING_STAMP rows exceed it. */
 export const DEGRADE_AGE = 1e20;
 
-/** Reports in flight for one Zone: a FIFO ring, ordered by arrival time. */
+/** Reports in flight for one Zone, in the order they were generated (per node, in time order). */
 class ReportRing {
   cap: number;
   head = 0;
@@ -96,7 +102,7 @@ export class ZoneField {
   private readonly lastMeasMs: Float64Array;
   private readonly rings: ReportRing[];
   private readonly k: CoreExports;
-  private readonly arena: Arena;
+  private readonly v: Views;
   private readonly offsetsPtr: number;
   private readonly aggOut: number;
   /** Counters for metrics. */
@@ -116,9 +122,10 @@ export class ZoneField {
   private readonly degradeHeat: number;
   private readonly loss: number;
 
-  constructor(core: Core, private readonly cl: Cluster, c: Config) {
+  constructor(core: Core, views: Views, private readonly cl: Cluster, c: Config) {
     this.k = core.exports;
-    this.arena = core.arena;
+    this.v = views;
+    const arena = core.arena;
     const Z = cl.zones;
     const hopNs = Math.round(c.network.hopMs * NS_PER_MS);
     this.ring = Math.max(16, Math.ceil(c.network.hopMs / c.zhaf.broadcastMs) + 4);
@@ -139,10 +146,10 @@ export class ZoneField {
       const fieldBytes = Math.ceil((20 * nz) / 16) * 16;
       this.rowsAt[z] = fieldBytes;
       this.ztBytes[z] = fieldBytes + Math.ceil((nz * cl.rowBytes) / 16) * 16;
-      this.master[z] = this.arena.alloc((1 + this.ring) * this.ztBytes[z], 16);
+      this.master[z] = arena.alloc((1 + this.ring) * this.ztBytes[z], 16);
     }
-    this.offsetsPtr = this.arena.alloc(8, 8);
-    this.aggOut = this.arena.alloc(8, 8);
+    this.offsetsPtr = arena.alloc(8, 8);
+    this.aggOut = arena.alloc(8, 8);
     this.taken = new Int32Array(Z);
     this.delivered = new Int32Array(Z);
     this.uploaded = new Int32Array(Z);
@@ -159,7 +166,8 @@ export class ZoneField {
   /** Fill every master row with the node's true state at time 0 and publish version 0 to every node and to `teg`. */
   init(teg: { receive(z: number, s: number, h: number, stampNs: number): void }): void {
     const Z = this.cl.zones;
-    const f32 = this.arena.f32, u8 = this.arena.u8;
+    this.v.sync();
+    const f32 = this.v.f32, u8 = this.v.u8;
     for (let z = 0; z < Z; z++) {
       const off = this.cl.offsets[z], nz = this.cl.offsets[z + 1] - off, m = this.master[z];
       for (let r = 0; r < nz; r++) {
@@ -176,8 +184,8 @@ export class ZoneField {
     }
   }
 
-  /** A node measures S, H and its bitmap and sends them to Z-HAF (lossy); arrival after hop + syncDelay. */
-  report(node: number, heat: number, nowNs: number, net: Rng): void {
+  /** Node `node` measured S (its free count now), H = heat and its bitmap at measNs and sent them to Z-HAF (lossy); arrival after hop + syncDelay. */
+  report(node: number, heat: number, measNs: number, net: Rng): void {
     this.reportsSent++;
     if (this.loss > 0 && net.float() < this.loss) {
       this.reportsLost++;
@@ -190,19 +198,30 @@ export class ZoneField {
     q.node[j] = node;
     q.s[j] = this.cl.free[node];
     q.h[j] = heat;
-    q.meas[j] = nowNs;
-    q.arrive[j] = nowNs + this.reportDelayNs;
-    const w = this.words, u32 = this.arena.u32, src = this.cl.row(node) >> 2, bits = q.bits, dst = j * w;
+    q.meas[j] = measNs;
+    q.arrive[j] = measNs + this.reportDelayNs;
+    const w = this.words, u32 = this.v.u32, src = this.cl.row(node) >> 2, bits = q.bits, dst = j * w;
     for (let i = 0; i < w; i++) bits[dst + i] = u32[src + i];
   }
 
   /** Apply the reports that have arrived, then publish the master table as the next version; returns it. */
   snapshot(z: number, nowNs: number): number {
     const off = this.cl.offsets[z], nz = this.cl.offsets[z + 1] - off, m = this.master[z];
-    const f32 = this.arena.f32, u32 = this.arena.u32;
-    const q = this.rings[z], w = this.words, a = this.alpha;
-    while (q.size > 0 && q.arrive[q.head] <= nowNs) {
-      const j = q.head, n = q.node[j], r = n - off, b = (m >> 2) + r;
+    const f32 = this.v.f32, u32 = this.v.u32;
+    const q = this.rings[z], w = this.words, a = this.alpha, bits = q.bits;
+    let keep = 0;
+    for (let i = 0; i < q.size; i++) {
+      const j = (q.head + i) % q.cap;
+      if (q.arrive[j] > nowNs) {
+        // not arrived yet: keep it, compacted towards the head, order unchanged
+        const k = (q.head + keep++) % q.cap;
+        if (k !== j) {
+          q.node[k] = q.node[j]; q.s[k] = q.s[j]; q.h[k] = q.h[j]; q.meas[k] = q.meas[j]; q.arrive[k] = q.arrive[j];
+          for (let x = 0; x < w; x++) bits[k * w + x] = bits[j * w + x];
+        }
+        continue;
+      }
+      const n = q.node[j], r = n - off, b = (m >> 2) + r;
       const measMs = q.meas[j] / NS_PER_MS;
       const dt = measMs - this.lastMeasMs[n];
       if (dt > 0) {
@@ -214,14 +233,13 @@ export class ZoneField {
       f32[b + 4 * nz] = measMs;
       this.lastMeasMs[n] = measMs;
       this.lastHeard[n] = q.arrive[j];
-      const dst = ((m + this.rowsAt[z]) >> 2) + r * w, bits = q.bits;
-      for (let i = 0; i < w; i++) u32[dst + i] = bits[j * w + i];
-      q.head = (q.head + 1) % q.cap;
-      q.size--;
+      const dst = ((m + this.rowsAt[z]) >> 2) + r * w;
+      for (let x = 0; x < w; x++) u32[dst + x] = bits[j * w + x];
     }
+    q.size = keep;
     const v = this.taken[z]++;
     const slot = v % this.ring, dst = m + (1 + slot) * this.ztBytes[z];
-    this.arena.u8.copyWithin(dst, m, m + this.ztBytes[z]);
+    this.v.u8.copyWithin(dst, m, m + this.ztBytes[z]);
     const d = dst >> 2;
     if (this.guard) {
       for (let r = 0; r < nz; r++) {
@@ -229,12 +247,12 @@ export class ZoneField {
       }
     }
     if (!this.projection) f32.fill(0, d + 2 * nz, d + 4 * nz);
-    const i32 = this.arena.i32;
+    const i32 = this.v.i32;
     i32[this.offsetsPtr >> 2] = 0;
     i32[(this.offsetsPtr >> 2) + 1] = nz;
     const rc = this.k.zoneAggregate(dst, nz, this.offsetsPtr, 1, nowNs / NS_PER_MS, DEGRADE_AGE, this.degradeHeat, this.aggOut, this.aggOut + 4);
     if (rc < 0) throw new Error(`zhaf: zoneAggregate failed with status ${rc}`);
-    const f = this.arena.f32;
+    const f = this.v.f32;
     this.snapTime[z * this.ring + slot] = nowNs;
     this.aggS[z * this.ring + slot] = f[this.aggOut >> 2];
     this.aggH[z * this.ring + slot] = f[(this.aggOut >> 2) + 1];
