@@ -79,6 +79,8 @@ export class LaminarModel {
   private readonly silenceNs: number;
   private readonly deadlineNs: number;
   private readonly reportNs: number;
+  /** Shortest gap between two reports of a node (a tenth of the interval): the jitter's clamp. */
+  private readonly minReportGapNs: number;
   private readonly broadcastNs: number;
   private readonly ttlNs: number;
   readonly endArrivalsNs: number;
@@ -160,6 +162,7 @@ export class LaminarModel {
     this.silenceNs = ms(c.da.silenceTtlMs);
     this.deadlineNs = ms(c.task.deadlineMs);
     this.reportNs = ms(c.zhaf.reportIntervalMs);
+    this.minReportGapNs = Math.max(1, Math.round(this.reportNs * 0.1));
     this.broadcastNs = Math.max(1, ms(c.zhaf.broadcastMs));
     this.ttlNs = ms(c.reservation.ttlMs);
     this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
@@ -266,6 +269,11 @@ export class LaminarModel {
   /** Run until simulated time `until` (ns, exclusive). */
   run(until: number): void {
     this.engine.run(until, this.dispatch);
+  }
+
+  /** End of the run: materialise the arrivals of the last moments, so every task that arrived is counted. */
+  finish(): void {
+    this.flushArrivals(this.engine.now - 1);
   }
 
   /** True when nothing can change the outcome any more: arrivals over, no task unresolved, nothing running. */
@@ -583,8 +591,8 @@ export class LaminarModel {
       if (now >= T.arrival[t] + this.deadlineNs) { this.daEnd(d, END_DEADLINE, CAUSE_DEADLINE); continue; }
       const m = T.m[t], contiguous = T.cls[t] !== CLASS_F;
       if (i < q - 1 && row0 === cl.row(n)) {
-        const u32 = this.views.u32, words = this.rowBytes >> 2;
-        u32.copyWithin(this.row0 >> 2, row0 >> 2, (row0 >> 2) + words);
+        const u32 = this.views.u32, words = this.rowBytes >> 2, src = row0 >> 2, dst = this.row0 >> 2;
+        for (let w = 0; w < words; w++) u32[dst + w] = u32[src + w];
         row0 = this.row0;
       }
       if (cl.take(n, m, contiguous, this.mask(d))) {
@@ -810,6 +818,8 @@ export class LaminarModel {
     if (T.state[t] === T_PENDING) {
       this.metrics.regenerations++;
       const now = this.engine.now;
+      // arrivals up to now arm their timers first, so the sweeps' rings stay in time order
+      this.flushArrivals(now);
       this.emit(t, now);
       this.requestBatchFor(now);
     }
@@ -829,8 +839,8 @@ export class LaminarModel {
     const z = this.cluster.zoneOf[n];
     this.zhaf.report(n, this.heatAt(n, r), r, this.rNet[z]);
     const jitter = this.c.zhaf.reportJitter;
-    const gap = this.reportNs * (1 + (jitter > 0 ? jitter * this.rReport[z].normal() : 0));
-    this.nextReport[n] = r + Math.max(Math.round(this.reportNs * 0.1), Math.round(gap));
+    const gap = this.reportNs * (1 + (jitter > 0 ? jitter * zigguratNormal(this.rReport[z]) : 0));
+    this.nextReport[n] = r + Math.max(this.minReportGapNs, Math.round(gap));
   }
 
   private snapshot(z: number): void {

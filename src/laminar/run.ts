@@ -82,6 +82,7 @@ export function runLaminar(config: Config, opts: RunOptions = {}): SimResult {
     opts.onProgress?.(now, endNs);
     if (model.quiescent()) break;
   }
+  model.finish();
   model.invariants?.end();
   const wallSeconds = (performance.now() - wall0) / 1000;
   const met = model.metrics;
