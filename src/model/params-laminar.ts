@@ -25,7 +25,7 @@ export const teg = {
   missingZoneHeat: num({
     min: 0, max: 1e9, default: 1000, unit: "DAs",
     source: artifact(),
-    description: "Heat added to a Zone aggregate older than zhaf.degradeFactor broadcast periods (its Slack reads 0): never more attractive",
+    description: "Heat added to a Zone aggregate older than zhaf.degradeFactor broadcast periods plus one hop (its Slack reads 0): never more attractive",
   }),
 } satisfies ParamGroup;
 
@@ -43,7 +43,7 @@ export const zhaf = {
   broadcastMs: num({
     gt: 0, max: 10000, default: 10, unit: "ms",
     source: artifact(),
-    description: "period of the Zone-table broadcast to the Zone's nodes (one hop, each row lost with network.loss) and of the upload to TEG",
+    description: "period of the Z-HAF snapshot broadcast to the Zone's nodes (one hop; each node's copy lost with network.loss) and of the aggregate upload to TEG",
   }),
   syncDelayMs: num({
     min: 0, max: 10000, default: 0, unit: "ms",
@@ -53,7 +53,7 @@ export const zhaf = {
   degradeFactor: num({
     min: 1, max: 1000, default: 1.5, unit: "periods",
     source: artifact(),
-    description: "a row (or Zone aggregate) older than this many broadcastMs is degraded: short-project, long-degrade",
+    description: "long-degrade threshold: a node silent for this many report intervals is published as missing (S 0, H + degradeHeat); a replica or Zone aggregate older than this many broadcastMs plus one hop is stale. Delay alone is projected, not degraded",
   }),
   degradeHeat: num({
     min: 0, max: 1e9, default: 100, unit: "DAs",
