@@ -66,8 +66,9 @@ export class Cluster {
   /** Release the atoms of the mask at maskPtr (m of them) on `node`. */
   release(node: number, m: number, maskPtr: number): void {
     const r = this.k.bmRelease(this.row(node), this.atoms, maskPtr);
-    if (r !== m) throw new Error(`cluster: release of ${m} atoms on node ${node} returned ${r} (atom already free?)`);
-    this.free[node] += m;
+    if (r < 0) throw new Error(`cluster: release of ${m} atoms on node ${node} failed with status ${r} (an atom already free?)`);
+    this.free[node] += r; // the bitmap changed: keep the count with it even when m was wrong
+    if (r !== m) throw new Error(`cluster: release on node ${node} freed ${r} atoms, the caller expected ${m}`);
   }
 
   /** Whether `node` has a run of m contiguous free atoms (m free atoms when not contiguous), on its real bitmap. */

@@ -35,6 +35,10 @@ export function regenerationDue(instances: number, maxInstances: number, checkAt
  * with no draw). `seen` (length >= nz) marks drawn indices with generation
  * gen + 1, which is returned: the caller keeps it for the next call, so
  * nothing is cleared between calls.
+ *
+ * Zones below 2^16 nodes take two indices from each 32-bit draw: Lemire's
+ * multiply-and-reject on each 16-bit half, exactly uniform (a half is
+ * rejected with probability (2^16 mod nz) / 2^16, under 0.4% for nz <= 256).
  */
 export function sampleDistinct(rng: Rng, nz: number, k: number, out: Int32Array, seen: Int32Array, gen: number): number {
   if (k >= nz) {
@@ -43,8 +47,27 @@ export function sampleDistinct(rng: Rng, nz: number, k: number, out: Int32Array,
   }
   const g = (gen + 1) | 0 || 1;
   if (g === 1) seen.fill(0);
+  if (nz > 65536) {
+    for (let i = 0; i < k; ) {
+      const j = rng.int(nz);
+      if (seen[j] === g) continue;
+      seen[j] = g;
+      out[i++] = j;
+    }
+    return g;
+  }
+  const reject = 65536 % nz; // (2^16 - nz) mod nz, the low products that would bias
+  let bits = 0, have = 0;
   for (let i = 0; i < k; ) {
-    const j = rng.int(nz);
+    if (have === 0) {
+      bits = rng.nextU32();
+      have = 2;
+    }
+    const u = have === 2 ? bits >>> 16 : bits & 0xffff;
+    have--;
+    const m = u * nz;
+    if ((m & 0xffff) < reject) continue;
+    const j = m >>> 16;
     if (seen[j] === g) continue;
     seen[j] = g;
     out[i++] = j;

@@ -1,0 +1,174 @@
+// `laminar sim` as a user runs it: the built CLI in dist/, a real process.
+// Pins the JSON result's fields and their accounting (arrived = started +
+// failed + in flight), the seed round trip, run-to-run determinism, the
+// human-readable table, --out's result.json and series.csv, --help, and that
+// every bad input exits 2 with one "laminar:" line naming the parameter and
+// no stack trace. Runs are small (300 nodes, 0.2 s simulated).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packageRoot } from "../../src/core/paths.js";
+
+const cli = join(packageRoot(), "dist", "src", "cli", "main.js");
+
+function laminar(...args: string[]) {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" (npm ci does it)`);
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", timeout: 120_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const SMALL = ["--nodes", "300", "--duration", "0.2", "--no-progress"];
+const SEED = "4242";
+
+/** Fields that measure the run itself, not the simulation: they differ between identical runs. */
+const WALL_FIELDS = ["wallSeconds", "tasksPerWallSecond", "peakRssMiB"];
+
+function withoutWall(r: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(r).filter(([k]) => !WALL_FIELDS.includes(k)));
+}
+
+let tmp: string;
+let first: { code: number | null; out: string; err: string };
+let result: Record<string, unknown> & { config: { sim: { seed: number }; cluster: { nodes: number } } };
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), "laminar-sim-e2e-"));
+  first = laminar("sim", ...SMALL, "--seed", SEED, "--json");
+  if (first.code === 0) result = JSON.parse(first.out);
+});
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("laminar sim --json", () => {
+  it("exits 0 and prints exactly one JSON object", () => {
+    expect(first.code, first.err).toBe(0);
+    expect(first.err).toBe("");
+    const lines = first.out.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(typeof result).toBe("object");
+    expect(Array.isArray(result)).toBe(false);
+  });
+
+  it("has the agreed fields, with the right types", () => {
+    const numeric = [
+      "arrived", "started", "completed", "failed", "startSuccessRatio", "controlWorkPerSuccessUs", "bounces", "fastFails",
+      "regenerations", "duplicateWinners", "reservationsExpired", "eventsProcessed", "wallSeconds", "tasksPerWallSecond", "peakRssMiB",
+    ];
+    for (const k of ["config", ...numeric, "p50StartedMs", "p99StartedMs", "p99StartMs"]) expect(result, k).toHaveProperty(k);
+    for (const k of numeric) {
+      expect(typeof result[k], k).toBe("number");
+      expect(Number.isFinite(result[k] as number), k).toBe(true);
+      expect(result[k] as number, k).toBeGreaterThanOrEqual(0);
+    }
+    for (const k of ["arrived", "started", "completed", "failed", "bounces", "fastFails", "regenerations", "duplicateWinners", "reservationsExpired", "eventsProcessed"]) {
+      expect(Number.isInteger(result[k]), k).toBe(true);
+    }
+    // latencies: a number, or null when nothing started
+    for (const k of ["p50StartedMs", "p99StartedMs", "p99StartMs"]) {
+      expect(result[k] === null || typeof result[k] === "number", k).toBe(true);
+    }
+    expect(result.startSuccessRatio as number).toBeLessThanOrEqual(1);
+  });
+
+  it("echoes the resolved config, the seed and the named flags included", () => {
+    expect(result.config.sim.seed).toBe(Number(SEED));
+    expect(result.config.cluster.nodes).toBe(300);
+    expect((result.config as unknown as { sim: { durationS: number } }).sim.durationS).toBe(0.2);
+  });
+
+  it("accounts for every arrival: arrived = started + failed + inFlightAtEnd", () => {
+    const r = result as Record<string, number>;
+    expect(r).toHaveProperty("inFlightAtEnd");
+    expect(r.arrived).toBeGreaterThan(0);
+    expect(r.arrived).toBe(r.started + r.failed + r.inFlightAtEnd);
+    expect(r.completed).toBeLessThanOrEqual(r.started);
+    expect(r.startSuccessRatio).toBeCloseTo(r.started / r.arrived, 9);
+    expect(r.eventsProcessed).toBeGreaterThan(0);
+    if (r.p50StartedMs !== null && r.p99StartedMs !== null) expect(r.p50StartedMs).toBeLessThanOrEqual(r.p99StartedMs);
+  });
+
+  it("with --out DIR, also writes result.json (same run) and series.csv; a same-seed rerun is identical", () => {
+    const dir = join(tmp, "out", "nested");
+    const r = laminar("sim", ...SMALL, "--seed", SEED, "--json", "--out", dir);
+    expect(r.code, r.err).toBe(0);
+    const stdout = JSON.parse(r.out);
+    const file = JSON.parse(readFileSync(join(dir, "result.json"), "utf8"));
+    expect(file.arrived).toBe(stdout.arrived);
+    expect(withoutWall(file)).toEqual(withoutWall(stdout));
+    // the same seed and flags give the same simulation
+    expect(withoutWall(stdout)).toEqual(withoutWall(result));
+    const csv = readFileSync(join(dir, "series.csv"), "utf8").split("\n");
+    expect(csv[0].startsWith("tMs,")).toBe(true);
+    const cols = csv[0].split(",").length;
+    const rows = csv.slice(1).filter((l) => l !== "");
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.split(",")).toHaveLength(cols);
+  });
+});
+
+describe("laminar sim (table)", () => {
+  it("prints a readable table with the start success", () => {
+    const r = laminar("sim", ...SMALL, "--seed", "3");
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/start success/);
+    expect(r.out).toMatch(/300 nodes/);
+    expect(r.out).toMatch(/seed 3\b/);
+    expect(() => JSON.parse(r.out)).toThrow();
+  });
+});
+
+describe("laminar sim --help", () => {
+  it("exits 0 and lists the main flags", () => {
+    const r = laminar("sim", "--help");
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Usage: laminar sim/);
+    for (const flag of ["--nodes", "--rho", "--json", "--set"]) expect(r.out).toContain(flag);
+  });
+});
+
+describe("laminar sim: bad input", () => {
+  /** exit 2, nothing on stdout, exactly one "laminar:" line on stderr that matches `names`, no stack trace. */
+  function refused(args: string[], names: RegExp): void {
+    const r = laminar("sim", ...args);
+    const what = args.join(" ");
+    expect(r.code, `${what}: ${r.err}`).toBe(2);
+    expect(r.out, what).toBe("");
+    expect(r.err.endsWith("\n"), what).toBe(true);
+    const lines = r.err.trimEnd().split("\n");
+    expect(lines, what).toHaveLength(1);
+    expect(lines[0], what).toMatch(/^laminar: /);
+    expect(lines[0], what).toMatch(names);
+    expect(r.err, what).not.toContain("    at ");
+  }
+
+  it("out-of-range named flags", () => {
+    refused(["--nodes", "0", "--duration", "0.2", "--no-progress", "--json"], /cluster\.nodes/);
+    refused([...SMALL, "--rho", "0", "--json"], /workload\.rho/);
+    refused([...SMALL, "--rho", "-1", "--json"], /workload\.rho/);
+  });
+
+  it("bad --set values and names", () => {
+    refused([...SMALL, "--json", "--set", "cluster.atomsPerNode=100"], /cluster\.atomsPerNode/);
+    refused([...SMALL, "--json", "--set", "network.hopMs=-1"], /network\.hopMs/);
+    refused([...SMALL, "--json", "--set", "nosuch.param=1"], /nosuch\.param/);
+    refused(["--duration", "0.2", "--no-progress", "--json", "--set", "cluster.nodes=abc"], /cluster\.nodes/);
+  });
+
+  it("bad --config files", () => {
+    refused([...SMALL, "--json", "--config", "/nonexistent.json"], /\/nonexistent\.json/);
+    const malformed = join(tmp, "malformed.json");
+    writeFileSync(malformed, '{"cluster": {"nodes": 300,');
+    refused([...SMALL, "--json", "--config", malformed], new RegExp(`${malformed.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*JSON`));
+    const unknown = join(tmp, "unknown.json");
+    writeFileSync(unknown, JSON.stringify({ cluster: { nodes: 300, nodez: 5 } }));
+    refused([...SMALL, "--json", "--config", unknown], /cluster\.nodez/);
+  });
+
+  it("--scheduler slurm (a baseline not in this version)", () => {
+    refused([...SMALL, "--json", "--scheduler", "slurm"], /slurm/);
+  });
+});
