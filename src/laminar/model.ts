@@ -784,15 +784,18 @@ export class LaminarModel {
     if (T.state[t] !== T_PENDING && T.live[t] === 0 && T.timers[t] === 0 && T.slots.isLive(t)) T.slots.release(t);
   }
 
-  /** A sweep hands over a deadline due within the sweep period: it only matters if the task is still pending. */
-  private readonly deadlineDue = (t: number, time: number): void => {
+  /** A sweep hands over a timer due within the sweep period: it only matters (an exact event) if the task is still pending. */
+  private timerDue(t: number, time: number, kind: number, bit: number): void {
     if (this.tasks.state[t] === T_PENDING) {
-      this.engine.post(time - this.engine.now, K_DEADLINE, t);
+      this.engine.post(time - this.engine.now, kind, t);
       return;
     }
-    this.tasks.timers[t] &= ~TIMER_DEADLINE;
+    this.tasks.timers[t] &= ~bit;
     this.maybeFree(t);
-  };
+  }
+
+  private readonly deadlineDue = (t: number, time: number): void => this.timerDue(t, time, K_DEADLINE, TIMER_DEADLINE);
+  private readonly regenDue = (t: number, time: number): void => this.timerDue(t, time, K_REGEN, TIMER_REGEN);
 
   /** The task's start deadline: a task not started by now fails. */
   private deadline(t: number): void {
@@ -801,15 +804,6 @@ export class LaminarModel {
     if (T.state[t] === T_PENDING) this.fail(t, T.cls[t] === CLASS_SQUATTER ? CAUSE_SQUATTER : CAUSE_DEADLINE);
     this.maybeFree(t);
   }
-
-  private readonly regenDue = (t: number, time: number): void => {
-    if (this.tasks.state[t] === T_PENDING) {
-      this.engine.post(time - this.engine.now, K_REGEN, t);
-      return;
-    }
-    this.tasks.timers[t] &= ~TIMER_REGEN;
-    this.maybeFree(t);
-  };
 
   /** Regeneration check: a task still not started quietMs after its last DA emits a new instance. */
   private regenerate(t: number): void {

@@ -1,0 +1,81 @@
+// TimerSweep hands every armed timer to its owner once, within one period
+// before the timer's time, so the owner can post an exact event; pushes out
+// of order or too soon are refused (the owner posts those itself).
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { Engine } from "../../src/sim/engine.js";
+import { TimerSweep } from "../../src/sim/timer-sweep.js";
+
+const K_SWEEP = 1, K_EXACT = 2, K_PUSH = 3;
+
+describe("TimerSweep", () => {
+  it("rejects a bad period", () => {
+    const e = new Engine();
+    expect(() => new TimerSweep(e, 0, K_SWEEP, 0)).toThrow(RangeError);
+    expect(() => new TimerSweep(e, 1.5, K_SWEEP, 0)).toThrow(RangeError);
+  });
+
+  it("refuses pushes sooner than one period, or earlier than the tail", () => {
+    const e = new Engine();
+    const sw = new TimerSweep(e, 1000, K_SWEEP, 0);
+    expect(sw.push(999, 1)).toBe(false);
+    expect(sw.push(5000, 1)).toBe(true);
+    expect(sw.push(4999, 2)).toBe(false);
+    expect(sw.push(5000, 3)).toBe(true);
+    expect(sw.size).toBe(2);
+  });
+
+  it("hands each timer over once, within one period before its time, and exact events fire on time", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5000 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 20_000 }), fc.integer({ min: 0, max: 50_000 })), { minLength: 1, maxLength: 60 }),
+        (period, raw) => {
+          const e = new Engine();
+          const sw = new TimerSweep(e, period, K_SWEEP, 0);
+          // pushes happen at sorted times; each asks for a timer `delay` later
+          const pushes = raw.map(([at, delay]) => ({ at, delay })).sort((a, b) => a.at - b.at);
+          pushes.forEach((p, i) => e.post(p.at, K_PUSH, i));
+          const fired = new Map<number, number>();
+          const handed = new Set<number>();
+          const due = (s: number, time: number) => {
+            expect(handed.has(s)).toBe(false);
+            handed.add(s);
+            expect(time).toBeGreaterThanOrEqual(e.now);
+            expect(time - e.now).toBeLessThan(period);
+            e.post(time - e.now, K_EXACT, s);
+          };
+          const want = new Map<number, number>();
+          e.run(Infinity, (kind, s) => {
+            if (kind === K_PUSH) {
+              const time = e.now + pushes[s].delay;
+              want.set(s, time);
+              if (!sw.push(time, s)) e.post(time - e.now, K_EXACT, s);
+            } else if (kind === K_SWEEP) sw.sweep(due);
+            else {
+              expect(fired.has(s)).toBe(false);
+              fired.set(s, e.now);
+            }
+          });
+          expect(sw.size).toBe(0);
+          expect(fired.size).toBe(pushes.length);
+          for (const [s, t] of want) expect(fired.get(s)).toBe(t);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("needs one sweep per period while armed, not one event per timer", () => {
+    const e = new Engine();
+    const sw = new TimerSweep(e, 1000, K_SWEEP, 0);
+    for (let i = 0; i < 1000; i++) e.post(i * 10, K_PUSH, i); // 1000 timers over 10 us, each 100 us later
+    let sweeps = 0, handed = 0;
+    e.run(Infinity, (kind, s) => {
+      if (kind === K_PUSH) expect(sw.push(e.now + 100_000, s)).toBe(true);
+      else if (kind === K_SWEEP) { sweeps++; sw.sweep(() => { handed++; }); }
+    });
+    expect(handed).toBe(1000);
+    expect(sweeps).toBeLessThanOrEqual(12);
+  });
+});
