@@ -60,6 +60,7 @@ export function summary(r: SimResult): string {
     ["failed", `${r.failed} (${Object.entries(r.failedBy).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(", ") || "none"})`],
     ["completed", String(r.completed)],
     ["arrival-to-start, started tasks", `p50 ${fmt(r.p50StartedMs)} ms, p99 ${fmt(r.p99StartedMs)} ms, mean ${fmt(r.meanStartedMs)} ms`],
+    ["p99 started, F-tasks / L-tasks", `${fmt(r.p99StartedFMs)} ms / ${fmt(r.p99StartedLMs)} ms`],
     ["p99 over all arrivals (failed at deadline)", `${fmt(r.p99StartMs)} ms`],
     ["control work per start", `${fmt(r.controlWorkPerSuccessUs, 4)} us`],
     ["probe actions / bounces / Fast-Fails", `${r.probeActions} / ${r.bounces} / ${r.fastFails}`],

@@ -735,7 +735,7 @@ export class LaminarModel {
     this.invariants?.starting(t);
     T.state[t] = T_STARTED;
     this.inFlight--;
-    met.onStart(now - T.arrival[t]);
+    met.onStart(now - T.arrival[t], T.cls[t]);
     D.patience[d] += D.deposit[d];
     D.deposit[d] = 0;
     D.state[d] = D_RESIDENT;

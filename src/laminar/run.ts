@@ -37,6 +37,8 @@ export interface SimResult {
   p50StartedMs: number | null;
   p99StartedMs: number | null;
   meanStartedMs: number | null;
+  p99StartedFMs: number | null;
+  p99StartedLMs: number | null;
   p99StartMs: number | null;
   controlWorkPerSuccessUs: number | null;
   probeActions: number;
@@ -108,6 +110,8 @@ export function runLaminar(config: Config, opts: RunOptions = {}): SimResult {
     p50StartedMs: ms(met.startedHist.quantile(0.5)),
     p99StartedMs: ms(met.startedHist.quantile(0.99)),
     meanStartedMs: ms(met.startedHist.mean()),
+    p99StartedFMs: ms(met.startedHistF.quantile(0.99)),
+    p99StartedLMs: ms(met.startedHistL.quantile(0.99)),
     p99StartMs: ms(met.allHist.quantile(0.99)),
     controlWorkPerSuccessUs: met.started > 0 ? met.controlWorkNs / met.started / 1000 : null,
     probeActions: met.probeActions,

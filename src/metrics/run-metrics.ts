@@ -55,6 +55,9 @@ export class RunMetrics {
   /** Modelled control work, ns (paper: per-operation AVX2 costs). */
   controlWorkNs = 0;
   readonly startedHist = new LatencyHistogram();
+  /** Started tasks by class: F-tasks, L-tasks. */
+  readonly startedHistF = new LatencyHistogram();
+  readonly startedHistL = new LatencyHistogram();
   readonly allHist = new LatencyHistogram();
   private readonly windowHist = new LatencyHistogram();
   readonly series: SeriesPoint[] = [];
@@ -69,9 +72,11 @@ export class RunMetrics {
     else this.squatters++;
   }
 
-  onStart(latencyNs: number): void {
+  onStart(latencyNs: number, cls: number): void {
     this.started++;
     this.startedHist.record(latencyNs);
+    if (cls === 0) this.startedHistF.record(latencyNs);
+    else if (cls === 1) this.startedHistL.record(latencyNs);
     this.allHist.record(latencyNs);
     this.windowHist.record(latencyNs);
   }
