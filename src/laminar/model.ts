@@ -380,7 +380,7 @@ export class LaminarModel {
     }
     this.tegQueue[this.tegCount++] = d;
     const check = at + this.quietNs;
-    if (this.regens !== null && regenerationDue(T.instances[t], this.c.regeneration.maxInstances, check, T.arrival[t] + this.deadlineNs)) {
+    if (this.regens !== null && T.cls[t] !== CLASS_SQUATTER && regenerationDue(T.instances[t], this.c.regeneration.maxInstances, check, T.arrival[t] + this.deadlineNs)) {
       T.timers[t] |= TIMER_REGEN;
       if (!this.regens.push(check, t)) this.engine.post(check - this.engine.now, K_REGEN, t);
     }
