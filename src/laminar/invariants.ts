@@ -8,14 +8,15 @@
 //   its owner releases it (so TTL expiry restores exactly the reserved atoms);
 // * per node, the bitmap's popcount equals the free count, and
 //   free + held (reservations and running tasks) + rigid = capacity;
-// * Heat (as reported to Z-HAF) equals the queue length when the node settles its window;
+// * every node's queue list holds only DAs queued at that node, and Heat (as
+//   reported to Z-HAF) equals the queue the node settles;
 // * a logical task starts at most once;
 // * at every series tick: arrived = started + failed + in flight, and the held
 //   atoms equal the demands of the DAs holding atoms;
 // * at the end, when nothing is in flight or running, every atom is free
 //   except rigid jobs and squatters' holdings.
 import type { LaminarModel } from "./model.js";
-import { D_PENDING, D_RESIDENT, D_SQUATTING, T_PENDING } from "./store.js";
+import { D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, T_PENDING } from "./store.js";
 import { NS_PER_MS } from "../sim/time.js";
 
 export class InvariantError extends Error {
@@ -89,6 +90,19 @@ export class Invariants {
     if (pop !== cl.free[n]) this.fail(`node ${n}: bitmap has ${pop} free atoms, free count says ${cl.free[n]}`);
     const sum = cl.free[n] + this.m.held[n] + cl.rigid[n];
     if (sum !== this.A) this.fail(`node ${n}: free ${cl.free[n]} + held ${this.m.held[n]} + rigid ${cl.rigid[n]} != capacity ${this.A}`);
+  }
+
+  /** Node n's queue list: every DA in it is live, queued, at n, and the tail is the last one. */
+  queue(n: number): void {
+    this.checks++;
+    const D = this.m.das;
+    let last = -1, count = 0;
+    for (let d = this.m.queueHead(n); d >= 0; d = D.next[d]) {
+      if (!D.slots.isLive(d) || D.state[d] !== D_QUEUED || D.node[d] !== n) this.fail(`node ${n}: DA ${d} in its queue is not a DA queued there`);
+      last = d;
+      if (++count > D.slots.capacity) this.fail(`node ${n}: queue list has a cycle`);
+    }
+    if (last !== this.m.queueTail(n)) this.fail(`node ${n}: queue tail ${this.m.queueTail(n)} is not its last DA ${last}`);
   }
 
   /** Heat as reported (heatAt) when node n settles its window, against the DAs it actually settles. */

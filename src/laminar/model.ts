@@ -36,7 +36,7 @@ import { NS_PER_MS } from "../sim/time.js";
 import { zigguratNormal } from "../sim/ziggurat.js";
 import { arrivalRates, CLASS_F, CLASS_L, CLASS_SQUATTER } from "../workload/bimodal.js";
 import {
-  CAUSE_DEADLINE, CAUSE_FASTFAIL, CAUSE_LOST, CAUSE_SILENCE, CAUSE_SQUATTER,
+  CAUSE_DEADLINE, CAUSE_EXPIRED, CAUSE_FASTFAIL, CAUSE_LOST, CAUSE_SILENCE, CAUSE_SQUATTER,
   END_DEADLINE, END_DUPLICATE, END_EXPIRED, END_FASTFAIL, END_LATE, END_LOST, END_SILENCE,
   RunMetrics,
 } from "../metrics/run-metrics.js";
@@ -56,7 +56,9 @@ const K_TEG = 3, K_ADDRESS = 4, K_ARBITRATE = 6, K_PULL = 7, K_COMPLETE = 8, K_R
 const SWEEP_NS = 1_000_000;
 
 const FLAG_PULL = 1;
-const TIMER_DEADLINE = 1, TIMER_REGEN = 2;
+// Task timer bits: an exact deadline / regeneration event is pending (the slot
+// must stay allocated for it); a regeneration check is still to come.
+const EXACT_DEADLINE = 1, EXACT_REGEN = 2, REGEN_ARMED = 4;
 const US = 1000;
 
 export class LaminarModel {
@@ -337,7 +339,7 @@ export class LaminarModel {
     T.state[t] = T_PENDING;
     T.instances[t] = 0;
     T.live[t] = 0;
-    T.timers[t] = TIMER_DEADLINE;
+    T.timers[t] = 0;
     T.arrival[t] = tA;
     if (cls === CLASS_F) {
       T.m[t] = w.fAtoms;
@@ -355,7 +357,7 @@ export class LaminarModel {
     this.inFlight++;
     this.metrics.onArrive(cls);
     const dl = tA + this.deadlineNs;
-    if (!this.deadlines.push(dl, t)) this.engine.post(dl - this.engine.now, K_DEADLINE, t);
+    if (!this.deadlines.push(dl, t, T.slots.generation(t))) this.exact(t, dl, K_DEADLINE, EXACT_DEADLINE);
     this.emit(t, tA);
   }
 
@@ -381,8 +383,8 @@ export class LaminarModel {
     this.tegQueue[this.tegCount++] = d;
     const check = at + this.quietNs;
     if (this.regens !== null && T.cls[t] !== CLASS_SQUATTER && regenerationDue(T.instances[t], this.c.regeneration.maxInstances, check, T.arrival[t] + this.deadlineNs)) {
-      T.timers[t] |= TIMER_REGEN;
-      if (!this.regens.push(check, t)) this.engine.post(check - this.engine.now, K_REGEN, t);
+      T.timers[t] |= REGEN_ARMED;
+      if (!this.regens.push(check, t, T.slots.generation(t))) this.exact(t, check, K_REGEN, EXACT_REGEN);
     }
   }
 
@@ -527,12 +529,21 @@ export class LaminarModel {
     if (this.qTail[n] < 0) this.qHead[n] = d;
     else D.next[this.qTail[n]] = d;
     this.qTail[n] = d;
-    if (this.windowAt[n] === Infinity) this.openWindow(n, arriveAt + this.windowNs);
+    // the first arrival opens the window: a DA that arrives before the one that opened it opens an earlier one
+    if (arriveAt + this.windowNs < this.windowAt[n]) this.openWindow(n, arriveAt + this.windowNs);
   }
 
   private openWindow(n: number, close: number): void {
     this.windowAt[n] = close;
     this.engine.post(close - this.engine.now, K_ARBITRATE, n);
+  }
+
+  queueHead(n: number): number {
+    return this.qHead[n];
+  }
+
+  queueTail(n: number): number {
+    return this.qTail[n];
   }
 
   /** Heat of node n at time r: DAs in its queue that have arrived by r. */
@@ -550,8 +561,10 @@ export class LaminarModel {
    */
   private arbitrate(n: number): void {
     const D = this.das, T = this.tasks, cl = this.cluster, c = this.c, now = this.engine.now, met = this.metrics;
+    if (now !== this.windowAt[n]) return; // superseded by an earlier window
     this.windowAt[n] = Infinity;
     this.touch(n);
+    this.invariants?.queue(n);
     const heat0 = this.invariants !== null ? this.heatAt(n, now) : 0;
     let q = 0, head = -1, tail = -1, nextArrive = Infinity;
     for (let d = this.qHead[n]; d >= 0; ) {
@@ -706,7 +719,7 @@ export class LaminarModel {
       D.state[d] = D_EXPIRED; // the pull still in flight finds the reservation gone
       return;
     }
-    this.daEnd(d, END_EXPIRED, CAUSE_SQUATTER);
+    this.daEnd(d, END_EXPIRED, CAUSE_EXPIRED);
   }
 
   private releaseAtoms(d: number, n: number): void {
@@ -725,7 +738,7 @@ export class LaminarModel {
     const D = this.das, T = this.tasks, met = this.metrics, now = this.engine.now;
     D.flags[d] &= ~FLAG_PULL;
     const t = D.task[d], n = D.node[d];
-    if (D.state[d] === D_EXPIRED) return this.daEnd(d, END_EXPIRED, CAUSE_DEADLINE);
+    if (D.state[d] === D_EXPIRED) return this.daEnd(d, END_EXPIRED, CAUSE_EXPIRED);
     if (this.c.reservation.enabled) this.disarmTtl(d, n);
     if (T.state[t] !== T_PENDING) {
       // a late or duplicate winner: it releases its atoms and dissipates
@@ -759,7 +772,7 @@ export class LaminarModel {
     const t = this.das.task[d];
     this.retire(d);
     const T = this.tasks;
-    if (T.state[t] === T_PENDING && T.live[t] === 0 && (T.timers[t] & TIMER_REGEN) === 0) {
+    if (T.state[t] === T_PENDING && T.live[t] === 0 && (T.timers[t] & REGEN_ARMED) === 0) {
       this.fail(t, T.cls[t] === CLASS_SQUATTER ? CAUSE_SQUATTER : cause);
     }
     this.maybeFree(t);
@@ -781,26 +794,37 @@ export class LaminarModel {
 
   private maybeFree(t: number): void {
     const T = this.tasks;
-    if (T.state[t] !== T_PENDING && T.live[t] === 0 && T.timers[t] === 0 && T.slots.isLive(t)) T.slots.release(t);
-  }
-
-  /** A sweep hands over a timer due within the sweep period: it only matters (an exact event) if the task is still pending. */
-  private timerDue(t: number, time: number, kind: number, bit: number): void {
-    if (this.tasks.state[t] === T_PENDING) {
-      this.engine.post(time - this.engine.now, kind, t);
-      return;
+    if (T.state[t] !== T_PENDING && T.live[t] === 0 && (T.timers[t] & (EXACT_DEADLINE | EXACT_REGEN)) === 0 && T.slots.isLive(t)) {
+      T.slots.release(t);
     }
-    this.tasks.timers[t] &= ~bit;
-    this.maybeFree(t);
   }
 
-  private readonly deadlineDue = (t: number, time: number): void => this.timerDue(t, time, K_DEADLINE, TIMER_DEADLINE);
-  private readonly regenDue = (t: number, time: number): void => this.timerDue(t, time, K_REGEN, TIMER_REGEN);
+  /** Post the exact event of task t's timer at `time`; the slot stays allocated until it fires. */
+  private exact(t: number, time: number, kind: number, bit: number): void {
+    this.tasks.timers[t] |= bit;
+    this.engine.post(time - this.engine.now, kind, t);
+  }
+
+  /**
+   * A sweep hands over a timer due within the sweep period. A slot freed (and
+   * perhaps reused) since the timer was armed has another generation: the
+   * timer is stale. Otherwise it only matters, as an exact event, while the
+   * task is pending.
+   */
+  private timerDue(t: number, time: number, gen: number, kind: number, bit: number): void {
+    const T = this.tasks;
+    if (T.slots.generation(t) !== gen) return;
+    if (T.state[t] === T_PENDING) this.exact(t, time, kind, bit);
+    else if (bit === EXACT_REGEN) T.timers[t] &= ~REGEN_ARMED;
+  }
+
+  private readonly deadlineDue = (t: number, time: number, gen: number): void => this.timerDue(t, time, gen, K_DEADLINE, EXACT_DEADLINE);
+  private readonly regenDue = (t: number, time: number, gen: number): void => this.timerDue(t, time, gen, K_REGEN, EXACT_REGEN);
 
   /** The task's start deadline: a task not started by now fails. */
   private deadline(t: number): void {
     const T = this.tasks;
-    T.timers[t] &= ~TIMER_DEADLINE;
+    T.timers[t] &= ~EXACT_DEADLINE;
     if (T.state[t] === T_PENDING) this.fail(t, T.cls[t] === CLASS_SQUATTER ? CAUSE_SQUATTER : CAUSE_DEADLINE);
     this.maybeFree(t);
   }
@@ -808,7 +832,7 @@ export class LaminarModel {
   /** Regeneration check: a task still not started quietMs after its last DA emits a new instance. */
   private regenerate(t: number): void {
     const T = this.tasks;
-    T.timers[t] &= ~TIMER_REGEN;
+    T.timers[t] &= ~(EXACT_REGEN | REGEN_ARMED);
     if (T.state[t] === T_PENDING) {
       this.metrics.regenerations++;
       const now = this.engine.now;

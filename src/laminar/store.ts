@@ -1,7 +1,8 @@
 // Struct-of-arrays stores for logical tasks and their Decentralized Agents,
 // with recycled slots (SlotStore). A task lives from arrival until it is
 // resolved (started or failed) and nothing refers to it any more (no live
-// DA, no pending timer). A DA lives from emission until it dies or, after
+// DA, no pending exact timer event; timers still in a sweep ring carry the
+// slot's generation and are recognised as stale). A DA lives from emission until it dies or, after
 // its task started, until the task completes (the resident phase II record).
 // Each DA owns one bitmap row in core memory: the atoms it holds.
 import { growTyped, SlotStore } from "../sim/slot-store.js";

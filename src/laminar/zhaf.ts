@@ -157,7 +157,9 @@ export class ZoneField {
     this.aggS = new Float64Array(Z * this.ring);
     this.aggH = new Float64Array(Z * this.ring);
     this.replica = new Int32Array(cl.nodes).fill(-1);
-    this.lastHeard = new Float64Array(cl.nodes);
+    // the state published at time 0 counts as heard when a report sent then would arrive:
+    // silence is measured from there, so a synchronisation delay alone never reads as missing
+    this.lastHeard = new Float64Array(cl.nodes).fill(this.reportDelayNs);
     this.lastMeasMs = new Float64Array(cl.nodes);
     this.rings = [];
     for (let z = 0; z < Z; z++) this.rings.push(new ReportRing(4 * (cl.offsets[z + 1] - cl.offsets[z]) + 16, this.words));

@@ -186,6 +186,6 @@ export const costs = {
   zoneAggNs: num({
     min: 0, max: 1e9, default: 29.3, unit: "ns",
     source: paper("Experimental Setup"),
-    description: "Zone-level aggregation, charged once per task at the gateway",
+    description: "Zone-level aggregation, charged once per DA the gateway dispatches (regenerated instances too)",
   }),
 } satisfies ParamGroup;

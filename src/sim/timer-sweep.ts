@@ -8,6 +8,10 @@
 // still matter (the task is still pending). So a timer still fires at exactly
 // its time, and a moot one costs a ring slot instead of an event.
 //
+// Each timer carries a tag (say, the generation of the task slot it names),
+// handed back with it, so the owner can free and reuse the slot before the
+// sweep and recognise the stale timer then.
+//
 // A push earlier than the ring's tail (out of order) or sooner than one
 // period from now is not ringed: push() returns false and the owner posts
 // the exact event itself.
@@ -19,6 +23,7 @@ export class TimerSweep {
   size = 0;
   private time = new Float64Array(this.cap);
   private subject = new Int32Array(this.cap);
+  private tag = new Int32Array(this.cap);
   /** Time of the pending sweep event (Infinity: none). */
   private sweepAt = Infinity;
 
@@ -27,8 +32,8 @@ export class TimerSweep {
     if (!Number.isInteger(period) || period <= 0) throw new RangeError(`TimerSweep: period ${period} not a positive integer`);
   }
 
-  /** Arm a timer at `time` (integer ns); false when the caller must post the exact event itself. */
-  push(time: number, subject: number): boolean {
+  /** Arm a timer at `time` (integer ns) for (subject, tag); false when the caller must post the exact event itself. */
+  push(time: number, subject: number, tag: number): boolean {
     const now = this.engine.now;
     if (time < now + this.period) return false;
     if (this.size > 0 && time < this.time[(this.head + this.size - 1) % this.cap]) return false;
@@ -36,22 +41,23 @@ export class TimerSweep {
     const j = (this.head + this.size) % this.cap;
     this.time[j] = time;
     this.subject[j] = subject;
+    this.tag[j] = tag;
     this.size++;
     if (this.sweepAt === Infinity) this.arm(Math.max(now, time - this.period + 1));
     return true;
   }
 
   /** The sweep event: hand every timer due before now + period to `due`, then arm the next sweep. */
-  sweep(due: (subject: number, time: number) => void): void {
+  sweep(due: (subject: number, time: number, tag: number) => void): void {
     const now = this.engine.now;
     if (now !== this.sweepAt) return; // superseded
     this.sweepAt = Infinity;
     const limit = now + this.period;
     while (this.size > 0 && this.time[this.head] < limit) {
-      const s = this.subject[this.head], t = this.time[this.head];
+      const s = this.subject[this.head], t = this.time[this.head], g = this.tag[this.head];
       this.head = (this.head + 1) % this.cap;
       this.size--;
-      due(s, t);
+      due(s, t, g);
     }
     if (this.size > 0) this.arm(Math.max(limit, this.time[this.head] - this.period + 1));
   }
@@ -63,15 +69,17 @@ export class TimerSweep {
 
   private grow(): void {
     const cap = this.cap * 2;
-    const time = new Float64Array(cap), subject = new Int32Array(cap);
+    const time = new Float64Array(cap), subject = new Int32Array(cap), tag = new Int32Array(cap);
     for (let i = 0; i < this.size; i++) {
       const j = (this.head + i) % this.cap;
       time[i] = this.time[j];
       subject[i] = this.subject[j];
+      tag[i] = this.tag[j];
     }
     this.cap = cap;
     this.head = 0;
     this.time = time;
     this.subject = subject;
+    this.tag = tag;
   }
 }

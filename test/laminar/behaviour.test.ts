@@ -85,11 +85,36 @@ describe("two-phase reservation against squatters (Exp4a)", () => {
   });
 });
 
+describe("reservation expiry", () => {
+  it("a TTL shorter than the pull expires every reservation, counted as such", () => {
+    const r = run("reservation.enabled=true", "reservation.ttlMs=0.3", "regeneration.enabled=false", "sim.durationS=0.1", "sim.drainS=0");
+    expect(r.started).toBe(0);
+    expect(r.reservationsExpired).toBeGreaterThan(1000);
+    expect(r.failedBy.reservationExpired).toBe(r.reservationsExpired);
+    expect(r.failedBy.deadline).toBe(0);
+  });
+});
+
+describe("memory follows tasks in flight", () => {
+  it("frees a task's slot once it has started and completed, before its deadline timer comes due", () => {
+    const model = new LaminarModel(loadCore("auto"), applySets(defaultConfig(), BASE));
+    model.start();
+    model.run(400_000_000); // 0.4 s: every task's 500 ms deadline is still ahead
+    expect(model.metrics.arrived).toBeGreaterThan(20_000);
+    expect(model.tasks.slots.live).toBeLessThanOrEqual(model.inFlight + model.running + 16);
+  });
+});
+
 describe("Z-HAF switches are wired", () => {
   const base = run("sim.durationS=0.2");
   it("a synchronisation delay makes what nodes see staler (Exp3)", () => {
     const late = run("sim.durationS=0.2", "zhaf.syncDelayMs=50");
     expect(late.falseOptimism / late.arrived).toBeGreaterThan(base.falseOptimism / base.arrived);
+  });
+  it("a long synchronisation delay is projected, not read as silence (no node missing at start-up)", () => {
+    const late = run("sim.durationS=0.3", "sim.drainS=0.6", "zhaf.syncDelayMs=100");
+    expect(late.fastFails).toBe(0);
+    expect(late.startSuccessRatio).toBeGreaterThanOrEqual(0.999);
   });
   it("projection and the missingness guard change the run", () => {
     expect(stable(run("sim.durationS=0.2", "zhaf.projection=false"))).not.toBe(stable(base));

@@ -18,10 +18,10 @@ describe("TimerSweep", () => {
   it("refuses pushes sooner than one period, or earlier than the tail", () => {
     const e = new Engine();
     const sw = new TimerSweep(e, 1000, K_SWEEP, 0);
-    expect(sw.push(999, 1)).toBe(false);
-    expect(sw.push(5000, 1)).toBe(true);
-    expect(sw.push(4999, 2)).toBe(false);
-    expect(sw.push(5000, 3)).toBe(true);
+    expect(sw.push(999, 1, 0)).toBe(false);
+    expect(sw.push(5000, 1, 0)).toBe(true);
+    expect(sw.push(4999, 2, 0)).toBe(false);
+    expect(sw.push(5000, 3, 0)).toBe(true);
     expect(sw.size).toBe(2);
   });
 
@@ -50,7 +50,7 @@ describe("TimerSweep", () => {
             if (kind === K_PUSH) {
               const time = e.now + pushes[s].delay;
               want.set(s, time);
-              if (!sw.push(time, s)) e.post(time - e.now, K_EXACT, s);
+              if (!sw.push(time, s, 0)) e.post(time - e.now, K_EXACT, s);
             } else if (kind === K_SWEEP) sw.sweep(due);
             else {
               expect(fired.has(s)).toBe(false);
@@ -72,8 +72,8 @@ describe("TimerSweep", () => {
     for (let i = 0; i < 1000; i++) e.post(i * 10, K_PUSH, i); // 1000 timers over 10 us, each 100 us later
     let sweeps = 0, handed = 0;
     e.run(Infinity, (kind, s) => {
-      if (kind === K_PUSH) expect(sw.push(e.now + 100_000, s)).toBe(true);
-      else if (kind === K_SWEEP) { sweeps++; sw.sweep(() => { handed++; }); }
+      if (kind === K_PUSH) expect(sw.push(e.now + 100_000, s, 7)).toBe(true);
+      else if (kind === K_SWEEP) { sweeps++; sw.sweep((_s, _t, tag) => { expect(tag).toBe(7); handed++; }); }
     });
     expect(handed).toBe(1000);
     expect(sweeps).toBeLessThanOrEqual(12);
