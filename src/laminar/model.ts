@@ -21,9 +21,10 @@
 // * node reports: a node's due reports are generated just before anything
 //   changes its state, and at each Z-HAF snapshot;
 // * deadline and regeneration timers: swept in 1 ms passes (TimerSweep); only
-//   timers of tasks still pending get an exact event. All per-task and per-DA state is in typed-array
-// stores (store.ts); bitmaps, Z-HAF tables, masks and timing wheels are in the
-// core's WebAssembly memory and handled by its kernels.
+//   timers of tasks still pending get an exact event.
+// All per-task and per-DA state is in typed-array stores (store.ts); bitmaps,
+// Z-HAF tables, masks and timing wheels are in the core's WebAssembly memory
+// and handled by its kernels.
 import type { Config } from "../model/params.js";
 import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
@@ -48,7 +49,7 @@ import { AgentStore, D_EXPIRED, D_MOVING, D_PENDING, D_QUEUED, D_RESIDENT, D_SQU
 import { byPriority, regenerationDue, sampleDistinct } from "./decisions.js";
 import { Invariants } from "./invariants.js";
 
-// Event kinds.
+// Event kinds (1, 2 and 5 are retired: arrivals and landings have no events).
 const K_TEG = 3, K_ADDRESS = 4, K_ARBITRATE = 6, K_PULL = 7, K_COMPLETE = 8, K_REGEN_SWEEP = 9,
   K_DEADLINE_SWEEP = 10, K_REGEN = 11, K_DEADLINE = 12, K_SNAPSHOT = 13, K_BCAST = 14, K_UPLOAD = 15,
   K_WHEEL = 16, K_SERIES = 17;

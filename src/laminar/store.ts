@@ -55,7 +55,7 @@ export class AgentStore {
   task = new Int32Array(this.slots.capacity);
   node = new Int32Array(this.slots.capacity);
   state = new Uint8Array(this.slots.capacity);
-  /** Bit 0: a payload pull is in flight; bit 1: the replica deemed the target placable. */
+  /** Bit 0: a payload pull is in flight. */
   flags = new Uint8Array(this.slots.capacity);
   next = new Int32Array(this.slots.capacity);
   firstAtom = new Int32Array(this.slots.capacity);
