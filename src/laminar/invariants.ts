@@ -137,7 +137,7 @@ export class Invariants {
   end(): void {
     this.all();
     const m = this.m;
-    if (m.inFlight !== 0 || m.running !== 0) return;
+    if (!m.quiescent()) return;
     let held = 0;
     for (let n = 0; n < m.cluster.nodes; n++) held += m.held[n];
     let squat = 0;

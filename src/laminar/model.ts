@@ -279,9 +279,13 @@ export class LaminarModel {
     this.flushArrivals(this.engine.now - 1);
   }
 
-  /** True when nothing can change the outcome any more: arrivals over, no task unresolved, nothing running. */
+  /**
+   * True when nothing can change the outcome any more: arrivals over, no task
+   * unresolved, nothing running, and no DA left but squatters (a late winner's
+   * pull may still be in flight after its task resolved).
+   */
   quiescent(): boolean {
-    return this.nextArrival() === Infinity && this.inFlight === 0 && this.running === 0;
+    return this.nextArrival() === Infinity && this.inFlight === 0 && this.running === 0 && this.das.slots.live === this.squatting;
   }
 
   private readonly dispatch = (kind: number, s: number): void => {
