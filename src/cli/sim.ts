@@ -9,6 +9,9 @@ import { formatTable } from "../report/table.js";
 import { Progress } from "./progress.js";
 import { UsageError } from "./errors.js";
 import type { SimResult } from "../laminar/run.js";
+import type { SlurmResult } from "../baselines/slurm.js";
+import type { CommonResult } from "../metrics/result.js";
+import { schedulerRun } from "../schedulers.js";
 
 interface Options {
   scheduler?: string;
@@ -41,9 +44,6 @@ export function simSets(o: Options): string[] {
 
 /** Refuse what this version cannot simulate yet, in one line. */
 function supported(c: Config): void {
-  if (c.sim.scheduler !== "laminar") {
-    throw new UsageError(`sim.scheduler=${c.sim.scheduler}: the baseline models are not implemented in this version; only "laminar" runs`);
-  }
   if (c.memory.enabled) {
     throw new UsageError("memory.enabled: the memory model and Airlock (Exp5) are not implemented in this version");
   }
@@ -51,7 +51,28 @@ function supported(c: Config): void {
 
 const fmt = (x: number | null, digits = 2) => (x === null ? "-" : x.toFixed(digits));
 
-export function summary(r: SimResult): string {
+/** Rows only one scheduler's result has. */
+function extraRows(r: CommonResult): Array<[string, string]> {
+  if (r.scheduler === "laminar") {
+    const l = r as SimResult;
+    return [
+      ["control work per start", `${fmt(l.controlWorkPerSuccessUs, 4)} us`],
+      ["probe actions / bounces / Fast-Fails", `${l.probeActions} / ${l.bounces} / ${l.fastFails}`],
+      ["regenerations / duplicate winners", `${l.regenerations} / ${l.duplicateWinners}`],
+      ["reservations / expired", `${l.reservations} / ${l.reservationsExpired}`],
+    ];
+  }
+  if (r.scheduler === "slurm") {
+    const s = r as SlurmResult;
+    return [
+      ["decisions", `${s.decisions}, mean ${fmt(s.meanDecisionUs)} us each`],
+      ["longest global FIFO", String(s.maxQueue)],
+    ];
+  }
+  return [];
+}
+
+export function summary(r: CommonResult): string {
   const c = r.config;
   const rows: Array<[string, string]> = [
     ["cluster", `${c.cluster.nodes} nodes x ${c.cluster.atomsPerNode} atoms, rho ${c.workload.rho}, ${c.sim.durationS} s, seed ${c.sim.seed}`],
@@ -62,16 +83,14 @@ export function summary(r: SimResult): string {
     ["arrival-to-start, started tasks", `p50 ${fmt(r.p50StartedMs)} ms, p99 ${fmt(r.p99StartedMs)} ms, mean ${fmt(r.meanStartedMs)} ms`],
     ["p99 started, F-tasks / L-tasks", `${fmt(r.p99StartedFMs)} ms / ${fmt(r.p99StartedLMs)} ms`],
     ["p99 over all arrivals (failed at deadline)", `${fmt(r.p99StartMs)} ms`],
-    ["control work per start", `${fmt(r.controlWorkPerSuccessUs, 4)} us`],
-    ["probe actions / bounces / Fast-Fails", `${r.probeActions} / ${r.bounces} / ${r.fastFails}`],
-    ["regenerations / duplicate winners", `${r.regenerations} / ${r.duplicateWinners}`],
-    ["reservations / expired", `${r.reservations} / ${r.reservationsExpired}`],
+    ["still waiting at the end", String(r.inFlightAtEnd)],
+    ...extraRows(r),
     ["run", `${r.eventsProcessed} events, ${r.wallSeconds.toFixed(1)} s wall, ${Math.round(r.tasksPerWallSecond)} tasks/s, peak ${r.peakRssMiB.toFixed(0)} MiB`],
   ];
-  return formatTable(["", "laminar"], rows);
+  return formatTable(["", r.scheduler], rows);
 }
 
-function seriesCsv(r: SimResult): string {
+function seriesCsv(r: CommonResult): string {
   const cols = ["tMs", "arrived", "started", "completed", "failed", "inFlight", "running", "bounces", "fastFails", "regenerations", "p99StartedMs"] as const;
   const lines = [cols.join(",")];
   for (const p of r.series) lines.push(cols.map((k) => (p[k] === null ? "" : String(p[k]))).join(","));
@@ -81,7 +100,7 @@ function seriesCsv(r: SimResult): string {
 export function simCommand(): Command {
   return new Command("sim")
     .description("run one simulation and report start success, latency, control work and the run's own cost")
-    .option("--scheduler <name>", "laminar (baselines: not in this version)")
+    .option("--scheduler <name>", "laminar or slurm (the Ray- and Flux-like baselines: not in this version)")
     .option("--nodes <n>", "worker nodes (cluster.nodes)")
     .option("--rho <r>", "offered load (workload.rho)")
     .option("--duration <s>", "simulated arrival window in seconds (sim.durationS)")
@@ -97,10 +116,13 @@ export function simCommand(): Command {
       const { resolveConfig } = await import("../model/params-config.js");
       const config = resolveConfig(o.config, simSets(o));
       supported(config);
-      const { runLaminar } = await import("../laminar/run.js");
+      const run = await schedulerRun(config.sim.scheduler);
+      if (run === null) {
+        throw new UsageError(`sim.scheduler=${config.sim.scheduler}: the Ray- and Flux-like models are not implemented in this version (laminar, slurm run)`);
+      }
       const endMs = (config.sim.durationS + config.sim.drainS) * 1000;
       const bar = new Progress({ total: endMs, label: "sim", enabled: o.progress !== false && process.stderr.isTTY === true });
-      const result = runLaminar(config, { onProgress: (now) => bar.update(now / 1e6, `${(now / 1e9).toFixed(2)} s simulated`) });
+      const result = run(config, { onProgress: (now) => bar.update(now / 1e6, `${(now / 1e9).toFixed(2)} s simulated`) });
       bar.finish();
       if (o.out !== undefined) {
         try {

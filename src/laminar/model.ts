@@ -41,8 +41,8 @@ import {
   END_DEADLINE, END_DUPLICATE, END_EXPIRED, END_FASTFAIL, END_LATE, END_LOST, END_SILENCE,
   RunMetrics,
 } from "../metrics/run-metrics.js";
-import { Cluster } from "./cluster.js";
-import { zoneOffsets } from "./topology.js";
+import { Cluster } from "../model/cluster.js";
+import { zoneOffsets } from "../model/topology.js";
 import { ZoneField } from "./zhaf.js";
 import { Gateway } from "./teg.js";
 import { AgentStore, D_EXPIRED, D_MOVING, D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, T_FAILED, T_PENDING, T_STARTED, TaskStore } from "./store.js";

@@ -38,7 +38,7 @@ import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import type { Views } from "../core/views.js";
 import type { Rng } from "../sim/rng.js";
-import type { Cluster } from "./cluster.js";
+import type { Cluster } from "../model/cluster.js";
 import { NS_PER_MS } from "../sim/time.js";
 
 /** Stamp of a missing row: its age exceeds any degrade age, so the core degrades it. */

@@ -168,7 +168,8 @@ describe("laminar sim: bad input", () => {
     refused([...SMALL, "--json", "--config", unknown], /cluster\.nodez/);
   });
 
-  it("--scheduler slurm (a baseline not in this version)", () => {
-    refused([...SMALL, "--json", "--scheduler", "slurm"], /slurm/);
+  it("--scheduler ray and flux (baselines not in this version)", () => {
+    refused([...SMALL, "--json", "--scheduler", "ray"], /ray/);
+    refused([...SMALL, "--json", "--scheduler", "flux"], /flux/);
   });
 });

@@ -8,8 +8,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadCore } from "../../src/core/wasm.js";
-import { Cluster } from "../../src/laminar/cluster.js";
-import { zoneOffsets } from "../../src/laminar/topology.js";
+import { Cluster } from "../../src/model/cluster.js";
+import { zoneOffsets } from "../../src/model/topology.js";
 import { applySets, defaultConfig } from "../../src/model/params-config.js";
 import { streamRng } from "../../src/sim/rng.js";
 

@@ -1,0 +1,347 @@
+// The Slurm-like baseline (paper §Baseline modeling, model notes): one global
+// FIFO served by one controller, one decision at a time, over the single
+// authoritative view of every node's real bitmap.
+//
+//   arrival --hop--> global FIFO --decision--> first-fit over all nodes
+//     fit:  atoms taken --hop--> start --service--> completion (atoms released)
+//     miss: retry r (r = 1..retries) re-enters the FIFO after backoffMs * 2^(r-1);
+//           after the last retry the task fails (retriesExhausted)
+//   decision time = baseMatchUs + scanPerNodeUs * N + lockUs * (1 + q / convoyQueue)
+//   (q = tasks in the FIFO when the decision starts: the lock convoy)
+//
+// No deadline by default (unboundedQueue: the paper's concession to the
+// baseline): tasks wait as long as it takes. With unboundedQueue=false a task
+// reached after baselines.deadlineMs fails (deadline) without a decision.
+//
+// The FIFO can hold tens of millions of tasks at paper scale, so it is not
+// stored: it is the arrival sequence itself, walked by two lazy iterators of
+// the same seed (one counts submissions, one serves them), plus small FIFOs of
+// retried tasks, one per retry round (each in time order, as its backoff is
+// constant). Memory stays proportional to running and retrying tasks.
+import type { Config } from "../model/params.js";
+import type { Core } from "../core/wasm.js";
+import { Engine } from "../sim/engine.js";
+import { NS_PER_MS } from "../sim/time.js";
+import { growTyped, SlotStore } from "../sim/slot-store.js";
+import { Arrivals } from "../workload/arrivals.js";
+import { CLASS_F } from "../workload/bimodal.js";
+import { CAUSE_DEADLINE, CAUSE_RETRIES, RunMetrics } from "../metrics/run-metrics.js";
+import { Cluster } from "../model/cluster.js";
+import { Views } from "../core/views.js";
+import { loadCore } from "../core/wasm.js";
+import { commonResult, type CommonResult } from "../metrics/result.js";
+import type { RunOptions } from "../model/run-options.js";
+import { performance } from "node:perf_hooks";
+
+const K_WAKE = 1, K_DECIDED = 2, K_START = 3, K_COMPLETE = 4, K_SERIES = 5;
+
+/** Retried tasks of one round, in re-entry order. */
+class RetryFifo {
+  size = 0;
+  private head = 0;
+  private cap = 256;
+  at = new Float64Array(this.cap);
+  arrival = new Float64Array(this.cap);
+  service = new Float64Array(this.cap);
+  cls = new Uint8Array(this.cap);
+
+  push(at: number, arrival: number, service: number, cls: number): void {
+    if (this.size === this.cap) this.grow();
+    const j = (this.head + this.size++) % this.cap;
+    this.at[j] = at; this.arrival[j] = arrival; this.service[j] = service; this.cls[j] = cls;
+  }
+
+  /** Re-entry time of the first, Infinity when empty. */
+  peek(): number {
+    return this.size > 0 ? this.at[this.head] : Infinity;
+  }
+
+  /** Index of the first (read its fields), then drop it. */
+  shift(): number {
+    const j = this.head;
+    this.head = (this.head + 1) % this.cap;
+    this.size--;
+    return j;
+  }
+
+  /** Entries that have re-entered by `t`. */
+  countBy(t: number): number {
+    let n = 0;
+    while (n < this.size && this.at[(this.head + n) % this.cap] <= t) n++;
+    return n;
+  }
+
+  private grow(): void {
+    const cap = this.cap * 2;
+    const at = new Float64Array(cap), arrival = new Float64Array(cap), service = new Float64Array(cap), cls = new Uint8Array(cap);
+    for (let i = 0; i < this.size; i++) {
+      const j = (this.head + i) % this.cap;
+      at[i] = this.at[j]; arrival[i] = this.arrival[j]; service[i] = this.service[j]; cls[i] = this.cls[j];
+    }
+    Object.assign(this, { cap, head: 0, at, arrival, service, cls });
+  }
+}
+
+export class SlurmModel {
+  readonly engine = new Engine();
+  readonly metrics: RunMetrics;
+  readonly cluster: Cluster;
+  readonly endArrivalsNs: number;
+  /** Counts arrivals (metrics) and submissions (FIFO length). */
+  private readonly front: Arrivals;
+  /** Serves the FIFO in order. */
+  private readonly head: Arrivals;
+  private readonly retries: RetryFifo[] = [];
+  private readonly recent: Float64Array;
+  private recentHead = 0;
+  private recentSize = 0;
+  /** Arrivals that have reached the FIFO, and those the controller has taken from it. */
+  private submitted = 0;
+  private taken = 0;
+
+  private readonly hopNs: number;
+  private readonly fixedUs: number;
+  private readonly deadlineNs: number;
+  private readonly views: Views;
+
+  // the decision in progress
+  private busy = false;
+  private wakeAt = Infinity;
+  private dArrival = 0;
+  private dService = 0;
+  private dCls = 0;
+  private dAttempt = 0;
+
+  // running tasks: node, atoms, mask (in core memory), arrival, service
+  private readonly run = new SlotStore(1024);
+  private rNode = new Int32Array(1024);
+  private rAtoms = new Int32Array(1024);
+  private rCls = new Uint8Array(1024);
+  private rArrival = new Float64Array(1024);
+  private rService = new Float64Array(1024);
+  private maskBase = 0;
+  private readonly rowBytes: number;
+
+  inFlight = 0;
+  running = 0;
+  decisions = 0;
+  maxQueue = 0;
+
+  constructor(private readonly core: Core, private readonly c: Config) {
+    this.hopNs = Math.round(c.network.hopMs * NS_PER_MS);
+    this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
+    this.metrics = new RunMetrics(Math.round(c.baselines.deadlineMs * NS_PER_MS));
+    this.cluster = new Cluster(core, c, Int32Array.of(0, c.cluster.nodes));
+    this.rowBytes = this.cluster.rowBytes;
+    this.front = new Arrivals(c, this.endArrivalsNs, false);
+    this.head = new Arrivals(c, this.endArrivalsNs, true);
+    for (let r = 0; r < c.baselines.slurm.retries; r++) this.retries.push(new RetryFifo());
+    this.recent = new Float64Array(1 << 20);
+    const s = c.baselines.slurm;
+    this.fixedUs = s.baseMatchUs + s.scanPerNodeUs * c.cluster.nodes;
+    this.deadlineNs = s.unboundedQueue ? Infinity : Math.round(c.baselines.deadlineMs * NS_PER_MS);
+    this.maskBase = core.arena.alloc(this.run.capacity * this.rowBytes, 16);
+    this.views = new Views(core.exports.memory);
+  }
+
+  start(): void {
+    this.wake(this.nextEntry());
+    this.engine.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
+  }
+
+  runUntil(until: number): void {
+    this.engine.run(until, this.dispatch);
+  }
+
+  finish(): void {
+    this.advance(this.engine.now - 1);
+  }
+
+  /** Nothing more can happen: arrivals over, FIFO and retries empty, nothing deciding or running. */
+  quiescent(): boolean {
+    return this.head.peek() === Infinity && !this.busy && this.running === 0 && this.retries.every((f) => f.size === 0);
+  }
+
+  private readonly dispatch = (kind: number, s: number): void => {
+    switch (kind) {
+      case K_WAKE: if (this.engine.now === this.wakeAt) { this.wakeAt = Infinity; this.decide(); } break;
+      case K_DECIDED: this.decided(); break;
+      case K_START: this.started(s); break;
+      case K_COMPLETE: this.completed(s); break;
+      case K_SERIES: this.series(); break;
+      default: throw new Error(`slurm: unknown event kind ${kind}`);
+    }
+  };
+
+  /** Credit arrivals up to t (metrics) and submissions up to t (FIFO length). */
+  private advance(t: number): void {
+    const f = this.front;
+    while (f.peek() <= t) {
+      f.next();
+      this.metrics.onArrive(f.cls);
+      this.inFlight++;
+      if (this.recentSize === this.recent.length) throw new Error("slurm: more than 2^20 arrivals within one hop");
+      this.recent[(this.recentHead + this.recentSize++) % this.recent.length] = f.time;
+    }
+    while (this.recentSize > 0 && this.recent[this.recentHead] + this.hopNs <= t) {
+      this.recentHead = (this.recentHead + 1) % this.recent.length;
+      this.recentSize--;
+      this.submitted++;
+    }
+  }
+
+  /** Entry time of the FIFO's next task (main sequence or a retry), Infinity when none is left. */
+  private nextEntry(): number {
+    let t = this.head.peek() + this.hopNs;
+    for (const f of this.retries) t = Math.min(t, f.peek());
+    return t;
+  }
+
+  private wake(at: number): void {
+    if (at === Infinity || at >= this.wakeAt) return;
+    this.wakeAt = at;
+    this.engine.post(Math.max(0, at - this.engine.now), K_WAKE, 0);
+  }
+
+  /** The controller is free: take the FIFO's first task (if one has arrived) and start its decision. */
+  private decide(): void {
+    const now = this.engine.now;
+    this.advance(now);
+    for (;;) {
+      // the earliest entry among the main sequence and the retry rounds
+      let src = -1, best = this.head.peek() + this.hopNs;
+      for (let r = 0; r < this.retries.length; r++) {
+        const t = this.retries[r].peek();
+        if (t < best) { best = t; src = r; }
+      }
+      if (best > now) {
+        this.busy = false;
+        this.wake(best);
+        return;
+      }
+      let q = this.submitted - this.taken;
+      for (const f of this.retries) q += f.countBy(now);
+      if (q > this.maxQueue) this.maxQueue = q;
+      if (src < 0) {
+        this.head.next();
+        this.taken++;
+        this.dArrival = this.head.time; this.dService = this.head.service; this.dCls = this.head.cls; this.dAttempt = 0;
+      } else {
+        const f = this.retries[src], j = f.shift();
+        this.dArrival = f.arrival[j]; this.dService = f.service[j]; this.dCls = f.cls[j]; this.dAttempt = src + 1;
+      }
+      if (now - this.dArrival >= this.deadlineNs) {
+        this.fail(CAUSE_DEADLINE);
+        continue;
+      }
+      const s = this.c.baselines.slurm;
+      const us = this.fixedUs + s.lockUs * (1 + q / s.convoyQueue);
+      this.metrics.controlWorkNs += us * 1000;
+      this.busy = true;
+      this.decisions++;
+      this.engine.post(Math.max(1, Math.round(us * 1000)), K_DECIDED, 0);
+      return;
+    }
+  }
+
+  /** The decision ends: first fit over every node's bitmap, in node order. */
+  private decided(): void {
+    const cl = this.cluster, w = this.c.workload;
+    const m = this.dCls === CLASS_F ? w.fAtoms : w.lAtoms, contiguous = this.dCls !== CLASS_F;
+    const slot = this.run.alloc();
+    if (slot >= this.rNode.length) this.growRunning();
+    const mask = this.maskBase + slot * this.rowBytes;
+    let placed = false;
+    for (let n = 0; n < cl.nodes; n++) {
+      if (cl.free[n] >= m && cl.take(n, m, contiguous, mask)) {
+        this.rNode[slot] = n; this.rAtoms[slot] = m; this.rCls[slot] = this.dCls;
+        this.rArrival[slot] = this.dArrival; this.rService[slot] = this.dService;
+        this.engine.post(this.hopNs, K_START, slot);
+        placed = true;
+        break;
+      }
+    }
+    if (!placed) {
+      this.run.release(slot);
+      if (this.dAttempt < this.retries.length) {
+        const backoff = Math.round(this.c.baselines.slurm.backoffMs * NS_PER_MS * 2 ** this.dAttempt);
+        this.retries[this.dAttempt].push(this.engine.now + backoff, this.dArrival, this.dService, this.dCls);
+      } else this.fail(CAUSE_RETRIES);
+    }
+    this.decide();
+  }
+
+  private fail(cause: number): void {
+    this.inFlight--;
+    this.metrics.onFail(cause);
+  }
+
+  private started(slot: number): void {
+    this.inFlight--;
+    this.running++;
+    this.metrics.onStart(this.engine.now - this.rArrival[slot], this.rCls[slot]);
+    this.engine.post(this.rService[slot], K_COMPLETE, slot);
+  }
+
+  private completed(slot: number): void {
+    this.cluster.release(this.rNode[slot], this.rAtoms[slot], this.maskBase + slot * this.rowBytes);
+    this.running--;
+    this.metrics.completed++;
+    this.run.release(slot);
+  }
+
+  private series(): void {
+    this.advance(this.engine.now - 1);
+    this.metrics.sample(this.engine.now, this.inFlight, this.running);
+    this.engine.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
+  }
+
+  private growRunning(): void {
+    const n = this.run.capacity, old = this.rNode.length;
+    this.rNode = growTyped(this.rNode, n);
+    this.rAtoms = growTyped(this.rAtoms, n);
+    this.rCls = growTyped(this.rCls, n);
+    this.rArrival = growTyped(this.rArrival, n);
+    this.rService = growTyped(this.rService, n);
+    const fresh = this.core.arena.alloc(n * this.rowBytes, 16);
+    this.views.sync();
+    this.views.u8.copyWithin(fresh, this.maskBase, this.maskBase + old * this.rowBytes);
+    this.maskBase = fresh;
+  }
+}
+
+export interface SlurmResult extends CommonResult {
+  scheduler: "slurm";
+  decisions: number;
+  meanDecisionUs: number | null;
+  maxQueue: number;
+}
+
+/** One Slurm-like run (see runLaminar for the shape of a run). */
+export function runSlurm(config: Config, opts: RunOptions = {}): SlurmResult {
+  const wall0 = performance.now();
+  const core = opts.core ?? loadCore("auto");
+  const model = new SlurmModel(core, config);
+  model.start();
+  const endNs = model.endArrivalsNs + Math.round(config.sim.drainS * 1e9);
+  let now = 0;
+  while (now < endNs) {
+    now = Math.min(now + 10 * NS_PER_MS, endNs);
+    model.runUntil(now);
+    opts.onProgress?.(now, endNs);
+    if (now >= model.endArrivalsNs && model.quiescent()) break;
+  }
+  model.finish();
+  const common = commonResult({
+    scheduler: "slurm", config, metrics: model.metrics, inFlight: model.inFlight, running: model.running,
+    simulatedNs: model.engine.now, events: model.engine.processed, coreBuild: core.flavor,
+    wallSeconds: (performance.now() - wall0) / 1000,
+  });
+  return {
+    ...common,
+    scheduler: "slurm",
+    decisions: model.decisions,
+    meanDecisionUs: model.decisions > 0 ? model.metrics.controlWorkNs / model.decisions / 1000 : null,
+    maxQueue: model.maxQueue,
+  };
+}

@@ -1,0 +1,17 @@
+// The scheduler registry: where `laminar sim` (and later the experiment
+// runner) picks a model by name. Laminar and the baselines never import each
+// other; they meet here.
+import type { Config } from "./model/params.js";
+import type { CommonResult } from "./metrics/result.js";
+import type { RunOptions } from "./model/run-options.js";
+
+export type SchedulerRun = (config: Config, opts?: RunOptions) => CommonResult;
+
+/** The run function of config.sim.scheduler, or null when this version has no model for it. */
+export async function schedulerRun(name: Config["sim"]["scheduler"]): Promise<SchedulerRun | null> {
+  switch (name) {
+    case "laminar": return (await import("./laminar/run.js")).runLaminar;
+    case "slurm": return (await import("./baselines/slurm.js")).runSlurm;
+    default: return null;
+  }
+}

@@ -1,0 +1,66 @@
+// The workload's arrival sequence as a lazy iterator: the two Poisson streams
+// (F and L) merged in time order, with each task's service time drawn in
+// arrival order from its own stream. Two iterators built from the same seed
+// walk the same sequence, so a model can count arrivals with one and serve
+// them with the other without storing the tasks in between.
+import type { Config } from "../model/params.js";
+import { streamRng, type Rng } from "../sim/rng.js";
+import { NS_PER_MS } from "../sim/time.js";
+import { arrivalRates, CLASS_F, CLASS_L } from "./bimodal.js";
+
+export class Arrivals {
+  /** The current task (after next()): arrival time (ns), class, service time (ns), demand (atoms). */
+  time = 0;
+  cls = 0;
+  service = 0;
+  atoms = 0;
+  /** Tasks taken so far. */
+  count = 0;
+  private nextF: number;
+  private nextL: number;
+  private readonly gapF: number;
+  private readonly gapL: number;
+  private readonly rF: Rng;
+  private readonly rL: Rng;
+  private readonly rService: Rng | null;
+
+  /** `withService`: draw service times (stream "service"); a counting-only copy passes false. */
+  constructor(private readonly c: Config, private readonly endNs: number, withService: boolean) {
+    const rates = arrivalRates(c);
+    this.gapF = rates.lambdaF > 0 ? 1e9 / rates.lambdaF : Infinity;
+    this.gapL = rates.lambdaL > 0 ? 1e9 / rates.lambdaL : Infinity;
+    this.rF = streamRng(c.sim.seed, "arrivals", 0);
+    this.rL = streamRng(c.sim.seed, "arrivals", 1);
+    this.rService = withService ? streamRng(c.sim.seed, "service") : null;
+    this.nextF = this.gapF < Infinity ? this.rF.exp(this.gapF) : Infinity;
+    this.nextL = this.gapL < Infinity ? this.rL.exp(this.gapL) : Infinity;
+  }
+
+  /** Time of the next task (integer ns), Infinity when the arrival window is over. */
+  peek(): number {
+    const f = this.nextF < this.endNs ? Math.round(this.nextF) : Infinity;
+    const l = this.nextL < this.endNs ? Math.round(this.nextL) : Infinity;
+    return f <= l ? f : l;
+  }
+
+  /** Take the next task into the fields (call only when peek() is finite). F before L on a tie. */
+  next(): void {
+    const w = this.c.workload;
+    const f = this.nextF < this.endNs ? Math.round(this.nextF) : Infinity;
+    const l = this.nextL < this.endNs ? Math.round(this.nextL) : Infinity;
+    if (f <= l) {
+      this.time = f;
+      this.cls = CLASS_F;
+      this.atoms = w.fAtoms;
+      this.nextF += this.rF.exp(this.gapF);
+      if (this.rService) this.service = Math.max(1, Math.round(this.rService.exp(w.fMeanMs) * NS_PER_MS));
+    } else {
+      this.time = l;
+      this.cls = CLASS_L;
+      this.atoms = w.lAtoms;
+      this.nextL += this.rL.exp(this.gapL);
+      if (this.rService) this.service = Math.max(1, Math.round(this.rService.lognormal(w.lMu, w.lSigma) * NS_PER_MS));
+    }
+    this.count++;
+  }
+}
