@@ -30,7 +30,7 @@ import { Cluster } from "../model/cluster.js";
 import { Views } from "../core/views.js";
 import { loadCore } from "../core/wasm.js";
 import { commonResult, type CommonResult } from "../metrics/result.js";
-import type { RunOptions } from "../model/run-options.js";
+import { runSlices, type RunOptions } from "../model/run-options.js";
 import { performance } from "node:perf_hooks";
 
 const K_WAKE = 1, K_DECIDED = 2, K_START = 3, K_COMPLETE = 4, K_SERIES = 5;
@@ -323,14 +323,7 @@ export function runSlurm(config: Config, opts: RunOptions = {}): SlurmResult {
   const core = opts.core ?? loadCore("auto");
   const model = new SlurmModel(core, config);
   model.start();
-  const endNs = model.endArrivalsNs + Math.round(config.sim.drainS * 1e9);
-  let now = 0;
-  while (now < endNs) {
-    now = Math.min(now + 10 * NS_PER_MS, endNs);
-    model.runUntil(now);
-    opts.onProgress?.(now, endNs);
-    if (now >= model.endArrivalsNs && model.quiescent()) break;
-  }
+  runSlices(model, config.sim.drainS, opts);
   model.finish();
   const common = commonResult({
     scheduler: "slurm", config, metrics: model.metrics, inFlight: model.inFlight, running: model.running,

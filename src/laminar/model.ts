@@ -270,7 +270,7 @@ export class LaminarModel {
   }
 
   /** Run until simulated time `until` (ns, exclusive). */
-  run(until: number): void {
+  runUntil(until: number): void {
     this.engine.run(until, this.dispatch);
   }
 

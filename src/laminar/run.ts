@@ -6,8 +6,7 @@
 import { performance } from "node:perf_hooks";
 import type { Config } from "../model/params.js";
 import { loadCore } from "../core/wasm.js";
-import type { RunOptions } from "../model/run-options.js";
-import { NS_PER_MS } from "../sim/time.js";
+import { runSlices, type RunOptions } from "../model/run-options.js";
 import { DA_ENDS } from "../metrics/run-metrics.js";
 import { commonResult, TIMING_FIELDS, type CommonResult } from "../metrics/result.js";
 import { LaminarModel } from "./model.js";
@@ -34,21 +33,12 @@ export interface SimResult extends CommonResult {
 
 export { TIMING_FIELDS, type RunOptions };
 
-const SLICE_NS = 10 * NS_PER_MS;
-
 export function runLaminar(config: Config, opts: RunOptions = {}): SimResult {
   const wall0 = performance.now();
   const core = opts.core ?? loadCore("auto");
   const model = new LaminarModel(core, config);
   model.start();
-  const endNs = model.endArrivalsNs + Math.round(config.sim.drainS * 1e9);
-  let now = 0;
-  while (now < endNs) {
-    now = Math.min(now + SLICE_NS, endNs);
-    model.run(now);
-    opts.onProgress?.(now, endNs);
-    if (model.quiescent()) break;
-  }
+  runSlices(model, config.sim.drainS, opts);
   model.finish();
   model.invariants?.end();
   const wallSeconds = (performance.now() - wall0) / 1000;

@@ -99,7 +99,7 @@ describe("memory follows tasks in flight", () => {
   it("frees a task's slot once it has started and completed, before its deadline timer comes due", () => {
     const model = new LaminarModel(loadCore("auto"), applySets(defaultConfig(), BASE));
     model.start();
-    model.run(400_000_000); // 0.4 s: every task's 500 ms deadline is still ahead
+    model.runUntil(400_000_000); // 0.4 s: every task's 500 ms deadline is still ahead
     expect(model.metrics.arrived).toBeGreaterThan(20_000);
     expect(model.tasks.slots.live).toBeLessThanOrEqual(model.inFlight + model.running + 16);
   });
@@ -142,10 +142,10 @@ describe("the invariant checker", () => {
     const core = loadCore("auto");
     const model = new LaminarModel(core, applySets(defaultConfig(), BASE));
     model.start();
-    model.run(5_000_000);
+    model.runUntil(5_000_000);
     const n = 7, row = model.cluster.row(n) >> 2;
     core.arena.u32[row] ^= 1; // flip an atom behind the model's back
     expect(() => model.invariants!.node(n)).toThrow(InvariantError);
-    expect(() => model.run(200_000_000)).toThrow(/invariant violated at t=/);
+    expect(() => model.runUntil(200_000_000)).toThrow(/invariant violated at t=/);
   });
 });
