@@ -12,6 +12,7 @@ export async function schedulerRun(name: Config["sim"]["scheduler"]): Promise<Sc
   switch (name) {
     case "laminar": return (await import("./laminar/run.js")).runLaminar;
     case "slurm": return (await import("./baselines/slurm.js")).runSlurm;
+    case "ray": return (await import("./baselines/ray.js")).runRay;
     default: return null;
   }
 }

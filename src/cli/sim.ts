@@ -10,6 +10,7 @@ import { Progress } from "./progress.js";
 import { UsageError } from "./errors.js";
 import type { SimResult } from "../laminar/run.js";
 import type { SlurmResult } from "../baselines/slurm.js";
+import type { RayResult } from "../baselines/ray.js";
 import type { CommonResult } from "../metrics/result.js";
 import { schedulerRun } from "../schedulers.js";
 
@@ -69,6 +70,13 @@ function extraRows(r: CommonResult): Array<[string, string]> {
       ["longest global FIFO", String(s.maxQueue)],
     ];
   }
+  if (r.scheduler === "ray") {
+    const y = r as RayResult;
+    return [
+      ["local starts / redirects", `${y.localStarts} / ${y.redirects}`],
+      ["GCS decisions / longest shard queue", `${y.gcsDecisions} / ${y.maxShardQueue}`],
+    ];
+  }
   return [];
 }
 
@@ -100,7 +108,7 @@ function seriesCsv(r: CommonResult): string {
 export function simCommand(): Command {
   return new Command("sim")
     .description("run one simulation and report start success, latency, control work and the run's own cost")
-    .option("--scheduler <name>", "laminar or slurm (the Ray- and Flux-like baselines: not in this version)")
+    .option("--scheduler <name>", "laminar, slurm or ray (the Flux-like baseline: not in this version)")
     .option("--nodes <n>", "worker nodes (cluster.nodes)")
     .option("--rho <r>", "offered load (workload.rho)")
     .option("--duration <s>", "simulated arrival window in seconds (sim.durationS)")
@@ -118,7 +126,7 @@ export function simCommand(): Command {
       supported(config);
       const run = await schedulerRun(config.sim.scheduler);
       if (run === null) {
-        throw new UsageError(`sim.scheduler=${config.sim.scheduler}: the Ray- and Flux-like models are not implemented in this version (laminar, slurm run)`);
+        throw new UsageError(`sim.scheduler=${config.sim.scheduler}: the Flux-like model is not implemented in this version (laminar, slurm and ray run)`);
       }
       const endMs = (config.sim.durationS + config.sim.drainS) * 1000;
       const bar = new Progress({ total: endMs, label: "sim", enabled: o.progress !== false && process.stderr.isTTY === true });

@@ -168,8 +168,17 @@ describe("laminar sim: bad input", () => {
     refused([...SMALL, "--json", "--config", unknown], /cluster\.nodez/);
   });
 
-  it("--scheduler ray and flux (baselines not in this version)", () => {
-    refused([...SMALL, "--json", "--scheduler", "ray"], /ray/);
+  it("--scheduler slurm and ray run the baselines", () => {
+    for (const name of ["slurm", "ray"]) {
+      const r = laminar("sim", ...SMALL, "--json", "--scheduler", name);
+      expect(r.code).toBe(0);
+      const j = JSON.parse(r.out);
+      expect(j.scheduler).toBe(name);
+      expect(j.arrived).toBe(j.started + j.failed + j.inFlightAtEnd);
+    }
+  });
+
+  it("--scheduler flux (a baseline not in this version)", () => {
     refused([...SMALL, "--json", "--scheduler", "flux"], /flux/);
   });
 });
