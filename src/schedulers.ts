@@ -7,12 +7,12 @@ import type { RunOptions } from "./model/run-options.js";
 
 export type SchedulerRun = (config: Config, opts?: RunOptions) => CommonResult;
 
-/** The run function of config.sim.scheduler, or null when this version has no model for it. */
-export async function schedulerRun(name: Config["sim"]["scheduler"]): Promise<SchedulerRun | null> {
+/** The run function of config.sim.scheduler (loaded on demand). */
+export async function schedulerRun(name: Config["sim"]["scheduler"]): Promise<SchedulerRun> {
   switch (name) {
     case "laminar": return (await import("./laminar/run.js")).runLaminar;
     case "slurm": return (await import("./baselines/slurm.js")).runSlurm;
     case "ray": return (await import("./baselines/ray.js")).runRay;
-    default: return null;
+    case "flux": return (await import("./baselines/flux.js")).runFlux;
   }
 }

@@ -28,44 +28,15 @@ import { loadCore, type Core } from "../core/wasm.js";
 import { Engine } from "../sim/engine.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { streamRng, type Rng } from "../sim/rng.js";
-import { growTyped, SlotStore } from "../sim/slot-store.js";
+import { Queues, TaskTable } from "./tasks.js";
 import { Arrivals } from "../workload/arrivals.js";
 import { CLASS_F } from "../workload/bimodal.js";
 import { CAUSE_DEADLINE, CAUSE_SPILLBACKS, RunMetrics } from "../metrics/run-metrics.js";
 import { commonResult, type CommonResult } from "../metrics/result.js";
 import { Cluster } from "../model/cluster.js";
-import { Views } from "../core/views.js";
 import { runSlices, type RunOptions } from "../model/run-options.js";
 
 const K_ARRIVE = 1, K_AT_RAYLET = 2, K_RAYLET_DONE = 3, K_AT_GCS = 4, K_GCS_DONE = 5, K_COMPLETE = 6, K_HEARTBEAT = 7, K_SERIES = 8;
-
-/** FIFO queues of task slots, one per server, linked through a shared next[] column. */
-class Queues {
-  readonly head: Int32Array;
-  readonly tail: Int32Array;
-  readonly len: Int32Array;
-  readonly busy: Uint8Array;
-  constructor(n: number) {
-    this.head = new Int32Array(n).fill(-1);
-    this.tail = new Int32Array(n).fill(-1);
-    this.len = new Int32Array(n);
-    this.busy = new Uint8Array(n);
-  }
-  push(q: number, t: number, next: Int32Array): void {
-    next[t] = -1;
-    if (this.tail[q] < 0) this.head[q] = t;
-    else next[this.tail[q]] = t;
-    this.tail[q] = t;
-    this.len[q]++;
-  }
-  shift(q: number, next: Int32Array): number {
-    const t = this.head[q];
-    this.head[q] = next[t];
-    if (this.head[q] < 0) this.tail[q] = -1;
-    this.len[q]--;
-    return t;
-  }
-}
 
 export class RayModel {
   readonly engine = new Engine();
@@ -74,7 +45,6 @@ export class RayModel {
   readonly endArrivalsNs: number;
   private readonly arrivals: Arrivals;
   private readonly rng: Rng;
-  private readonly views: Views;
   private readonly hopNs: number;
   private readonly localNs: number;
   private readonly deadlineNs: number;
@@ -85,16 +55,7 @@ export class RayModel {
   private readonly rayletView: Int32Array;
   private readonly gcsView: Int32Array;
 
-  private readonly tasks = new SlotStore(1 << 14);
-  private tArrival = new Float64Array(1 << 14);
-  private tService = new Float64Array(1 << 14);
-  private tCls = new Uint8Array(1 << 14);
-  private tM = new Int32Array(1 << 14);
-  private tHops = new Int32Array(1 << 14);
-  private tNext = new Int32Array(1 << 14);
-  private tNode = new Int32Array(1 << 14);
-  private maskBase: number;
-  private readonly rowBytes: number;
+  private readonly T: TaskTable;
 
   inFlight = 0;
   running = 0;
@@ -103,7 +64,7 @@ export class RayModel {
   gcsDecisions = 0;
   maxShardQueue = 0;
 
-  constructor(private readonly core: Core, private readonly c: Config) {
+  constructor(core: Core, private readonly c: Config) {
     this.hopNs = Math.round(c.network.hopMs * NS_PER_MS);
     this.localNs = Math.max(1, Math.round(c.baselines.ray.localUs * 1000));
     this.deadlineNs = Math.round(c.baselines.deadlineMs * NS_PER_MS);
@@ -111,15 +72,13 @@ export class RayModel {
     this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
     this.metrics = new RunMetrics(this.deadlineNs);
     this.cluster = new Cluster(core, c, Int32Array.of(0, c.cluster.nodes));
-    this.rowBytes = this.cluster.rowBytes;
     this.arrivals = new Arrivals(c, this.endArrivalsNs, true);
     this.rng = streamRng(c.sim.seed, "ray");
     this.raylets = new Queues(c.cluster.nodes);
     this.shards = new Queues(c.baselines.ray.shards);
     this.rayletView = Int32Array.from(this.cluster.free);
     this.gcsView = Int32Array.from(this.cluster.free);
-    this.maskBase = core.arena.alloc(this.tasks.capacity * this.rowBytes, 16);
-    this.views = new Views(core.exports.memory);
+    this.T = new TaskTable(core, this.cluster.rowBytes);
   }
 
   start(): void {
@@ -131,6 +90,15 @@ export class RayModel {
 
   runUntil(until: number): void {
     this.engine.run(until, this.dispatch);
+  }
+
+  /** End of the run: tasks still queued past their deadline count as failed (deadline), as the client has given up. */
+  finish(): void {
+    const late = this.T.countWaiting(this.engine.now - this.deadlineNs);
+    for (let i = 0; i < late; i++) {
+      this.inFlight--;
+      this.metrics.onFail(CAUSE_DEADLINE);
+    }
   }
 
   quiescent(): boolean {
@@ -154,10 +122,9 @@ export class RayModel {
   private arrive(): void {
     const a = this.arrivals, now = this.engine.now;
     a.next();
-    const t = this.tasks.alloc();
-    if (t >= this.tArrival.length) this.grow();
-    this.tArrival[t] = a.time; this.tService[t] = a.service; this.tCls[t] = a.cls; this.tM[t] = a.atoms; this.tHops[t] = 0;
-    this.tNode[t] = this.rng.int(this.cluster.nodes);
+    const t = this.T.alloc();
+    this.T.arrival[t] = a.time; this.T.service[t] = a.service; this.T.cls[t] = a.cls; this.T.m[t] = a.atoms; this.T.hops[t] = 0;
+    this.T.at[t] = this.rng.int(this.cluster.nodes);
     this.inFlight++;
     this.metrics.onArrive(a.cls);
     this.engine.post(this.hopNs, K_AT_RAYLET, t);
@@ -167,8 +134,8 @@ export class RayModel {
 
   /** Task t reaches the raylet of tNode[t]: it queues for the node's commit lock. */
   private atRaylet(t: number): void {
-    const n = this.tNode[t], q = this.raylets;
-    q.push(n, t, this.tNext);
+    const n = this.T.at[t], q = this.raylets;
+    q.push(n, t, this.T.next);
     if (q.busy[n] === 0) {
       q.busy[n] = 1;
       this.engine.post(this.localNs, K_RAYLET_DONE, n);
@@ -177,12 +144,12 @@ export class RayModel {
 
   /** The raylet of node n finishes a decision for its first queued task. */
   private rayletDone(n: number): void {
-    const q = this.raylets, t = q.shift(n, this.tNext);
+    const q = this.raylets, t = q.shift(n, this.T.next);
     if (q.len[n] > 0) this.engine.post(this.localNs, K_RAYLET_DONE, n);
     else q.busy[n] = 0;
     if (this.expired(t)) return;
-    const m = this.tM[t], contiguous = this.tCls[t] !== CLASS_F;
-    if (this.cluster.take(n, m, contiguous, this.mask(t))) {
+    const m = this.T.m[t], contiguous = this.T.cls[t] !== CLASS_F;
+    if (this.cluster.take(n, m, contiguous, this.T.mask(t))) {
       this.localStarts++;
       this.startTask(t, n);
       return;
@@ -197,24 +164,24 @@ export class RayModel {
   }
 
   private redirect(t: number, node: number): void {
-    if (this.tHops[t]++ >= this.c.baselines.ray.maxSpillbacks) return this.fail(t, CAUSE_SPILLBACKS);
+    if (this.T.hops[t]++ >= this.c.baselines.ray.maxSpillbacks) return this.fail(t, CAUSE_SPILLBACKS);
     this.redirects++;
-    this.tNode[t] = node;
+    this.T.at[t] = node;
     this.engine.post(this.hopNs, K_AT_RAYLET, t);
   }
 
   /** Spill back to the GCS: one hop to a shard (the hot shard takes shardSkew on top of its share). */
   private spill(t: number): void {
-    if (this.tHops[t]++ >= this.c.baselines.ray.maxSpillbacks) return this.fail(t, CAUSE_SPILLBACKS);
+    if (this.T.hops[t]++ >= this.c.baselines.ray.maxSpillbacks) return this.fail(t, CAUSE_SPILLBACKS);
     this.redirects++;
     const r = this.c.baselines.ray;
-    this.tNode[t] = this.rng.float() < r.shardSkew ? 0 : this.rng.int(r.shards);
+    this.T.at[t] = this.rng.float() < r.shardSkew ? 0 : this.rng.int(r.shards);
     this.engine.post(this.hopNs, K_AT_GCS, t);
   }
 
   private atGcs(t: number): void {
-    const s = this.tNode[t], q = this.shards;
-    q.push(s, t, this.tNext);
+    const s = this.T.at[t], q = this.shards;
+    q.push(s, t, this.T.next);
     if (q.len[s] > this.maxShardQueue) this.maxShardQueue = q.len[s];
     if (q.busy[s] === 0) {
       q.busy[s] = 1;
@@ -232,7 +199,7 @@ export class RayModel {
   }
 
   private gcsDone(s: number): void {
-    const q = this.shards, t = q.shift(s, this.tNext);
+    const q = this.shards, t = q.shift(s, this.T.next);
     this.gcsDecisions++;
     if (q.len[s] > 0) this.engine.post(this.gcsDecisionNs(s), K_GCS_DONE, s);
     else q.busy[s] = 0;
@@ -243,12 +210,12 @@ export class RayModel {
       const j = this.rng.int(N);
       if (view[j] > view[best]) best = j;
     }
-    view[best] -= this.tM[t];
+    view[best] -= this.T.m[t];
     this.redirect(t, best);
   }
 
   private expired(t: number): boolean {
-    if (this.engine.now - this.tArrival[t] < this.deadlineNs) return false;
+    if (this.engine.now - this.T.arrival[t] < this.deadlineNs) return false;
     this.fail(t, CAUSE_DEADLINE);
     return true;
   }
@@ -256,22 +223,23 @@ export class RayModel {
   private fail(t: number, cause: number): void {
     this.inFlight--;
     this.metrics.onFail(cause);
-    this.tasks.release(t);
+    this.T.release(t);
   }
 
   private startTask(t: number, n: number): void {
-    this.tNode[t] = n;
+    this.T.at[t] = n;
+    this.T.running[t] = 1;
     this.inFlight--;
     this.running++;
-    this.metrics.onStart(this.engine.now - this.tArrival[t], this.tCls[t]);
-    this.engine.post(this.tService[t], K_COMPLETE, t);
+    this.metrics.onStart(this.engine.now - this.T.arrival[t], this.T.cls[t]);
+    this.engine.post(this.T.service[t], K_COMPLETE, t);
   }
 
   private complete(t: number): void {
-    this.cluster.release(this.tNode[t], this.tM[t], this.mask(t));
+    this.cluster.release(this.T.at[t], this.T.m[t], this.T.mask(t));
     this.running--;
     this.metrics.completed++;
-    this.tasks.release(t);
+    this.T.release(t);
   }
 
   private heartbeat(): void {
@@ -285,24 +253,6 @@ export class RayModel {
     this.engine.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
   }
 
-  private mask(t: number): number {
-    return this.maskBase + t * this.rowBytes;
-  }
-
-  private grow(): void {
-    const n = this.tasks.capacity, old = this.tArrival.length;
-    this.tArrival = growTyped(this.tArrival, n);
-    this.tService = growTyped(this.tService, n);
-    this.tCls = growTyped(this.tCls, n);
-    this.tM = growTyped(this.tM, n);
-    this.tHops = growTyped(this.tHops, n);
-    this.tNext = growTyped(this.tNext, n);
-    this.tNode = growTyped(this.tNode, n);
-    const fresh = this.core.arena.alloc(n * this.rowBytes, 16);
-    this.views.sync();
-    this.views.u8.copyWithin(fresh, this.maskBase, this.maskBase + old * this.rowBytes);
-    this.maskBase = fresh;
-  }
 }
 
 export interface RayResult extends CommonResult {
@@ -320,6 +270,7 @@ export function runRay(config: Config, opts: RunOptions = {}): RayResult {
   const model = new RayModel(core, config);
   model.start();
   runSlices(model, config.sim.drainS, opts);
+  model.finish();
   const common = commonResult({
     scheduler: "ray", config, metrics: model.metrics, inFlight: model.inFlight, running: model.running,
     simulatedNs: model.engine.now, events: model.engine.processed, coreBuild: core.flavor,

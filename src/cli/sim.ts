@@ -11,6 +11,7 @@ import { UsageError } from "./errors.js";
 import type { SimResult } from "../laminar/run.js";
 import type { SlurmResult } from "../baselines/slurm.js";
 import type { RayResult } from "../baselines/ray.js";
+import type { FluxResult } from "../baselines/flux.js";
 import type { CommonResult } from "../metrics/result.js";
 import { schedulerRun } from "../schedulers.js";
 
@@ -77,6 +78,13 @@ function extraRows(r: CommonResult): Array<[string, string]> {
       ["GCS decisions / longest shard queue", `${y.gcsDecisions} / ${y.maxShardQueue}`],
     ];
   }
+  if (r.scheduler === "flux") {
+    const x = r as FluxResult;
+    return [
+      ["brokers / decisions / rollbacks", `${x.brokers} / ${x.decisions} / ${x.rollbacks}`],
+      ["longest root queue", String(x.maxRootQueue)],
+    ];
+  }
   return [];
 }
 
@@ -108,7 +116,7 @@ function seriesCsv(r: CommonResult): string {
 export function simCommand(): Command {
   return new Command("sim")
     .description("run one simulation and report start success, latency, control work and the run's own cost")
-    .option("--scheduler <name>", "laminar, slurm or ray (the Flux-like baseline: not in this version)")
+    .option("--scheduler <name>", "laminar, or a baseline: slurm, ray, flux")
     .option("--nodes <n>", "worker nodes (cluster.nodes)")
     .option("--rho <r>", "offered load (workload.rho)")
     .option("--duration <s>", "simulated arrival window in seconds (sim.durationS)")
@@ -125,9 +133,6 @@ export function simCommand(): Command {
       const config = resolveConfig(o.config, simSets(o));
       supported(config);
       const run = await schedulerRun(config.sim.scheduler);
-      if (run === null) {
-        throw new UsageError(`sim.scheduler=${config.sim.scheduler}: the Flux-like model is not implemented in this version (laminar, slurm and ray run)`);
-      }
       const endMs = (config.sim.durationS + config.sim.drainS) * 1000;
       const bar = new Progress({ total: endMs, label: "sim", enabled: o.progress !== false && process.stderr.isTTY === true });
       const result = run(config, { onProgress: (now) => bar.update(now / 1e6, `${(now / 1e9).toFixed(2)} s simulated`) });

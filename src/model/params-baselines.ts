@@ -3,7 +3,7 @@
 // penalty forms (lock convoy, USL, congestion). Costs are in microseconds, as
 // the paper quotes them. Hops, redirects and rollbacks use network.hopMs, the
 // hop delay the paper says all schedulers share.
-import { artifact, bool, int, num, ours, paper, type ParamGroup } from "./params-spec.js";
+import { artifact, bool, enm, int, num, ours, paper, type ParamGroup } from "./params-spec.js";
 
 const slurm = {
   baseMatchUs: num({
@@ -125,7 +125,12 @@ const flux = {
   rootQueue: int({
     min: 1, max: 1e9, default: 4000, unit: "tasks",
     source: paper("Experimental Setup"),
-    description: "root congestion = exp(min(q/rootQueue, rootCap))",
+    description: "root congestion = exp(min(q/rootQueue, rootCap)), q as rootLoad says",
+  }),
+  rootLoad: enm({
+    values: ["inFlight", "queue"] as const, default: "inFlight", unit: "choice",
+    source: ours("the paper's 'above 4,000 concurrent tasks' at the root; the notes leave q undefined"),
+    description: "q of the root's congestion: every task in flight in the tree (inFlight) or the root's own queue (queue)",
   }),
   rootCap: num({
     min: 0, max: 100, default: 10, unit: "exponent",

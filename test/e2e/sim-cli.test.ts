@@ -168,8 +168,8 @@ describe("laminar sim: bad input", () => {
     refused([...SMALL, "--json", "--config", unknown], /cluster\.nodez/);
   });
 
-  it("--scheduler slurm and ray run the baselines", () => {
-    for (const name of ["slurm", "ray"]) {
+  it("--scheduler slurm, ray and flux run the baselines", () => {
+    for (const name of ["slurm", "ray", "flux"]) {
       const r = laminar("sim", ...SMALL, "--json", "--scheduler", name);
       expect(r.code).toBe(0);
       const j = JSON.parse(r.out);
@@ -178,7 +178,7 @@ describe("laminar sim: bad input", () => {
     }
   });
 
-  it("--scheduler flux (a baseline not in this version)", () => {
-    refused([...SMALL, "--json", "--scheduler", "flux"], /flux/);
+  it("--scheduler with an unknown name", () => {
+    refused([...SMALL, "--json", "--scheduler", "yarn"], /sim\.scheduler/);
   });
 });

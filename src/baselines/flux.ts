@@ -1,0 +1,309 @@
+// The Flux-like baseline (paper §Baseline modeling, model notes): a broker
+// tree whose brokers decide from isolated, heartbeat-refreshed views, with
+// congestion at the root and rollback on leaf collisions.
+//
+// Tree: leaf brokers own `leafNodes` consecutive nodes each; every level
+// above groups `fanout` brokers under one parent, up to a single root.
+//
+//   arrival --hop--> root broker's FIFO
+//   broker decision, one at a time, takes (dispatchUs + scanUs * units) * congestion
+//     (units: children examined, or nodes for a leaf; congestion at the root
+//      exp(min(q / rootQueue, rootCap)), elsewhere 1 + brokerSlope * min(q / brokerQueue, brokerCap),
+//      q = the broker's queue)
+//   an inner broker sends the task (one hop) to the child whose view shows a
+//     node with m free atoms and the most free atoms in all, and books m against
+//     that child's total in its view
+//   a leaf first-fits the task on its own nodes' real bitmaps: atoms taken,
+//     the task starts one hop later
+//   no fit (a leaf collision, or no child fits in an inner broker's view): the
+//     task rolls back to the parent (one hop plus backoffMs, per level climbed),
+//     and the parent marks that child full until the next heartbeat; the root
+//     retries itself after the backoff; after maxRetries rollbacks the task
+//     fails (retriesExhausted); a task not started baselines.deadlineMs after
+//     arrival fails (deadline) at its next decision.
+// Views (per child: the most free atoms on one node of its subtree, and the
+// free atoms in all) are refreshed from the real state every heartbeat.
+import { performance } from "node:perf_hooks";
+import type { Config } from "../model/params.js";
+import { loadCore, type Core } from "../core/wasm.js";
+import { Engine } from "../sim/engine.js";
+import { NS_PER_MS } from "../sim/time.js";
+import { Arrivals } from "../workload/arrivals.js";
+import { CLASS_F } from "../workload/bimodal.js";
+import { CAUSE_DEADLINE, CAUSE_RETRIES, RunMetrics } from "../metrics/run-metrics.js";
+import { commonResult, type CommonResult } from "../metrics/result.js";
+import { Cluster } from "../model/cluster.js";
+import { runSlices, type RunOptions } from "../model/run-options.js";
+import { Queues, TaskTable } from "./tasks.js";
+
+const K_ARRIVE = 1, K_AT_BROKER = 2, K_BROKER_DONE = 3, K_START = 4, K_COMPLETE = 5, K_HEARTBEAT = 6, K_SERIES = 7;
+
+/** The broker tree: brokers 0..leaves-1 are leaves, the last one is the root. */
+export class BrokerTree {
+  readonly brokers: number;
+  readonly leaves: number;
+  readonly root: number;
+  readonly parent: Int32Array;
+  /** Children of broker b: brokers (or, for a leaf, nodes) first[b] .. last[b]-1. */
+  readonly first: Int32Array;
+  readonly last: Int32Array;
+
+  constructor(nodes: number, leafNodes: number, fanout: number) {
+    const firsts: number[] = [], lasts: number[] = [], parents: number[] = [];
+    let level: number[] = [];
+    for (let n = 0; n < nodes; n += leafNodes) {
+      level.push(firsts.length);
+      firsts.push(n);
+      lasts.push(Math.min(nodes, n + leafNodes));
+      parents.push(-1);
+    }
+    this.leaves = level.length;
+    while (level.length > 1) {
+      const up: number[] = [];
+      for (let i = 0; i < level.length; i += fanout) {
+        const b = firsts.length;
+        up.push(b);
+        firsts.push(level[i]);
+        lasts.push(level[Math.min(level.length, i + fanout) - 1] + 1);
+        parents.push(-1);
+        for (let j = i; j < Math.min(level.length, i + fanout); j++) parents[level[j]] = b;
+      }
+      level = up;
+    }
+    this.brokers = firsts.length;
+    this.root = level[0];
+    this.first = Int32Array.from(firsts);
+    this.last = Int32Array.from(lasts);
+    this.parent = Int32Array.from(parents);
+  }
+
+  isLeaf(b: number): boolean {
+    return b < this.leaves;
+  }
+}
+
+export class FluxModel {
+  readonly engine = new Engine();
+  readonly metrics: RunMetrics;
+  readonly cluster: Cluster;
+  readonly tree: BrokerTree;
+  readonly endArrivalsNs: number;
+  private readonly arrivals: Arrivals;
+  private readonly T: TaskTable;
+  private readonly queues: Queues;
+  /** Per broker, as its parent sees it: the most free atoms on one node below it, and the free atoms in all. */
+  private readonly viewMax: Float64Array;
+  private readonly viewSum: Float64Array;
+  private readonly hopNs: number;
+  private readonly backoffNs: number;
+  private readonly deadlineNs: number;
+  private readonly heartbeatNs: number;
+
+  inFlight = 0;
+  running = 0;
+  decisions = 0;
+  rollbacks = 0;
+  maxRootQueue = 0;
+
+  constructor(core: Core, private readonly c: Config) {
+    const f = c.baselines.flux;
+    this.hopNs = Math.round(c.network.hopMs * NS_PER_MS);
+    this.backoffNs = Math.round(f.backoffMs * NS_PER_MS);
+    this.deadlineNs = Math.round(c.baselines.deadlineMs * NS_PER_MS);
+    this.heartbeatNs = Math.max(1, Math.round(c.baselines.heartbeatMs * NS_PER_MS));
+    this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
+    this.metrics = new RunMetrics(this.deadlineNs);
+    this.cluster = new Cluster(core, c, Int32Array.of(0, c.cluster.nodes));
+    this.tree = new BrokerTree(c.cluster.nodes, f.leafNodes, f.fanout);
+    this.arrivals = new Arrivals(c, this.endArrivalsNs, true);
+    this.T = new TaskTable(core, this.cluster.rowBytes);
+    this.queues = new Queues(this.tree.brokers);
+    this.viewMax = new Float64Array(this.tree.brokers);
+    this.viewSum = new Float64Array(this.tree.brokers);
+    this.refreshViews();
+  }
+
+  start(): void {
+    const t = this.arrivals.peek();
+    if (t < Infinity) this.engine.post(t, K_ARRIVE, 0);
+    this.engine.post(this.heartbeatNs, K_HEARTBEAT, 0);
+    this.engine.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
+  }
+
+  runUntil(until: number): void {
+    this.engine.run(until, this.dispatch);
+  }
+
+  /** End of the run: tasks still queued past their deadline count as failed (deadline), as the client has given up. */
+  finish(): void {
+    const late = this.T.countWaiting(this.engine.now - this.deadlineNs);
+    for (let i = 0; i < late; i++) {
+      this.inFlight--;
+      this.metrics.onFail(CAUSE_DEADLINE);
+    }
+  }
+
+  quiescent(): boolean {
+    return this.arrivals.peek() === Infinity && this.inFlight === 0 && this.running === 0;
+  }
+
+  private readonly dispatch = (kind: number, s: number): void => {
+    switch (kind) {
+      case K_ARRIVE: this.arrive(); break;
+      case K_AT_BROKER: this.atBroker(s); break;
+      case K_BROKER_DONE: this.brokerDone(s); break;
+      case K_START: this.started(s); break;
+      case K_COMPLETE: this.complete(s); break;
+      case K_HEARTBEAT: this.refreshViews(); this.engine.post(this.heartbeatNs, K_HEARTBEAT, 0); break;
+      case K_SERIES: this.series(); break;
+      default: throw new Error(`flux: unknown event kind ${kind}`);
+    }
+  };
+
+  private arrive(): void {
+    const a = this.arrivals, T = this.T, now = this.engine.now;
+    a.next();
+    const t = T.alloc();
+    T.arrival[t] = a.time; T.service[t] = a.service; T.cls[t] = a.cls; T.m[t] = a.atoms; T.hops[t] = 0;
+    T.at[t] = this.tree.root;
+    this.inFlight++;
+    this.metrics.onArrive(a.cls);
+    this.engine.post(this.hopNs, K_AT_BROKER, t);
+    const next = a.peek();
+    if (next < Infinity) this.engine.post(next - now, K_ARRIVE, 0);
+  }
+
+  private atBroker(t: number): void {
+    const b = this.T.at[t], q = this.queues;
+    q.push(b, t, this.T.next);
+    if (b === this.tree.root && q.len[b] > this.maxRootQueue) this.maxRootQueue = q.len[b];
+    if (q.busy[b] === 0) {
+      q.busy[b] = 1;
+      this.engine.post(this.decisionNs(b), K_BROKER_DONE, b);
+    }
+  }
+
+  /** (dispatchUs + scanUs * units) * congestion of broker b's queue. */
+  private decisionNs(b: number): number {
+    const f = this.c.baselines.flux, tree = this.tree, q = this.queues.len[b];
+    const units = tree.last[b] - tree.first[b];
+    // the root's load (rootLoad): every task in flight in the tree, all of whose dispatches and retries pass through it, or its own queue
+    const rootQ = f.rootLoad === "inFlight" ? this.inFlight : q;
+    const congestion = b === tree.root ? Math.exp(Math.min(rootQ / f.rootQueue, f.rootCap)) : 1 + f.brokerSlope * Math.min(q / f.brokerQueue, f.brokerCap);
+    const us = (f.dispatchUs + f.scanUs * units) * congestion;
+    this.metrics.controlWorkNs += us * 1000;
+    return Math.max(1, Math.round(us * 1000));
+  }
+
+  private brokerDone(b: number): void {
+    const q = this.queues, T = this.T, tree = this.tree, cl = this.cluster;
+    const t = q.shift(b, T.next);
+    this.decisions++;
+    if (q.len[b] > 0) this.engine.post(this.decisionNs(b), K_BROKER_DONE, b);
+    else q.busy[b] = 0;
+    if (this.engine.now - T.arrival[t] >= this.deadlineNs) return this.fail(t, CAUSE_DEADLINE);
+    const m = T.m[t];
+    if (tree.isLeaf(b)) {
+      const contiguous = T.cls[t] !== CLASS_F;
+      for (let n = tree.first[b]; n < tree.last[b]; n++) {
+        if (cl.free[n] >= m && cl.take(n, m, contiguous, T.mask(t))) {
+          T.at[t] = n;
+          T.running[t] = 1; // placed: no longer waiting, whatever the end of the run finds
+          this.engine.post(this.hopNs, K_START, t);
+          return;
+        }
+      }
+      return this.rollback(t, b);
+    }
+    let best = -1;
+    for (let c = tree.first[b]; c < tree.last[b]; c++) {
+      if (this.viewMax[c] >= m && this.viewSum[c] >= m && (best < 0 || this.viewSum[c] > this.viewSum[best])) best = c;
+    }
+    if (best < 0) return this.rollback(t, b);
+    this.viewSum[best] -= m; // the broker's own booking; which node takes it, only the leaf knows
+    T.at[t] = best;
+    this.engine.post(this.hopNs, K_AT_BROKER, t);
+  }
+
+  /** No fit below broker b: back to its parent (the root retries itself) after one hop and the backoff. */
+  private rollback(t: number, b: number): void {
+    const T = this.T, up = this.tree.parent[b];
+    if (T.hops[t]++ >= this.c.baselines.flux.maxRetries) return this.fail(t, CAUSE_RETRIES);
+    this.rollbacks++;
+    if (up >= 0) this.viewMax[b] = 0; // the parent learns this child is full, until the next heartbeat
+    T.at[t] = up >= 0 ? up : b;
+    this.engine.post(this.hopNs + this.backoffNs, K_AT_BROKER, t);
+  }
+
+  private fail(t: number, cause: number): void {
+    this.inFlight--;
+    this.metrics.onFail(cause);
+    this.T.release(t);
+  }
+
+  private started(t: number): void {
+    this.inFlight--;
+    this.running++;
+    this.metrics.onStart(this.engine.now - this.T.arrival[t], this.T.cls[t]);
+    this.engine.post(this.T.service[t], K_COMPLETE, t);
+  }
+
+  private complete(t: number): void {
+    const T = this.T;
+    this.cluster.release(T.at[t], T.m[t], T.mask(t));
+    this.running--;
+    this.metrics.completed++;
+    T.release(t);
+  }
+
+  /** Every broker's view of its children, from the real state (leaves first, then upwards). */
+  private refreshViews(): void {
+    const tree = this.tree, free = this.cluster.free;
+    for (let b = 0; b < tree.brokers; b++) {
+      let mx = 0, sum = 0;
+      if (tree.isLeaf(b)) {
+        for (let n = tree.first[b]; n < tree.last[b]; n++) { if (free[n] > mx) mx = free[n]; sum += free[n]; }
+      } else {
+        for (let c = tree.first[b]; c < tree.last[b]; c++) { if (this.viewMax[c] > mx) mx = this.viewMax[c]; sum += this.viewSum[c]; }
+      }
+      this.viewMax[b] = mx;
+      this.viewSum[b] = sum;
+    }
+  }
+
+  private series(): void {
+    this.metrics.sample(this.engine.now, this.inFlight, this.running);
+    this.engine.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
+  }
+}
+
+export interface FluxResult extends CommonResult {
+  scheduler: "flux";
+  brokers: number;
+  decisions: number;
+  rollbacks: number;
+  maxRootQueue: number;
+}
+
+/** One Flux-like run (see runLaminar for the shape of a run). */
+export function runFlux(config: Config, opts: RunOptions = {}): FluxResult {
+  const wall0 = performance.now();
+  const core = opts.core ?? loadCore("auto");
+  const model = new FluxModel(core, config);
+  model.start();
+  runSlices(model, config.sim.drainS, opts);
+  model.finish();
+  const common = commonResult({
+    scheduler: "flux", config, metrics: model.metrics, inFlight: model.inFlight, running: model.running,
+    simulatedNs: model.engine.now, events: model.engine.processed, coreBuild: core.flavor,
+    wallSeconds: (performance.now() - wall0) / 1000,
+  });
+  return {
+    ...common,
+    scheduler: "flux",
+    brokers: model.tree.brokers,
+    decisions: model.decisions,
+    rollbacks: model.rollbacks,
+    maxRootQueue: model.maxRootQueue,
+  };
+}
