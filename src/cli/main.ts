@@ -9,6 +9,7 @@ import { UsageError } from "./errors.js";
 import { infoCommand } from "./info.js";
 import { paramsCommand } from "./params.js";
 import { simCommand } from "./sim.js";
+import { reproduceCommand } from "./reproduce.js";
 import { InvariantError } from "../laminar/invariants.js";
 import { ConfigError } from "../model/params-error.js";
 
@@ -24,6 +25,7 @@ program.addCommand(benchCommand());
 program.addCommand(infoCommand());
 program.addCommand(paramsCommand());
 program.addCommand(simCommand());
+program.addCommand(reproduceCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,60 @@
+// `laminar reproduce`: run the paper's experiments (all of them by default) at
+// the quick or the paper scale, points in parallel on worker threads, and
+// print one table per experiment with the paper's figures beside ours. Writes
+// DIR/results.json and DIR/results.csv; a rerun with the same DIR skips the
+// points already done.
+import { Command } from "commander";
+import { mkdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { EXPERIMENT_IDS, EXPERIMENTS, SCALES, type Scale } from "../experiments/specs.js";
+import { parseList, parsePositiveInt, UsageError } from "./errors.js";
+import { Progress } from "./progress.js";
+
+interface Options {
+  scale: string;
+  seeds: string;
+  out: string;
+  workers?: string;
+  progress?: boolean;
+}
+
+export function reproduceCommand(): Command {
+  return new Command("reproduce")
+    .description("run the paper's experiments and print our figures beside the paper's (results.json, results.csv in --out)")
+    .argument("[experiments...]", `experiments to run: ${EXPERIMENT_IDS.join(", ")} or all`, ["all"])
+    .option("--scale <scale>", "quick (the default: minutes on a laptop) or paper (the paper's sizes and durations: hours)", "quick")
+    .option("--seeds <k>", "seeds per point; with k > 1 the tables show the mean and a 95% interval", "1")
+    .option("--out <dir>", "where results go; a rerun with the same directory resumes", "laminar-results")
+    .option("--workers <n>", `points run at once (default: the cores available, ${availableParallelism()} here)`)
+    .option("--no-progress", "no progress bar on stderr")
+    .addHelpText("after", "\nExamples:\n  laminar reproduce                     # every experiment, quick scale\n  laminar reproduce exp1 exp2 --seeds 3\n  laminar reproduce exp2 --scale paper --out exp2-paper")
+    .action(async (names: string[], o: Options) => {
+      const ids = names.includes("all") ? [...EXPERIMENT_IDS] : parseList("experiment", names.join(","), EXPERIMENT_IDS);
+      if (!(SCALES as readonly string[]).includes(o.scale)) throw new UsageError(`--scale must be quick or paper, got "${o.scale}"`);
+      const scale = o.scale as Scale;
+      const seeds = parsePositiveInt("--seeds", o.seeds);
+      const workers = o.workers === undefined ? undefined : parsePositiveInt("--workers", o.workers);
+      try {
+        mkdirSync(o.out, { recursive: true });
+      } catch (e) {
+        throw new UsageError(`--out ${o.out}: ${(e as Error).message}`);
+      }
+      const experiments = EXPERIMENTS.filter((e) => ids.includes(e.id));
+      const points = experiments.flatMap((e) => e.points(scale));
+      const { runPoints } = await import("../experiments/runner.js");
+      const { experimentTable, writeResults } = await import("../experiments/report.js");
+      const bar = new Progress({ total: points.length * seeds, label: `reproduce (${scale})`, enabled: o.progress !== false && process.stderr.isTTY === true });
+      let resumed = 0;
+      const results = await runPoints(points, {
+        out: o.out, seeds, workers,
+        onDone: (done, total, last) => {
+          if (last.resumed) resumed++;
+          bar.update(done, `${done}/${total} points, last ${last.point.experiment} ${last.point.scheduler} ${last.point.varied.name}=${last.point.varied.value}`);
+        },
+      });
+      bar.finish();
+      writeResults(o.out, results);
+      for (const e of experiments) console.log(`\n${experimentTable(e, results)}`);
+      console.log(`\n${results.length} runs (${resumed} from earlier runs in ${o.out}); results in ${o.out}/results.json and results.csv`);
+    });
+}

@@ -1,0 +1,82 @@
+// What `laminar reproduce` writes and prints: one record per run (point and
+// seed) in results.json and results.csv, and per experiment a table with the
+// paper's figures beside ours (with several seeds: the mean and a 95%
+// interval, Student's t).
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { formatTable } from "../report/table.js";
+import type { PointResult } from "./runner.js";
+import type { Experiment, Point } from "./specs.js";
+
+/** The flat record of one run: the sim's result fields (config left out) and the point's coordinates. */
+export function record(r: PointResult): Record<string, unknown> {
+  const { config: _config, ...fields } = r.result;
+  return {
+    experiment: r.point.experiment, scheduler: r.point.scheduler, rho: r.point.rho, nodes: r.point.nodes,
+    varied: r.point.varied.name, value: r.point.varied.value, seed: r.seed, sets: r.point.sets.join(" "),
+    ...fields,
+  };
+}
+
+function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "object") return csvCell(JSON.stringify(v));
+  const s = String(v);
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function writeResults(out: string, results: PointResult[]): void {
+  const records = results.map(record);
+  writeFileSync(join(out, "results.json"), JSON.stringify(records, null, 1) + "\n");
+  const cols = [...new Set(records.flatMap((r) => Object.keys(r)))];
+  const lines = [cols.join(","), ...records.map((r) => cols.map((c) => csvCell(r[c])).join(","))];
+  writeFileSync(join(out, "results.csv"), lines.join("\n") + "\n");
+}
+
+/** Two-sided 95% Student t quantiles for 1..30 degrees of freedom. */
+const T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+
+/** Mean and 95% half-width of the values (half-width 0 for one value). */
+export function meanCi(xs: number[]): { mean: number; half: number } {
+  const n = xs.length, mean = xs.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return { mean, half: 0 };
+  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1));
+  const t = n - 1 <= 30 ? T95[n - 2] : 1.96;
+  return { mean, half: (t * sd) / Math.sqrt(n) };
+}
+
+function cell(xs: number[], digits: number, scale = 1): string {
+  const v = xs.filter((x) => Number.isFinite(x));
+  if (v.length === 0) return "-";
+  const { mean, half } = meanCi(v.map((x) => x * scale));
+  return half > 0 ? `${mean.toFixed(digits)} ± ${half.toFixed(digits)}` : mean.toFixed(digits);
+}
+
+const num = (r: PointResult, k: string) => (typeof r.result[k] === "number" ? (r.result[k] as number) : NaN);
+
+/** The experiment's table: one row per point, seeds aggregated. */
+export function experimentTable(e: Experiment, results: PointResult[]): string {
+  const mine = results.filter((r) => r.point.experiment === e.id);
+  const byPoint = new Map<string, { point: Point; runs: PointResult[] }>();
+  for (const r of mine) {
+    const k = r.point.sets.join(" ");
+    if (!byPoint.has(k)) byPoint.set(k, { point: r.point, runs: [] });
+    byPoint.get(k)!.runs.push(r);
+  }
+  const pct = (x: number | undefined) => (x === undefined ? "-" : `${(100 * x).toFixed(2)}%`);
+  const rows = [...byPoint.values()].map(({ point, runs }) => {
+    const p = point.paper ?? {};
+    const extra = point.sets.filter((s) => !/^(sim\.|cluster\.nodes|workload\.rho)/.test(s) && s !== `${point.varied.name}=${point.varied.value}`).join(" ");
+    return [
+      point.scheduler, `${point.varied.name}=${point.varied.value}${extra ? ` (${extra})` : ""}`,
+      cell(runs.map((r) => num(r, "startSuccessRatio")), 2, 100) + "%", p.startSuccessRatio !== undefined ? pct(p.startSuccessRatio) : "-",
+      cell(runs.map((r) => num(r, "p99StartedMs")), 2), cell(runs.map((r) => num(r, "p99StartMs")), 2), p.p99Ms !== undefined ? `${p.p99Ms}` : "-",
+      cell(runs.map((r) => num(r, "controlWorkPerSuccessUs")), 4), p.controlWorkUs !== undefined ? `${p.controlWorkUs}` : "-",
+      p.note ?? "",
+    ];
+  });
+  return `${e.title}\n` + formatTable(
+    ["scheduler", "point", "start success", "paper", "p99 started ms", "p99 all ms", "paper p99 ms", "control work us", "paper", "paper note"],
+    rows,
+  );
+}

@@ -1,0 +1,101 @@
+// The paper's experiments as data: which points each one runs, at two scales,
+// and the paper's reported figures to print beside ours.
+//
+// quick: the default; the whole set in a few minutes on a 2-core machine.
+//   It keeps the paper's cluster sizes (the baselines' behaviour depends on
+//   N: the Slurm-like scan grows with it) and shortens the simulated time.
+// paper: the paper's sizes and durations.
+export type Scale = "quick" | "paper";
+export const SCALES: readonly Scale[] = ["quick", "paper"];
+
+export interface Point {
+  experiment: string;
+  scheduler: "laminar" | "slurm" | "ray" | "flux";
+  /** --set assignments that define the point (seed excluded). */
+  sets: string[];
+  /** The parameter this experiment varies, and its value at this point. */
+  varied: { name: string; value: number | boolean | string };
+  rho: number;
+  nodes: number;
+  /** The paper's figures at this point, where it reports them. */
+  paper?: { startSuccessRatio?: number; p99Ms?: number; controlWorkUs?: number; note?: string };
+}
+
+export interface Experiment {
+  id: string;
+  title: string;
+  points(scale: Scale): Point[];
+}
+
+const RHOS = [0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+
+function base(scale: Scale, paperS: number, quickS: number, nodes: number, rho: number): string[] {
+  return [`cluster.nodes=${nodes}`, `workload.rho=${rho}`, `sim.durationS=${scale === "paper" ? paperS : quickS}`, ...(scale === "quick" ? ["sim.drainS=1"] : [])];
+}
+
+const PAPER_EXP1: Record<string, Record<number, Point["paper"]>> = {
+  laminar: { 0.4: { p99Ms: 3.33, startSuccessRatio: 0.9999, controlWorkUs: 0.0479 }, 0.8: { p99Ms: 11.01, startSuccessRatio: 0.9999 }, 0.9: { p99Ms: 27.84, startSuccessRatio: 0.9918, controlWorkUs: 0.095 } },
+  flux: { 0.4: { p99Ms: 27.05 }, 0.8: { p99Ms: 1041 }, 0.9: { p99Ms: 5000, startSuccessRatio: 0.844 } },
+  ray: { 0.8: { p99Ms: 5000, startSuccessRatio: 0.969 } },
+  slurm: {},
+};
+
+export const EXPERIMENTS: readonly Experiment[] = [
+  {
+    id: "exp1",
+    title: "Exp1: start success and p99 vs load, four schedulers, 5,000 nodes",
+    points: (scale) => (["laminar", "slurm", "ray", "flux"] as const).flatMap((scheduler) => RHOS.map((rho) => ({
+      experiment: "exp1", scheduler, rho, nodes: 5000,
+      sets: [`sim.scheduler=${scheduler}`, ...base(scale, 30, 1, 5000, rho)],
+      varied: { name: "workload.rho", value: rho },
+      paper: PAPER_EXP1[scheduler][rho],
+    }))),
+  },
+  {
+    id: "exp2",
+    title: "Exp2: Laminar scale-out at rho = 0.8",
+    points: (scale) => [5000, 10000, 20000, 32000].map((nodes) => ({
+      experiment: "exp2", scheduler: "laminar" as const, rho: 0.8, nodes,
+      sets: base(scale, 30, 0.5, nodes, 0.8),
+      varied: { name: "cluster.nodes", value: nodes },
+      paper: ({ 5000: { p99Ms: 11.16, startSuccessRatio: 0.9999, controlWorkUs: 0.0609 }, 20000: { p99Ms: 9.24, startSuccessRatio: 0.9999 }, 32000: { startSuccessRatio: 0.9999, controlWorkUs: 0.0528 } } as Record<number, Point["paper"]>)[nodes] ?? { startSuccessRatio: 0.9999 },
+    })),
+  },
+  {
+    id: "exp3",
+    title: "Exp3: Laminar under Z-HAF synchronisation delay, 5,000 nodes, rho = 0.8",
+    points: (scale) => [0, 5, 10, 20, 50, 100].map((d) => ({
+      experiment: "exp3", scheduler: "laminar" as const, rho: 0.8, nodes: 5000,
+      sets: [...base(scale, 30, 1, 5000, 0.8), `zhaf.syncDelayMs=${d}`],
+      varied: { name: "zhaf.syncDelayMs", value: d },
+      paper: { note: "p99 10.47-10.53 ms, 99.98-99.99% over 0-100 ms" },
+    })),
+  },
+  {
+    id: "exp4a",
+    title: "Exp4a: squatters with and without two-phase reservation (rho = 0.5, no regeneration)",
+    points: (scale) => [0.05, 0.1].flatMap((sq) => [false, true].map((on) => ({
+      experiment: "exp4a", scheduler: "laminar" as const, rho: 0.5, nodes: 5000,
+      sets: [...base(scale, 5, 1, 5000, 0.5), "regeneration.enabled=false", `workload.squatterRatio=${sq}`, `reservation.enabled=${on}`],
+      varied: { name: "reservation.enabled", value: on },
+      paper: { startSuccessRatio: ({ "0.05:false": 0.7727, "0.1:false": 0.7227, "0.05:true": 0.9495, "0.1:true": 0.8977 } as Record<string, number>)[`${sq}:${on}`] },
+    }))),
+  },
+  {
+    id: "exp4b",
+    title: "Exp4b: packet loss with and without DA regeneration (rho = 0.8, no two-phase)",
+    points: (scale) => [0.1, 0.2, 0.3].flatMap((loss) => [false, true].map((on) => ({
+      experiment: "exp4b", scheduler: "laminar" as const, rho: 0.8, nodes: 5000,
+      sets: [...base(scale, 30, 1, 5000, 0.8), `network.loss=${loss}`, `regeneration.enabled=${on}`],
+      varied: { name: "regeneration.enabled", value: on },
+      paper: { startSuccessRatio: ({ "0.1:false": 0.876, "0.2:false": 0.7766, "0.3:false": 0.6823, "0.1:true": 0.9943, "0.2:true": 0.9759, "0.3:true": 0.9547 } as Record<string, number>)[`${loss}:${on}`] },
+    }))),
+  },
+];
+
+export const EXPERIMENT_IDS: readonly string[] = EXPERIMENTS.map((e) => e.id);
+
+/** A point's key: stable across runs, used for resuming. */
+export function pointKey(p: Point, seed: number): string {
+  return `${p.experiment}__${p.sets.join("__").replace(/[^A-Za-z0-9_.=-]/g, "_")}__seed=${seed}`;
+}

@@ -1,0 +1,16 @@
+// One experiment point in a worker thread (a piscina task): the scheduler's
+// run on the point's settings; the per-interval series is left out of the
+// returned record (experiments compare end-of-run figures).
+import { applySets, defaultConfig } from "../model/params-config.js";
+import { schedulerRun } from "../schedulers.js";
+
+export interface PointTask {
+  sets: string[];
+}
+
+export default async function runPoint(task: PointTask): Promise<Record<string, unknown>> {
+  const config = applySets(defaultConfig(), task.sets);
+  const run = await schedulerRun(config.sim.scheduler);
+  const { series: _series, ...result } = run(config);
+  return result as unknown as Record<string, unknown>;
+}
