@@ -26,17 +26,15 @@
 import { performance } from "node:perf_hooks";
 import type { Config } from "../model/params.js";
 import { loadCore, type Core } from "../core/wasm.js";
-import { Engine } from "../sim/engine.js";
 import { NS_PER_MS } from "../sim/time.js";
-import { Arrivals } from "../workload/arrivals.js";
 import { CLASS_F } from "../workload/bimodal.js";
-import { CAUSE_DEADLINE, CAUSE_RETRIES, RunMetrics } from "../metrics/run-metrics.js";
+import { CAUSE_RETRIES } from "../metrics/run-metrics.js";
 import { commonResult, type CommonResult } from "../metrics/result.js";
-import { Cluster } from "../model/cluster.js";
 import { runSlices, type RunOptions } from "../model/run-options.js";
-import { Queues, TaskTable } from "./tasks.js";
+import { Queues } from "./tasks.js";
+import { K_OWN, TaskModel } from "./task-model.js";
 
-const K_ARRIVE = 1, K_AT_BROKER = 2, K_BROKER_DONE = 3, K_START = 4, K_COMPLETE = 5, K_HEARTBEAT = 6, K_SERIES = 7;
+const K_AT_BROKER = K_OWN, K_BROKER_DONE = K_OWN + 1, K_START = K_OWN + 2;
 
 /** The broker tree: brokers 0..leaves-1 are leaves, the last one is the root. */
 export class BrokerTree {
@@ -82,95 +80,42 @@ export class BrokerTree {
   }
 }
 
-export class FluxModel {
-  readonly engine = new Engine();
-  readonly metrics: RunMetrics;
-  readonly cluster: Cluster;
+export class FluxModel extends TaskModel {
   readonly tree: BrokerTree;
-  readonly endArrivalsNs: number;
-  private readonly arrivals: Arrivals;
-  private readonly T: TaskTable;
   private readonly queues: Queues;
   /** Per broker, as its parent sees it: the most free atoms on one node below it, and the free atoms in all. */
   private readonly viewMax: Float64Array;
   private readonly viewSum: Float64Array;
-  private readonly hopNs: number;
   private readonly backoffNs: number;
-  private readonly deadlineNs: number;
-  private readonly heartbeatNs: number;
 
-  inFlight = 0;
-  running = 0;
   decisions = 0;
   rollbacks = 0;
   maxRootQueue = 0;
 
-  constructor(core: Core, private readonly c: Config) {
+  constructor(core: Core, c: Config) {
+    super(core, c);
     const f = c.baselines.flux;
-    this.hopNs = Math.round(c.network.hopMs * NS_PER_MS);
     this.backoffNs = Math.round(f.backoffMs * NS_PER_MS);
-    this.deadlineNs = Math.round(c.baselines.deadlineMs * NS_PER_MS);
-    this.heartbeatNs = Math.max(1, Math.round(c.baselines.heartbeatMs * NS_PER_MS));
-    this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
-    this.metrics = new RunMetrics(this.deadlineNs);
-    this.cluster = new Cluster(core, c, Int32Array.of(0, c.cluster.nodes));
     this.tree = new BrokerTree(c.cluster.nodes, f.leafNodes, f.fanout);
-    this.arrivals = new Arrivals(c, this.endArrivalsNs, true);
-    this.T = new TaskTable(core, this.cluster.rowBytes);
     this.queues = new Queues(this.tree.brokers);
     this.viewMax = new Float64Array(this.tree.brokers);
     this.viewSum = new Float64Array(this.tree.brokers);
-    this.refreshViews();
+    this.heartbeat();
   }
 
-  start(): void {
-    const t = this.arrivals.peek();
-    if (t < Infinity) this.engine.post(t, K_ARRIVE, 0);
-    this.engine.post(this.heartbeatNs, K_HEARTBEAT, 0);
-    this.engine.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
-  }
-
-  runUntil(until: number): void {
-    this.engine.run(until, this.dispatch);
-  }
-
-  /** End of the run: tasks still queued past their deadline count as failed (deadline), as the client has given up. */
-  finish(): void {
-    const late = this.T.countWaiting(this.engine.now - this.deadlineNs);
-    for (let i = 0; i < late; i++) {
-      this.inFlight--;
-      this.metrics.onFail(CAUSE_DEADLINE);
-    }
-  }
-
-  quiescent(): boolean {
-    return this.arrivals.peek() === Infinity && this.inFlight === 0 && this.running === 0;
-  }
-
-  private readonly dispatch = (kind: number, s: number): void => {
+  protected handle(kind: number, s: number): void {
     switch (kind) {
-      case K_ARRIVE: this.arrive(); break;
       case K_AT_BROKER: this.atBroker(s); break;
       case K_BROKER_DONE: this.brokerDone(s); break;
-      case K_START: this.started(s); break;
-      case K_COMPLETE: this.complete(s); break;
-      case K_HEARTBEAT: this.refreshViews(); this.engine.post(this.heartbeatNs, K_HEARTBEAT, 0); break;
-      case K_SERIES: this.series(); break;
+      case K_START: this.startTask(s, this.T.at[s]); break;
       default: throw new Error(`flux: unknown event kind ${kind}`);
     }
-  };
+  }
 
-  private arrive(): void {
-    const a = this.arrivals, T = this.T, now = this.engine.now;
-    a.next();
-    const t = T.alloc();
-    T.arrival[t] = a.time; T.service[t] = a.service; T.cls[t] = a.cls; T.m[t] = a.atoms; T.hops[t] = 0;
-    T.at[t] = this.tree.root;
-    this.inFlight++;
-    this.metrics.onArrive(a.cls);
+  /** A new task goes to the root broker. */
+  protected admit(t: number): void {
+    this.T.at[t] = this.tree.root;
     this.engine.post(this.hopNs, K_AT_BROKER, t);
-    const next = a.peek();
-    if (next < Infinity) this.engine.post(next - now, K_ARRIVE, 0);
   }
 
   private atBroker(t: number): void {
@@ -201,7 +146,7 @@ export class FluxModel {
     this.decisions++;
     if (q.len[b] > 0) this.engine.post(this.decisionNs(b), K_BROKER_DONE, b);
     else q.busy[b] = 0;
-    if (this.engine.now - T.arrival[t] >= this.deadlineNs) return this.fail(t, CAUSE_DEADLINE);
+    if (this.expired(t)) return;
     const m = T.m[t];
     if (tree.isLeaf(b)) {
       const contiguous = T.cls[t] !== CLASS_F;
@@ -235,29 +180,8 @@ export class FluxModel {
     this.engine.post(this.hopNs + this.backoffNs, K_AT_BROKER, t);
   }
 
-  private fail(t: number, cause: number): void {
-    this.inFlight--;
-    this.metrics.onFail(cause);
-    this.T.release(t);
-  }
-
-  private started(t: number): void {
-    this.inFlight--;
-    this.running++;
-    this.metrics.onStart(this.engine.now - this.T.arrival[t], this.T.cls[t]);
-    this.engine.post(this.T.service[t], K_COMPLETE, t);
-  }
-
-  private complete(t: number): void {
-    const T = this.T;
-    this.cluster.release(T.at[t], T.m[t], T.mask(t));
-    this.running--;
-    this.metrics.completed++;
-    T.release(t);
-  }
-
   /** Every broker's view of its children, from the real state (leaves first, then upwards). */
-  private refreshViews(): void {
+  protected heartbeat(): void {
     const tree = this.tree, free = this.cluster.free;
     for (let b = 0; b < tree.brokers; b++) {
       let mx = 0, sum = 0;
@@ -271,10 +195,6 @@ export class FluxModel {
     }
   }
 
-  private series(): void {
-    this.metrics.sample(this.engine.now, this.inFlight, this.running);
-    this.engine.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
-  }
 }
 
 export interface FluxResult extends CommonResult {

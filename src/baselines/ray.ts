@@ -25,114 +25,62 @@
 import { performance } from "node:perf_hooks";
 import type { Config } from "../model/params.js";
 import { loadCore, type Core } from "../core/wasm.js";
-import { Engine } from "../sim/engine.js";
-import { NS_PER_MS } from "../sim/time.js";
 import { streamRng, type Rng } from "../sim/rng.js";
-import { Queues, TaskTable } from "./tasks.js";
-import { Arrivals } from "../workload/arrivals.js";
 import { CLASS_F } from "../workload/bimodal.js";
-import { CAUSE_DEADLINE, CAUSE_SPILLBACKS, RunMetrics } from "../metrics/run-metrics.js";
+import { CAUSE_SPILLBACKS } from "../metrics/run-metrics.js";
 import { commonResult, type CommonResult } from "../metrics/result.js";
-import { Cluster } from "../model/cluster.js";
 import { runSlices, type RunOptions } from "../model/run-options.js";
+import { Queues } from "./tasks.js";
+import { K_OWN, TaskModel } from "./task-model.js";
 
-const K_ARRIVE = 1, K_AT_RAYLET = 2, K_RAYLET_DONE = 3, K_AT_GCS = 4, K_GCS_DONE = 5, K_COMPLETE = 6, K_HEARTBEAT = 7, K_SERIES = 8;
+const K_AT_RAYLET = K_OWN, K_RAYLET_DONE = K_OWN + 1, K_AT_GCS = K_OWN + 2, K_GCS_DONE = K_OWN + 3;
 
-export class RayModel {
-  readonly engine = new Engine();
-  readonly metrics: RunMetrics;
-  readonly cluster: Cluster;
-  readonly endArrivalsNs: number;
-  private readonly arrivals: Arrivals;
+export class RayModel extends TaskModel {
   private readonly rng: Rng;
-  private readonly hopNs: number;
   private readonly localNs: number;
-  private readonly deadlineNs: number;
-  private readonly heartbeatNs: number;
   private readonly raylets: Queues;
   private readonly shards: Queues;
   /** Free atoms per node as the raylets see them (last heartbeat), and as the GCS does (plus its own bookings). */
   private readonly rayletView: Int32Array;
   private readonly gcsView: Int32Array;
 
-  private readonly T: TaskTable;
-
-  inFlight = 0;
-  running = 0;
   localStarts = 0;
   redirects = 0;
   gcsDecisions = 0;
   maxShardQueue = 0;
 
-  constructor(core: Core, private readonly c: Config) {
-    this.hopNs = Math.round(c.network.hopMs * NS_PER_MS);
+  constructor(core: Core, c: Config) {
+    super(core, c);
     this.localNs = Math.max(1, Math.round(c.baselines.ray.localUs * 1000));
-    this.deadlineNs = Math.round(c.baselines.deadlineMs * NS_PER_MS);
-    this.heartbeatNs = Math.max(1, Math.round(c.baselines.heartbeatMs * NS_PER_MS));
-    this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
-    this.metrics = new RunMetrics(this.deadlineNs);
-    this.cluster = new Cluster(core, c, Int32Array.of(0, c.cluster.nodes));
-    this.arrivals = new Arrivals(c, this.endArrivalsNs, true);
     this.rng = streamRng(c.sim.seed, "ray");
     this.raylets = new Queues(c.cluster.nodes);
     this.shards = new Queues(c.baselines.ray.shards);
     this.rayletView = Int32Array.from(this.cluster.free);
     this.gcsView = Int32Array.from(this.cluster.free);
-    this.T = new TaskTable(core, this.cluster.rowBytes);
   }
 
-  start(): void {
-    const t = this.arrivals.peek();
-    if (t < Infinity) this.engine.post(t, K_ARRIVE, 0);
-    this.engine.post(this.heartbeatNs, K_HEARTBEAT, 0);
-    this.engine.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
-  }
-
-  runUntil(until: number): void {
-    this.engine.run(until, this.dispatch);
-  }
-
-  /** End of the run: tasks still queued past their deadline count as failed (deadline), as the client has given up. */
-  finish(): void {
-    const late = this.T.countWaiting(this.engine.now - this.deadlineNs);
-    for (let i = 0; i < late; i++) {
-      this.inFlight--;
-      this.metrics.onFail(CAUSE_DEADLINE);
-    }
-  }
-
-  quiescent(): boolean {
-    return this.arrivals.peek() === Infinity && this.inFlight === 0 && this.running === 0;
-  }
-
-  private readonly dispatch = (kind: number, s: number): void => {
+  protected handle(kind: number, s: number): void {
     switch (kind) {
-      case K_ARRIVE: this.arrive(); break;
       case K_AT_RAYLET: this.atRaylet(s); break;
       case K_RAYLET_DONE: this.rayletDone(s); break;
       case K_AT_GCS: this.atGcs(s); break;
       case K_GCS_DONE: this.gcsDone(s); break;
-      case K_COMPLETE: this.complete(s); break;
-      case K_HEARTBEAT: this.heartbeat(); break;
-      case K_SERIES: this.series(); break;
       default: throw new Error(`ray: unknown event kind ${kind}`);
     }
-  };
-
-  private arrive(): void {
-    const a = this.arrivals, now = this.engine.now;
-    a.next();
-    const t = this.T.alloc();
-    this.T.arrival[t] = a.time; this.T.service[t] = a.service; this.T.cls[t] = a.cls; this.T.m[t] = a.atoms; this.T.hops[t] = 0;
-    this.T.at[t] = this.rng.int(this.cluster.nodes);
-    this.inFlight++;
-    this.metrics.onArrive(a.cls);
-    this.engine.post(this.hopNs, K_AT_RAYLET, t);
-    const next = a.peek();
-    if (next < Infinity) this.engine.post(next - now, K_ARRIVE, 0);
   }
 
-  /** Task t reaches the raylet of tNode[t]: it queues for the node's commit lock. */
+  /** A new task goes to a uniformly random node's raylet. */
+  protected admit(t: number): void {
+    this.T.at[t] = this.rng.int(this.cluster.nodes);
+    this.engine.post(this.hopNs, K_AT_RAYLET, t);
+  }
+
+  protected heartbeat(): void {
+    this.rayletView.set(this.cluster.free);
+    this.gcsView.set(this.cluster.free);
+  }
+
+  /** Task t reaches the raylet of node T.at[t]: it queues for the node's commit lock. */
   private atRaylet(t: number): void {
     const n = this.T.at[t], q = this.raylets;
     q.push(n, t, this.T.next);
@@ -212,45 +160,6 @@ export class RayModel {
     }
     view[best] -= this.T.m[t];
     this.redirect(t, best);
-  }
-
-  private expired(t: number): boolean {
-    if (this.engine.now - this.T.arrival[t] < this.deadlineNs) return false;
-    this.fail(t, CAUSE_DEADLINE);
-    return true;
-  }
-
-  private fail(t: number, cause: number): void {
-    this.inFlight--;
-    this.metrics.onFail(cause);
-    this.T.release(t);
-  }
-
-  private startTask(t: number, n: number): void {
-    this.T.at[t] = n;
-    this.T.running[t] = 1;
-    this.inFlight--;
-    this.running++;
-    this.metrics.onStart(this.engine.now - this.T.arrival[t], this.T.cls[t]);
-    this.engine.post(this.T.service[t], K_COMPLETE, t);
-  }
-
-  private complete(t: number): void {
-    this.cluster.release(this.T.at[t], this.T.m[t], this.T.mask(t));
-    this.running--;
-    this.metrics.completed++;
-    this.T.release(t);
-  }
-
-  private heartbeat(): void {
-    this.rayletView.set(this.cluster.free);
-    this.gcsView.set(this.cluster.free);
-    this.engine.post(this.heartbeatNs, K_HEARTBEAT, 0);
-  }
-
-  private series(): void {
-    this.metrics.sample(this.engine.now, this.inFlight, this.running);
-    this.engine.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
   }
 
 }

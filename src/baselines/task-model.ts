@@ -1,0 +1,130 @@
+// What the Ray- and Flux-like models share: the workload's arrivals, one task
+// table, the cluster, the heartbeat and series ticks, and the task lifecycle
+// (arrive -> routed by the model -> start on a node -> complete, or fail). A
+// model supplies where an arriving task goes (admit), its own events
+// (handle, kinds from K_OWN up) and what a heartbeat refreshes.
+import type { Config } from "../model/params.js";
+import type { Core } from "../core/wasm.js";
+import { Engine } from "../sim/engine.js";
+import { NS_PER_MS } from "../sim/time.js";
+import { Arrivals } from "../workload/arrivals.js";
+import { CAUSE_DEADLINE, RunMetrics } from "../metrics/run-metrics.js";
+import { Cluster } from "../model/cluster.js";
+import { TaskTable } from "./tasks.js";
+
+const K_ARRIVE = 1, K_COMPLETE = 2, K_HEARTBEAT = 3, K_SERIES = 4;
+/** The first event kind a model may use for its own events. */
+export const K_OWN = 10;
+
+export abstract class TaskModel {
+  readonly engine = new Engine();
+  readonly metrics: RunMetrics;
+  readonly cluster: Cluster;
+  readonly endArrivalsNs: number;
+  protected readonly arrivals: Arrivals;
+  protected readonly T: TaskTable;
+  protected readonly hopNs: number;
+  protected readonly deadlineNs: number;
+  protected readonly heartbeatNs: number;
+  inFlight = 0;
+  running = 0;
+
+  constructor(core: Core, protected readonly c: Config) {
+    this.hopNs = Math.round(c.network.hopMs * NS_PER_MS);
+    this.deadlineNs = Math.round(c.baselines.deadlineMs * NS_PER_MS);
+    this.heartbeatNs = Math.max(1, Math.round(c.baselines.heartbeatMs * NS_PER_MS));
+    this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
+    this.metrics = new RunMetrics(this.deadlineNs);
+    this.cluster = new Cluster(core, c, Int32Array.of(0, c.cluster.nodes));
+    this.arrivals = new Arrivals(c, this.endArrivalsNs, true);
+    this.T = new TaskTable(core, this.cluster.rowBytes);
+  }
+
+  /** Send the newly arrived task t on its way (its fields are set). */
+  protected abstract admit(t: number): void;
+  /** The model's own events (kind >= K_OWN). */
+  protected abstract handle(kind: number, subject: number): void;
+  /** Refresh whatever views the heartbeat refreshes. */
+  protected abstract heartbeat(): void;
+
+  start(): void {
+    const t = this.arrivals.peek();
+    if (t < Infinity) this.engine.post(t, K_ARRIVE, 0);
+    this.engine.post(this.heartbeatNs, K_HEARTBEAT, 0);
+    this.engine.post(this.seriesNs(), K_SERIES, 0);
+  }
+
+  runUntil(until: number): void {
+    this.engine.run(until, this.dispatch);
+  }
+
+  quiescent(): boolean {
+    return this.arrivals.peek() === Infinity && this.inFlight === 0 && this.running === 0;
+  }
+
+  /** End of the run: tasks still queued past their deadline count as failed (deadline), as the client has given up. */
+  finish(): void {
+    const late = this.T.countWaiting(this.engine.now - this.deadlineNs);
+    for (let i = 0; i < late; i++) {
+      this.inFlight--;
+      this.metrics.onFail(CAUSE_DEADLINE);
+    }
+  }
+
+  private readonly dispatch = (kind: number, s: number): void => {
+    switch (kind) {
+      case K_ARRIVE: this.arrive(); break;
+      case K_COMPLETE: this.complete(s); break;
+      case K_HEARTBEAT: this.heartbeat(); this.engine.post(this.heartbeatNs, K_HEARTBEAT, 0); break;
+      case K_SERIES: this.metrics.sample(this.engine.now, this.inFlight, this.running); this.engine.post(this.seriesNs(), K_SERIES, 0); break;
+      default: this.handle(kind, s);
+    }
+  };
+
+  private seriesNs(): number {
+    return Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS));
+  }
+
+  private arrive(): void {
+    const a = this.arrivals, T = this.T;
+    a.next();
+    const t = T.alloc();
+    T.arrival[t] = a.time; T.service[t] = a.service; T.cls[t] = a.cls; T.m[t] = a.atoms; T.hops[t] = 0;
+    this.inFlight++;
+    this.metrics.onArrive(a.cls);
+    this.admit(t);
+    const next = a.peek();
+    if (next < Infinity) this.engine.post(next - this.engine.now, K_ARRIVE, 0);
+  }
+
+  /** True (and the task failed) when task t is past its deadline. */
+  protected expired(t: number): boolean {
+    if (this.engine.now - this.T.arrival[t] < this.deadlineNs) return false;
+    this.fail(t, CAUSE_DEADLINE);
+    return true;
+  }
+
+  protected fail(t: number, cause: number): void {
+    this.inFlight--;
+    this.metrics.onFail(cause);
+    this.T.release(t);
+  }
+
+  /** Task t, holding its atoms on node n, starts now and completes after its service time. */
+  protected startTask(t: number, n: number): void {
+    this.T.at[t] = n;
+    this.T.running[t] = 1;
+    this.inFlight--;
+    this.running++;
+    this.metrics.onStart(this.engine.now - this.T.arrival[t], this.T.cls[t]);
+    this.engine.post(this.T.service[t], K_COMPLETE, t);
+  }
+
+  private complete(t: number): void {
+    const T = this.T;
+    this.cluster.release(T.at[t], T.m[t], T.mask(t));
+    this.running--;
+    this.metrics.completed++;
+    T.release(t);
+  }
+}
