@@ -4,7 +4,8 @@
 // DIR/results.json and DIR/results.csv; a rerun with the same DIR skips the
 // points already done.
 import { Command } from "commander";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { availableParallelism } from "node:os";
 import { EXPERIMENT_IDS, EXPERIMENTS, SCALES, type Scale } from "../experiments/specs.js";
 import { parseList, parsePositiveInt, UsageError } from "./errors.js";
@@ -20,7 +21,7 @@ interface Options {
 
 export function reproduceCommand(): Command {
   return new Command("reproduce")
-    .description("run the paper's experiments and print our figures beside the paper's (results.json, results.csv in --out)")
+    .description("run the paper's experiments and print our figures beside the paper's (results.json, results.csv, SVG figures and report.html in --out)")
     .argument("[experiments...]", `experiments to run: ${EXPERIMENT_IDS.join(", ")} or all`, ["all"])
     .option("--scale <scale>", "quick (the default: minutes on a laptop) or paper (the paper's sizes and durations: hours)", "quick")
     .option("--seeds <k>", "seeds per point; with k > 1 the tables show the mean and a 95% interval", "1")
@@ -54,7 +55,14 @@ export function reproduceCommand(): Command {
       });
       bar.finish();
       writeResults(o.out, results);
-      for (const e of experiments) console.log(`\n${experimentTable(e, results)}`);
-      console.log(`\n${results.length} runs (${resumed} from earlier runs in ${o.out}); results in ${o.out}/results.json and results.csv`);
+      const tables = experiments.map((e) => ({ id: e.id, text: experimentTable(e, results) }));
+      for (const t of tables) console.log(`\n${t.text}`);
+      const { figures } = await import("../report/figures.js");
+      const { reportHtml } = await import("../report/html.js");
+      const figs = await figures(results);
+      for (const f of figs) writeFileSync(join(o.out, f.file), f.svg);
+      const intro = `Scale ${scale}, ${seeds} seed(s) per point, ${results.length} runs. Ours: lines; the paper's reported figures: hollow diamonds (bars: "paper").`;
+      writeFileSync(join(o.out, "report.html"), reportHtml("Laminar: the paper's experiments, reproduced", intro, tables, figs));
+      console.log(`\n${results.length} runs (${resumed} from earlier runs in ${o.out}); results in ${o.out}/results.json, results.csv, ${figs.length} SVG figures and report.html`);
     });
 }

@@ -38,6 +38,13 @@ describe("laminar reproduce", () => {
       expect(csv).toHaveLength(5);
       expect(csv[0].startsWith("experiment,scheduler,rho,nodes,varied,value,seed")).toBe(true);
       expect(readdirSync(join(out, "points"))).toHaveLength(4);
+      const svg = readFileSync(join(out, "exp4a-success.svg"), "utf8");
+      expect(svg.startsWith("<svg")).toBe(true);
+      expect(svg).toMatch(/two-phase on/);
+      const html = readFileSync(join(out, "report.html"), "utf8");
+      expect(html).toMatch(/^<!doctype html>/);
+      expect(html).toMatch(/<svg/);
+      expect(html).not.toMatch(/<script|(src|href)="https?:/); // self-contained: nothing fetched
       const again = laminar("reproduce", "exp4a", "--out", out, "--no-progress");
       expect(again.code).toBe(0);
       expect(again.out).toMatch(/4 runs \(4 from earlier runs/);
