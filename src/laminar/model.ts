@@ -35,7 +35,8 @@ import { Views } from "../core/views.js";
 import { Streams, type Rng } from "../sim/rng.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { zigguratNormal } from "../sim/ziggurat.js";
-import { arrivalRates, CLASS_F, CLASS_L, CLASS_SQUATTER } from "../workload/bimodal.js";
+import { CLASS_F, CLASS_SQUATTER } from "../workload/bimodal.js";
+import { Arrivals } from "../workload/arrivals.js";
 import {
   CAUSE_DEADLINE, CAUSE_EXPIRED, CAUSE_FASTFAIL, CAUSE_LOST, CAUSE_SILENCE, CAUSE_SQUATTER,
   END_DEADLINE, END_DUPLICATE, END_EXPIRED, END_FASTFAIL, END_LATE, END_LOST, END_SILENCE,
@@ -89,20 +90,12 @@ export class LaminarModel {
   readonly endArrivalsNs: number;
 
   // random streams
-  private readonly rArrF: Rng;
-  private readonly rArrL: Rng;
-  private readonly rWork: Rng;
+  private readonly arrivals: Arrivals;
   private readonly rSquat: Rng;
   private readonly rGate: Rng;
   private readonly rZone: Rng[] = [];
   private readonly rNet: Rng[] = [];
   private readonly rReport: Rng[] = [];
-
-  // arrivals
-  private readonly gapF: number;
-  private readonly gapL: number;
-  private nextF = 0;
-  private nextL = 0;
 
   // gateway batch
   private tegQueue = new Int32Array(4096);
@@ -171,9 +164,7 @@ export class LaminarModel {
     this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
     this.metrics = new RunMetrics(this.deadlineNs);
 
-    this.rArrF = streams.get("arrivals", 0);
-    this.rArrL = streams.get("arrivals", 1);
-    this.rWork = streams.get("service");
+    this.arrivals = new Arrivals(c, this.endArrivalsNs, true);
     this.rSquat = streams.get("squatters");
     this.rGate = streams.get("gateway");
 
@@ -200,10 +191,6 @@ export class LaminarModel {
     this.rowBytes = this.cluster.rowBytes;
     this.growMasks(0, this.das.slots.capacity);
     this.das.onGrow = (n) => this.growMasks(n / 2, n);
-
-    const rates = arrivalRates(c);
-    this.gapF = rates.lambdaF > 0 ? 1e9 / rates.lambdaF : Infinity;
-    this.gapL = rates.lambdaL > 0 ? 1e9 / rates.lambdaL : Infinity;
 
     const kmax = c.da.candidates;
     this.candPtr = core.arena.alloc(4 * kmax, 16);
@@ -263,8 +250,6 @@ export class LaminarModel {
       this.nextReport[n] = Math.round(this.rReport[z].float() * this.reportNs);
     }
     for (let z = 0; z < Z; z++) e.post(this.broadcastNs, K_SNAPSHOT, z);
-    this.nextF = this.gapF < Infinity ? this.rArrF.exp(this.gapF) : Infinity;
-    this.nextL = this.gapL < Infinity ? this.rArrL.exp(this.gapL) : Infinity;
     this.requestBatchFor(this.nextArrival());
     e.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
   }
@@ -312,30 +297,20 @@ export class LaminarModel {
 
   /** Time of the next arrival not yet materialised (integer ns), or Infinity when arrivals are over. */
   private nextArrival(): number {
-    const f = this.nextF < this.endArrivalsNs ? Math.round(this.nextF) : Infinity;
-    const l = this.nextL < this.endArrivalsNs ? Math.round(this.nextL) : Infinity;
-    return f <= l ? f : l;
+    return this.arrivals.peek();
   }
 
-  /** Materialise every arrival at or before `limit`, in time order (F before L on a tie). */
+  /** Materialise every arrival at or before `limit`, in time order (src/workload/arrivals.ts). */
   private flushArrivals(limit: number): void {
-    for (;;) {
-      const f = this.nextF < this.endArrivalsNs ? Math.round(this.nextF) : Infinity;
-      const l = this.nextL < this.endArrivalsNs ? Math.round(this.nextL) : Infinity;
-      if (f <= l) {
-        if (f > limit) return;
-        this.arrive(CLASS_F, f);
-        this.nextF += this.rArrF.exp(this.gapF);
-      } else {
-        if (l > limit) return;
-        this.arrive(CLASS_L, l);
-        this.nextL += this.rArrL.exp(this.gapL);
-      }
+    const a = this.arrivals;
+    while (a.peek() <= limit) {
+      a.next();
+      this.arrive(a.cls, a.time, a.service, a.atoms);
     }
   }
 
-  /** A task of `stream` arrives at time tA (<= now). */
-  private arrive(stream: number, tA: number): void {
+  /** A task of class `stream` arrives at time tA (<= now); a share of arrivals are squatters instead. */
+  private arrive(stream: number, tA: number, service: number, atoms: number): void {
     const w = this.c.workload;
     const T = this.tasks, t = T.alloc();
     const squat = w.squatterRatio > 0 && this.rSquat.float() < w.squatterRatio;
@@ -346,18 +321,14 @@ export class LaminarModel {
     T.live[t] = 0;
     T.timers[t] = 0;
     T.arrival[t] = tA;
-    if (cls === CLASS_F) {
-      T.m[t] = w.fAtoms;
-      T.service[t] = Math.max(1, Math.round(this.rWork.exp(w.fMeanMs) * NS_PER_MS));
-      T.ev[t] = T.budget[t] = w.priceF * w.fAtoms;
-    } else if (cls === CLASS_L) {
-      T.m[t] = w.lAtoms;
-      T.service[t] = Math.max(1, Math.round(this.rWork.lognormal(w.lMu, w.lSigma) * NS_PER_MS));
-      T.ev[t] = T.budget[t] = w.priceL * w.lAtoms;
-    } else {
+    if (squat) {
       T.m[t] = w.squatterAtoms;
       T.service[t] = 0;
       T.ev[t] = T.budget[t] = Infinity;
+    } else {
+      T.m[t] = atoms;
+      T.service[t] = service;
+      T.ev[t] = T.budget[t] = (cls === CLASS_F ? w.priceF : w.priceL) * atoms;
     }
     this.inFlight++;
     this.metrics.onArrive(cls);
