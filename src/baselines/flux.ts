@@ -23,14 +23,13 @@
 //     arrival fails (deadline) at its next decision.
 // Views (per child: the most free atoms on one node of its subtree, and the
 // free atoms in all) are refreshed from the real state every heartbeat.
-import { performance } from "node:perf_hooks";
 import type { Config } from "../model/params.js";
-import { loadCore, type Core } from "../core/wasm.js";
+import type { Core } from "../core/wasm.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { CLASS_F } from "../workload/bimodal.js";
 import { CAUSE_RETRIES } from "../metrics/run-metrics.js";
-import { commonResult, type CommonResult } from "../metrics/result.js";
-import { runSlices, type RunOptions } from "../model/run-options.js";
+import { runModel, type CommonResult } from "../metrics/result.js";
+import type { RunOptions } from "../model/run-options.js";
 import { Queues } from "./tasks.js";
 import { K_OWN, TaskModel } from "./task-model.js";
 
@@ -207,17 +206,7 @@ export interface FluxResult extends CommonResult {
 
 /** One Flux-like run (see runLaminar for the shape of a run). */
 export function runFlux(config: Config, opts: RunOptions = {}): FluxResult {
-  const wall0 = performance.now();
-  const core = opts.core ?? loadCore("auto");
-  const model = new FluxModel(core, config);
-  model.start();
-  runSlices(model, config.sim.drainS, opts);
-  model.finish();
-  const common = commonResult({
-    scheduler: "flux", config, metrics: model.metrics, inFlight: model.inFlight, running: model.running,
-    simulatedNs: model.engine.now, events: model.engine.processed, coreBuild: core.flavor,
-    wallSeconds: (performance.now() - wall0) / 1000,
-  });
+  const { model, common } = runModel("flux", config, opts, (core) => new FluxModel(core, config));
   return {
     ...common,
     scheduler: "flux",

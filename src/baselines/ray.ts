@@ -22,14 +22,13 @@
 // last heartbeat (baselines.heartbeatMs), a scalar, like Ray's resource
 // tables: an L-task can be sent to a node whose atoms are not contiguous.
 // The GCS also subtracts what it assigns until the next heartbeat.
-import { performance } from "node:perf_hooks";
 import type { Config } from "../model/params.js";
-import { loadCore, type Core } from "../core/wasm.js";
+import type { Core } from "../core/wasm.js";
 import { streamRng, type Rng } from "../sim/rng.js";
 import { CLASS_F } from "../workload/bimodal.js";
 import { CAUSE_SPILLBACKS } from "../metrics/run-metrics.js";
-import { commonResult, type CommonResult } from "../metrics/result.js";
-import { runSlices, type RunOptions } from "../model/run-options.js";
+import { runModel, type CommonResult } from "../metrics/result.js";
+import type { RunOptions } from "../model/run-options.js";
 import { Queues } from "./tasks.js";
 import { K_OWN, TaskModel } from "./task-model.js";
 
@@ -174,17 +173,7 @@ export interface RayResult extends CommonResult {
 
 /** One Ray-like run (see runLaminar for the shape of a run). */
 export function runRay(config: Config, opts: RunOptions = {}): RayResult {
-  const wall0 = performance.now();
-  const core = opts.core ?? loadCore("auto");
-  const model = new RayModel(core, config);
-  model.start();
-  runSlices(model, config.sim.drainS, opts);
-  model.finish();
-  const common = commonResult({
-    scheduler: "ray", config, metrics: model.metrics, inFlight: model.inFlight, running: model.running,
-    simulatedNs: model.engine.now, events: model.engine.processed, coreBuild: core.flavor,
-    wallSeconds: (performance.now() - wall0) / 1000,
-  });
+  const { model, common } = runModel("ray", config, opts, (core) => new RayModel(core, config));
   return {
     ...common,
     scheduler: "ray",

@@ -28,10 +28,8 @@ import { CLASS_F } from "../workload/bimodal.js";
 import { CAUSE_DEADLINE, CAUSE_RETRIES, RunMetrics } from "../metrics/run-metrics.js";
 import { Cluster } from "../model/cluster.js";
 import { Views } from "../core/views.js";
-import { loadCore } from "../core/wasm.js";
-import { commonResult, type CommonResult } from "../metrics/result.js";
-import { runSlices, type RunOptions } from "../model/run-options.js";
-import { performance } from "node:perf_hooks";
+import { runModel, type CommonResult } from "../metrics/result.js";
+import type { RunOptions } from "../model/run-options.js";
 
 const K_WAKE = 1, K_DECIDED = 2, K_START = 3, K_COMPLETE = 4, K_SERIES = 5;
 
@@ -319,17 +317,7 @@ export interface SlurmResult extends CommonResult {
 
 /** One Slurm-like run (see runLaminar for the shape of a run). */
 export function runSlurm(config: Config, opts: RunOptions = {}): SlurmResult {
-  const wall0 = performance.now();
-  const core = opts.core ?? loadCore("auto");
-  const model = new SlurmModel(core, config);
-  model.start();
-  runSlices(model, config.sim.drainS, opts);
-  model.finish();
-  const common = commonResult({
-    scheduler: "slurm", config, metrics: model.metrics, inFlight: model.inFlight, running: model.running,
-    simulatedNs: model.engine.now, events: model.engine.processed, coreBuild: core.flavor,
-    wallSeconds: (performance.now() - wall0) / 1000,
-  });
+  const { model, common } = runModel("slurm", config, opts, (core) => new SlurmModel(core, config));
   return {
     ...common,
     scheduler: "slurm",

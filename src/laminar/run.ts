@@ -3,12 +3,10 @@
 // drain for up to sim.drainS (stopping early once nothing is in flight or
 // running), and collect the metrics. Deterministic for a given config: only
 // wallSeconds, tasksPerWallSecond and peakRssMiB vary between runs.
-import { performance } from "node:perf_hooks";
 import type { Config } from "../model/params.js";
-import { loadCore } from "../core/wasm.js";
-import { runSlices, type RunOptions } from "../model/run-options.js";
+import type { RunOptions } from "../model/run-options.js";
 import { DA_ENDS } from "../metrics/run-metrics.js";
-import { commonResult, TIMING_FIELDS, type CommonResult } from "../metrics/result.js";
+import { runModel, TIMING_FIELDS, type CommonResult } from "../metrics/result.js";
 import { LaminarModel } from "./model.js";
 
 export interface SimResult extends CommonResult {
@@ -34,20 +32,9 @@ export interface SimResult extends CommonResult {
 export { TIMING_FIELDS, type RunOptions };
 
 export function runLaminar(config: Config, opts: RunOptions = {}): SimResult {
-  const wall0 = performance.now();
-  const core = opts.core ?? loadCore("auto");
-  const model = new LaminarModel(core, config);
-  model.start();
-  runSlices(model, config.sim.drainS, opts);
-  model.finish();
-  model.invariants?.end();
-  const wallSeconds = (performance.now() - wall0) / 1000;
+  const { model, common } = runModel("laminar", config, opts, (core) => new LaminarModel(core, config), (m) => m.invariants?.end());
   const met = model.metrics;
   const byName = (names: readonly string[], values: Float64Array) => Object.fromEntries(names.map((n, i) => [n, values[i]]));
-  const common = commonResult({
-    scheduler: "laminar", config, metrics: met, inFlight: model.inFlight, running: model.running,
-    simulatedNs: model.engine.now, events: model.engine.processed, coreBuild: core.flavor, wallSeconds,
-  });
   const { series, simulatedSeconds, eventsProcessed, coreBuild, wallSeconds: wall, tasksPerWallSecond, peakRssMiB, ...head } = common;
   return {
     ...head,

@@ -6,6 +6,10 @@ import type { Config } from "../model/params.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { arrivalRates } from "../workload/bimodal.js";
 import { FAIL_CAUSES, type RunMetrics, type SeriesPoint } from "./run-metrics.js";
+import { performance } from "node:perf_hooks";
+import { loadCore, type Core } from "../core/wasm.js";
+import type { Engine } from "../sim/engine.js";
+import { runSlices, type RunOptions, type SlicedModel } from "../model/run-options.js";
 
 export interface CommonResult {
   scheduler: string;
@@ -90,4 +94,37 @@ export function commonResult(s: RunState): CommonResult {
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
     series: met.series,
   };
+}
+
+/** What runModel drives: a model that starts, runs in slices, finishes, and is observed by a RunMetrics. */
+export interface RunnableModel extends SlicedModel {
+  readonly engine: Engine;
+  readonly metrics: RunMetrics;
+  readonly inFlight: number;
+  readonly running: number;
+  start(): void;
+  finish(): void;
+}
+
+/**
+ * One run from config to common result: a core (the caller's or a fresh
+ * one), the model `make` builds on it, start, the slices of runSlices,
+ * finish (and `after`, e.g. the end-of-run invariants), timed by wall clock.
+ */
+export function runModel<M extends RunnableModel>(
+  scheduler: string, config: Config, opts: RunOptions, make: (core: Core) => M, after?: (model: M) => void,
+): { model: M; common: CommonResult } {
+  const wall0 = performance.now();
+  const core = opts.core ?? loadCore("auto");
+  const model = make(core);
+  model.start();
+  runSlices(model, config.sim.drainS, opts);
+  model.finish();
+  after?.(model);
+  const common = commonResult({
+    scheduler, config, metrics: model.metrics, inFlight: model.inFlight, running: model.running,
+    simulatedNs: model.engine.now, events: model.engine.processed, coreBuild: core.flavor,
+    wallSeconds: (performance.now() - wall0) / 1000,
+  });
+  return { model, common };
 }
