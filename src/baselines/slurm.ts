@@ -22,12 +22,11 @@ import type { Config } from "../model/params.js";
 import type { Core } from "../core/wasm.js";
 import { Engine } from "../sim/engine.js";
 import { NS_PER_MS } from "../sim/time.js";
-import { growTyped, SlotStore } from "../sim/slot-store.js";
 import { Arrivals } from "../workload/arrivals.js";
 import { CLASS_F } from "../workload/bimodal.js";
 import { CAUSE_DEADLINE, CAUSE_RETRIES, RunMetrics } from "../metrics/run-metrics.js";
 import { Cluster } from "../model/cluster.js";
-import { Views } from "../core/views.js";
+import { TaskTable } from "./tasks.js";
 import { runModel, type CommonResult } from "../metrics/result.js";
 import type { RunOptions } from "../model/run-options.js";
 
@@ -100,7 +99,6 @@ export class SlurmModel {
   private readonly hopNs: number;
   private readonly fixedUs: number;
   private readonly deadlineNs: number;
-  private readonly views: Views;
 
   // the decision in progress
   private busy = false;
@@ -111,26 +109,19 @@ export class SlurmModel {
   private dAttempt = 0;
 
   // running tasks: node, atoms, mask (in core memory), arrival, service
-  private readonly run = new SlotStore(1024);
-  private rNode = new Int32Array(1024);
-  private rAtoms = new Int32Array(1024);
-  private rCls = new Uint8Array(1024);
-  private rArrival = new Float64Array(1024);
-  private rService = new Float64Array(1024);
-  private maskBase = 0;
-  private readonly rowBytes: number;
+  /** Running tasks: node (at), atoms (m), class, arrival, service, and the atoms' mask. */
+  private readonly run: TaskTable;
 
   inFlight = 0;
   running = 0;
   decisions = 0;
   maxQueue = 0;
 
-  constructor(private readonly core: Core, private readonly c: Config) {
+  constructor(core: Core, private readonly c: Config) {
     this.hopNs = Math.round(c.network.hopMs * NS_PER_MS);
     this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
     this.metrics = new RunMetrics(Math.round(c.baselines.deadlineMs * NS_PER_MS));
     this.cluster = new Cluster(core, c, Int32Array.of(0, c.cluster.nodes));
-    this.rowBytes = this.cluster.rowBytes;
     this.front = new Arrivals(c, this.endArrivalsNs, false);
     this.head = new Arrivals(c, this.endArrivalsNs, true);
     for (let r = 0; r < c.baselines.slurm.retries; r++) this.retries.push(new RetryFifo());
@@ -138,8 +129,7 @@ export class SlurmModel {
     const s = c.baselines.slurm;
     this.fixedUs = s.baseMatchUs + s.scanPerNodeUs * c.cluster.nodes;
     this.deadlineNs = s.unboundedQueue ? Infinity : Math.round(c.baselines.deadlineMs * NS_PER_MS);
-    this.maskBase = core.arena.alloc(this.run.capacity * this.rowBytes, 16);
-    this.views = new Views(core.exports.memory);
+    this.run = new TaskTable(core, this.cluster.rowBytes);
   }
 
   start(): void {
@@ -246,14 +236,13 @@ export class SlurmModel {
   private decided(): void {
     const cl = this.cluster, w = this.c.workload;
     const m = this.dCls === CLASS_F ? w.fAtoms : w.lAtoms, contiguous = this.dCls !== CLASS_F;
-    const slot = this.run.alloc();
-    if (slot >= this.rNode.length) this.growRunning();
-    const mask = this.maskBase + slot * this.rowBytes;
+    const R = this.run, slot = R.alloc();
+    const mask = R.mask(slot);
     let placed = false;
     for (let n = 0; n < cl.nodes; n++) {
       if (cl.free[n] >= m && cl.take(n, m, contiguous, mask)) {
-        this.rNode[slot] = n; this.rAtoms[slot] = m; this.rCls[slot] = this.dCls;
-        this.rArrival[slot] = this.dArrival; this.rService[slot] = this.dService;
+        R.at[slot] = n; R.m[slot] = m; R.cls[slot] = this.dCls;
+        R.arrival[slot] = this.dArrival; R.service[slot] = this.dService;
         this.engine.post(this.hopNs, K_START, slot);
         placed = true;
         break;
@@ -277,12 +266,14 @@ export class SlurmModel {
   private started(slot: number): void {
     this.inFlight--;
     this.running++;
-    this.metrics.onStart(this.engine.now - this.rArrival[slot], this.rCls[slot]);
-    this.engine.post(this.rService[slot], K_COMPLETE, slot);
+    const R = this.run;
+    this.metrics.onStart(this.engine.now - R.arrival[slot], R.cls[slot]);
+    this.engine.post(R.service[slot], K_COMPLETE, slot);
   }
 
   private completed(slot: number): void {
-    this.cluster.release(this.rNode[slot], this.rAtoms[slot], this.maskBase + slot * this.rowBytes);
+    const R = this.run;
+    this.cluster.release(R.at[slot], R.m[slot], R.mask(slot));
     this.running--;
     this.metrics.completed++;
     this.run.release(slot);
@@ -294,18 +285,6 @@ export class SlurmModel {
     this.engine.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
   }
 
-  private growRunning(): void {
-    const n = this.run.capacity, old = this.rNode.length;
-    this.rNode = growTyped(this.rNode, n);
-    this.rAtoms = growTyped(this.rAtoms, n);
-    this.rCls = growTyped(this.rCls, n);
-    this.rArrival = growTyped(this.rArrival, n);
-    this.rService = growTyped(this.rService, n);
-    const fresh = this.core.arena.alloc(n * this.rowBytes, 16);
-    this.views.sync();
-    this.views.u8.copyWithin(fresh, this.maskBase, this.maskBase + old * this.rowBytes);
-    this.maskBase = fresh;
-  }
 }
 
 export interface SlurmResult extends CommonResult {
