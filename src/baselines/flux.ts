@@ -30,10 +30,12 @@ import { CLASS_F } from "../workload/bimodal.js";
 import { CAUSE_RETRIES } from "../metrics/run-metrics.js";
 import { runModel, type CommonResult } from "../metrics/result.js";
 import type { RunOptions } from "../model/run-options.js";
+import { streamRng, type Rng } from "../sim/rng.js";
 import { Queues } from "./tasks.js";
 import { K_OWN, TaskModel } from "./task-model.js";
+import { brokerCongestion, pickChild, rootCongestion } from "./flux-policy.js";
 
-const K_AT_BROKER = K_OWN, K_BROKER_DONE = K_OWN + 1, K_START = K_OWN + 2;
+const K_AT_BROKER = K_OWN, K_BROKER_DONE = K_OWN + 1, K_START = K_OWN + 2, K_ROOT_DONE = K_OWN + 3;
 
 /** The broker tree: brokers 0..leaves-1 are leaves, the last one is the root. */
 export class BrokerTree {
@@ -44,6 +46,8 @@ export class BrokerTree {
   /** Children of broker b: brokers (or, for a leaf, nodes) first[b] .. last[b]-1. */
   readonly first: Int32Array;
   readonly last: Int32Array;
+  /** Levels from broker b up to the root (0 for the root). */
+  readonly depth: Int32Array;
 
   constructor(nodes: number, leafNodes: number, fanout: number) {
     const firsts: number[] = [], lasts: number[] = [], parents: number[] = [];
@@ -72,6 +76,8 @@ export class BrokerTree {
     this.first = Int32Array.from(firsts);
     this.last = Int32Array.from(lasts);
     this.parent = Int32Array.from(parents);
+    this.depth = new Int32Array(this.brokers);
+    for (let b = this.brokers - 1; b >= 0; b--) if (this.parent[b] >= 0) this.depth[b] = this.depth[this.parent[b]] + 1;
   }
 
   isLeaf(b: number): boolean {
@@ -85,7 +91,13 @@ export class FluxModel extends TaskModel {
   /** Per broker, as its parent sees it: the most free atoms on one node below it, and the free atoms in all. */
   private readonly viewMax: Float64Array;
   private readonly viewSum: Float64Array;
+  /** Per inner broker: the child its round-robin turn starts at. */
+  private readonly cursor: Int32Array;
   private readonly backoffNs: number;
+  private readonly rng: Rng;
+  private readonly draw = (k: number): number => this.rng.int(k);
+  /** Tasks in the root's decision pipeline (rootService=pipelined). */
+  private rootPipeline = 0;
 
   decisions = 0;
   rollbacks = 0;
@@ -99,6 +111,8 @@ export class FluxModel extends TaskModel {
     this.queues = new Queues(this.tree.brokers);
     this.viewMax = new Float64Array(this.tree.brokers);
     this.viewSum = new Float64Array(this.tree.brokers);
+    this.cursor = new Int32Array(this.tree.brokers);
+    this.rng = streamRng(c.sim.seed, "flux");
     this.heartbeat();
   }
 
@@ -106,6 +120,7 @@ export class FluxModel extends TaskModel {
     switch (kind) {
       case K_AT_BROKER: this.atBroker(s); break;
       case K_BROKER_DONE: this.brokerDone(s); break;
+      case K_ROOT_DONE: this.rootPipeline--; this.decided(s, this.tree.root); break;
       case K_START: this.startTask(s, this.T.at[s]); break;
       default: throw new Error(`flux: unknown event kind ${kind}`);
     }
@@ -118,33 +133,47 @@ export class FluxModel extends TaskModel {
   }
 
   private atBroker(t: number): void {
-    const b = this.T.at[t], q = this.queues;
+    const b = this.T.at[t], q = this.queues, root = this.tree.root;
+    if (b === root && this.c.baselines.flux.rootService === "pipelined") {
+      this.rootPipeline++;
+      if (this.rootPipeline > this.maxRootQueue) this.maxRootQueue = this.rootPipeline;
+      this.engine.post(this.decisionNs(b, this.rootPipeline), K_ROOT_DONE, t);
+      return;
+    }
     q.push(b, t, this.T.next);
-    if (b === this.tree.root && q.len[b] > this.maxRootQueue) this.maxRootQueue = q.len[b];
+    if (b === root && q.len[b] > this.maxRootQueue) this.maxRootQueue = q.len[b];
     if (q.busy[b] === 0) {
       q.busy[b] = 1;
-      this.engine.post(this.decisionNs(b), K_BROKER_DONE, b);
+      this.engine.post(this.decisionNs(b, q.len[b]), K_BROKER_DONE, b);
     }
   }
 
-  /** (dispatchUs + scanUs * units) * congestion of broker b's queue. */
-  private decisionNs(b: number): number {
-    const f = this.c.baselines.flux, tree = this.tree, q = this.queues.len[b];
+  /** (dispatchUs + scanUs * units) * congestion, for broker b holding q tasks. */
+  private decisionNs(b: number, q: number): number {
+    const f = this.c.baselines.flux, tree = this.tree;
     const units = tree.last[b] - tree.first[b];
     // the root's load (rootLoad): every task in flight in the tree, all of whose dispatches and retries pass through it, or its own queue
-    const rootQ = f.rootLoad === "inFlight" ? this.inFlight : q;
-    const congestion = b === tree.root ? Math.exp(Math.min(rootQ / f.rootQueue, f.rootCap)) : 1 + f.brokerSlope * Math.min(q / f.brokerQueue, f.brokerCap);
+    const congestion = b === tree.root
+      ? rootCongestion(f.rootLoad === "inFlight" ? this.inFlight : q, f.rootQueue, f.rootCap, f.rootOnset)
+      : brokerCongestion(q, f.brokerQueue, f.brokerSlope, f.brokerCap);
     const us = (f.dispatchUs + f.scanUs * units) * congestion;
     this.metrics.controlWorkNs += us * 1000;
     return Math.max(1, Math.round(us * 1000));
   }
 
+  /** Broker b's decision ends: the head of its FIFO is decided, and the next decision starts. */
   private brokerDone(b: number): void {
-    const q = this.queues, T = this.T, tree = this.tree, cl = this.cluster;
-    const t = q.shift(b, T.next);
-    this.decisions++;
-    if (q.len[b] > 0) this.engine.post(this.decisionNs(b), K_BROKER_DONE, b);
+    const q = this.queues;
+    const t = q.shift(b, this.T.next);
+    if (q.len[b] > 0) this.engine.post(this.decisionNs(b, q.len[b]), K_BROKER_DONE, b);
     else q.busy[b] = 0;
+    this.decided(t, b);
+  }
+
+  /** Broker b has decided task t: a leaf places it on its nodes, an inner broker sends it to a child, or it rolls back. */
+  private decided(t: number, b: number): void {
+    const T = this.T, tree = this.tree, cl = this.cluster, f = this.c.baselines.flux;
+    this.decisions++;
     if (this.expired(t)) return;
     const m = T.m[t];
     if (tree.isLeaf(b)) {
@@ -159,24 +188,28 @@ export class FluxModel extends TaskModel {
       }
       return this.rollback(t, b);
     }
-    let best = -1;
-    for (let c = tree.first[b]; c < tree.last[b]; c++) {
-      if (this.viewMax[c] >= m && this.viewSum[c] >= m && (best < 0 || this.viewSum[c] > this.viewSum[best])) best = c;
-    }
-    if (best < 0) return this.rollback(t, b);
-    this.viewSum[best] -= m; // the broker's own booking; which node takes it, only the leaf knows
-    T.at[t] = best;
+    const c = pickChild(f.childPick, tree.first[b], tree.last[b], m, this.viewMax, this.viewSum, this.cursor[b], this.draw);
+    if (c < 0) return this.rollback(t, b);
+    this.cursor[b] = c + 1;
+    if (f.booking === "total") this.viewSum[c] -= m; // the broker's own booking; which node takes it, only the leaf knows
+    T.at[t] = c;
     this.engine.post(this.hopNs, K_AT_BROKER, t);
   }
 
-  /** No fit below broker b: back to its parent (the root retries itself) after one hop and the backoff. */
+  /**
+   * No fit below broker b: the task goes back up (rollbackTo) after one hop and
+   * the backoff per level climbed; the parent marks b full until the next
+   * heartbeat; the root retries itself after the backoff.
+   */
   private rollback(t: number, b: number): void {
-    const T = this.T, up = this.tree.parent[b];
-    if (T.hops[t]++ >= this.c.baselines.flux.maxRetries) return this.fail(t, CAUSE_RETRIES);
+    const T = this.T, tree = this.tree, f = this.c.baselines.flux, up = tree.parent[b];
+    if (T.hops[t]++ >= f.maxRetries) return this.fail(t, CAUSE_RETRIES);
     this.rollbacks++;
     if (up >= 0) this.viewMax[b] = 0; // the parent learns this child is full, until the next heartbeat
-    T.at[t] = up >= 0 ? up : b;
-    this.engine.post(this.hopNs + this.backoffNs, K_AT_BROKER, t);
+    const to = up < 0 ? b : f.rollbackTo === "root" ? tree.root : up;
+    const levels = Math.max(1, tree.depth[b] - tree.depth[to]);
+    T.at[t] = to;
+    this.engine.post(levels * (this.hopNs + this.backoffNs), K_AT_BROKER, t);
   }
 
   /** Every broker's view of its children, from the real state (leaves first, then upwards). */
@@ -193,7 +226,6 @@ export class FluxModel extends TaskModel {
       this.viewSum[b] = sum;
     }
   }
-
 }
 
 export interface FluxResult extends CommonResult {

@@ -128,9 +128,34 @@ const flux = {
     description: "root congestion = exp(min(q/rootQueue, rootCap)), q as rootLoad says",
   }),
   rootLoad: enm({
-    values: ["inFlight", "queue"] as const, default: "inFlight", unit: "choice",
-    source: ours("the paper's 'above 4,000 concurrent tasks' at the root; the notes leave q undefined"),
-    description: "q of the root's congestion: every task in flight in the tree (inFlight) or the root's own queue (queue)",
+    values: ["queue", "inFlight"] as const, default: "queue", unit: "choice",
+    source: ours("the notes use one q for the root and the other brokers, and q = queue length for the Slurm-like lock convoy"),
+    description: "q of the root's congestion: the root's own queue (queue) or every task not yet started anywhere in the tree (inFlight)",
+  }),
+  rootOnset: int({
+    min: 0, max: 1e9, default: 0, unit: "tasks",
+    source: ours("the notes' form has no onset; the paper says the penalty activates above 4,000 concurrent tasks"),
+    description: "q up to which the root does not congest: congestion = exp(min(max(0, q - rootOnset)/rootQueue, rootCap)); 0 is the notes' form",
+  }),
+  rootService: enm({
+    values: ["serial", "pipelined"] as const, default: "serial", unit: "choice",
+    source: ours("a Flux instance's scheduler runs as one module on its rank-0 broker and decides one request at a time"),
+    description: "the root decides one task at a time from its FIFO (serial), or every task after its own decision time with no queue (pipelined: congestion is latency, not lost throughput)",
+  }),
+  childPick: enm({
+    values: ["mostFree", "first", "roundRobin", "random"] as const, default: "mostFree", unit: "choice",
+    source: ours("the paper and the notes do not say how a parent picks a child"),
+    description: "child an inner broker sends a task to, among those whose view fits it: most free atoms, lowest index, the next in turn, or uniformly random",
+  }),
+  booking: enm({
+    values: ["none", "total"] as const, default: "none", unit: "choice",
+    source: paper("Experimental Setup"),
+    description: "brokers decide from views updated only by the heartbeat (none, the paper's isolated ledgers), or also subtract what they sent to a child since (total)",
+  }),
+  rollbackTo: enm({
+    values: ["parent", "root"] as const, default: "parent", unit: "choice",
+    source: ours("the paper: displaced tasks traverse back toward the root, paying a hop and the backoff per level"),
+    description: "a leaf collision goes back to the parent, which decides again and climbs further only when no child fits (parent), or all the way to the root (root); one retry either way",
   }),
   rootCap: num({
     min: 0, max: 100, default: 10, unit: "exponent",
