@@ -17,3 +17,4 @@ export function memoryBytes(): f64 { return <f64>memBytes(); }
 export * from "./bitmap";
 export * from "./score";
 export * from "./wheel";
+export * from "./memory";

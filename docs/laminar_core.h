@@ -159,7 +159,12 @@ enum laminar_status {
   X(double, wheelNextDeadline, (laminar_ptr w))                                                         \
   X(double, wheelDeadlineOf, (laminar_ptr w, int32_t id))                                               \
   X(int32_t, wheelPending, (laminar_ptr w))                                                             \
-  X(double, wheelNow, (laminar_ptr w))
+  X(double, wheelNow, (laminar_ptr w))                                                                  \
+  X(int32_t, memRecordBytes, (void))                                                                    \
+  X(int32_t, memTick,                                                                                   \
+    (laminar_ptr recs, int32_t count, int32_t nodes, laminar_ptr base, laminar_ptr usage, double tick,    \
+     double seed, double kappa, double sigma, double burstRate, double burstScale, double threshold,    \
+     laminar_ptr out, int32_t outCap))
 
 #ifndef LAMINAR_NO_PROTOTYPES
 
@@ -287,6 +292,16 @@ double wheelDeadlineOf(laminar_ptr w, int32_t id);
 int32_t wheelPending(laminar_ptr w);
 /** The wheel's time (f64 holding an integer tick). */
 double wheelNow(laminar_ptr w);
+
+/* ---- Runtime memory (docs/abi.md, "Runtime memory") ---------------------- */
+
+/** Bytes of one memory record: 48 (6 doubles: node, declared, target, drift, resident, key). */
+int32_t memRecordBytes(void);
+/** One runtime tick over `count` records; writes usage (KiB) per node and the nodes above
+ *  `threshold` (ascending, at most outCap); returns how many nodes are above it, or a status < 0. */
+int32_t memTick(laminar_ptr recs, int32_t count, int32_t nodes, laminar_ptr base, laminar_ptr usage, double tick,
+                double seed, double kappa, double sigma, double burstRate, double burstScale, double threshold,
+                laminar_ptr out, int32_t outCap);
 
 #endif /* LAMINAR_NO_PROTOTYPES */
 

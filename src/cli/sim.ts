@@ -44,10 +44,10 @@ export function simSets(o: Options): string[] {
   return sets;
 }
 
-/** Refuse what this version cannot simulate yet, in one line. */
+/** Refuse what this version cannot simulate, in one line. */
 function supported(c: Config): void {
-  if (c.memory.enabled) {
-    throw new UsageError("memory.enabled: the memory model and Airlock (Exp5) are not implemented in this version");
+  if (c.memory.enabled && c.sim.scheduler !== "laminar") {
+    throw new UsageError(`memory.enabled: the memory model and Airlock are Laminar's (Exp5); the ${c.sim.scheduler}-like model has none`);
   }
 }
 

@@ -51,4 +51,11 @@ export interface CoreExports {
   wheelPending(w: number): number;
   wheelNow(w: number): number;
   // --- end timing wheel ---
+
+  // runtime memory (assembly/memory.ts): recs = 48-byte records (6 f64), base/usage = f64[nodes] in KiB
+  memRecordBytes(): number;
+  memTick(
+    recs: number, count: number, nodes: number, base: number, usage: number, tick: number, seed: number,
+    kappa: number, sigma: number, burstRate: number, burstScale: number, threshold: number, out: number, outCap: number,
+  ): number;
 }

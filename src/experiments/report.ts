@@ -54,17 +54,45 @@ function cell(xs: number[], digits: number, scale = 1): string {
 
 const num = (r: PointResult, k: string) => (typeof r.result[k] === "number" ? (r.result[k] as number) : NaN);
 
+function byPoint(e: Experiment, results: PointResult[]): Array<{ point: Point; runs: PointResult[] }> {
+  const out = new Map<string, { point: Point; runs: PointResult[] }>();
+  for (const r of results) {
+    if (r.point.experiment !== e.id) continue;
+    const k = r.point.sets.join(" ");
+    if (!out.has(k)) out.set(k, { point: r.point, runs: [] });
+    out.get(k)!.runs.push(r);
+  }
+  return [...out.values()];
+}
+
+const pct = (x: number | undefined) => (x === undefined ? "-" : `${(100 * x).toFixed(2)}%`);
+const count = (x: number | undefined) => (x === undefined ? "-" : x.toLocaleString("en-US"));
+
+/** Exp5's table: runtime-survival outcomes beside the paper's (its counts are for 5,000 nodes over 30 s). */
+function survivalTable(e: Experiment, results: PointResult[]): string {
+  const rows = byPoint(e, results).map(({ point, runs }) => {
+    const p = point.paper ?? {};
+    const c = (k: string) => cell(runs.map((r) => num(r, k)), 0);
+    return [
+      `${point.varied.name}=${point.varied.value}`,
+      cell(runs.map((r) => num(r, "completedSuccessRatio")), 2, 100) + "%", pct(p.completedSuccessRatio),
+      cell(runs.map((r) => num(r, "executionSurvival")), 2, 100) + "%", pct(p.executionSurvival),
+      c("lTaskOomKills"), count(p.lTaskOomKills), c("fTaskOomKills"),
+      c("probeDrops"), count(p.probeDrops),
+      c("suspensions"), c("resumedInPlace"), c("secondaryReactivations"), c("secondaryLandings"), c("reclaimed"),
+    ];
+  });
+  return `${e.title}\n` + formatTable(
+    ["point", "completed success", "paper", "execution survival", "paper", "L OOM kills", "paper", "F OOM kills", "probe drops", "paper",
+      "suspended", "resumed in place", "reactivated", "landed", "reclaimed"],
+    rows,
+  );
+}
+
 /** The experiment's table: one row per point, seeds aggregated. */
 export function experimentTable(e: Experiment, results: PointResult[]): string {
-  const mine = results.filter((r) => r.point.experiment === e.id);
-  const byPoint = new Map<string, { point: Point; runs: PointResult[] }>();
-  for (const r of mine) {
-    const k = r.point.sets.join(" ");
-    if (!byPoint.has(k)) byPoint.set(k, { point: r.point, runs: [] });
-    byPoint.get(k)!.runs.push(r);
-  }
-  const pct = (x: number | undefined) => (x === undefined ? "-" : `${(100 * x).toFixed(2)}%`);
-  const rows = [...byPoint.values()].map(({ point, runs }) => {
+  if (e.id === "exp5") return survivalTable(e, results);
+  const rows = byPoint(e, results).map(({ point, runs }) => {
     const p = point.paper ?? {};
     const extra = point.sets.filter((s) => !/^(sim\.|cluster\.nodes|workload\.rho)/.test(s) && s !== `${point.varied.name}=${point.varied.value}`).join(" ");
     return [

@@ -18,7 +18,11 @@ export interface Point {
   rho: number;
   nodes: number;
   /** The paper's figures at this point, where it reports them. */
-  paper?: { startSuccessRatio?: number; p99Ms?: number; controlWorkUs?: number; note?: string };
+  paper?: {
+    startSuccessRatio?: number; p99Ms?: number; controlWorkUs?: number; note?: string;
+    // runtime survival (Exp5)
+    completedSuccessRatio?: number; executionSurvival?: number; lTaskOomKills?: number; probeDrops?: number;
+  };
 }
 
 export interface Experiment {
@@ -100,6 +104,21 @@ export const EXPERIMENTS: readonly Experiment[] = [
       varied: { name: "regeneration.enabled", value: on },
       paper: { startSuccessRatio: ({ "0.1:false": 0.876, "0.2:false": 0.7766, "0.3:false": 0.6823, "0.1:true": 0.9943, "0.2:true": 0.9759, "0.3:true": 0.9547 } as Record<string, number>)[`${loss}:${on}`] },
     }))),
+  },
+  {
+    id: "exp5",
+    title: "Exp5: runtime survival with and without Airlock (rho = 0.8, memory pressure, no two-phase, no regeneration)",
+    points: (scale) => [false, true].map((on) => ({
+      experiment: "exp5", scheduler: "laminar" as const, rho: 0.8, nodes: 5000,
+      sets: [
+        ...base(scale, 30, 1, 5000, 0.8), "memory.enabled=true", "reservation.enabled=false", "regeneration.enabled=false",
+        "network.loss=0", `airlock.enabled=${on}`,
+      ],
+      varied: { name: "airlock.enabled", value: on },
+      paper: on
+        ? { completedSuccessRatio: 0.943, executionSurvival: 0.999, lTaskOomKills: 0, probeDrops: 1039385, note: "execution survival about 99.9%" }
+        : { completedSuccessRatio: 0.9608, executionSurvival: 0.961, lTaskOomKills: 733284, probeDrops: 0, note: "execution survival about 96.1%" },
+    })),
   },
 ];
 

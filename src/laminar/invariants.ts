@@ -14,9 +14,15 @@
 // * at every series tick: arrived = started + failed + in flight, and the held
 //   atoms equal the demands of the DAs holding atoms;
 // * at the end, when nothing is in flight or running, every atom is free
-//   except rigid jobs and squatters' holdings.
+//   except rigid jobs and squatters' holdings;
+// * Airlock (before every transition): only a running resident is suspended,
+//   and never while a lower-priority resident still runs on its node (the
+//   absolute priority guarantee); only a ledger entry before T_susp resumes
+//   in place, into the atoms it still owns; only a ledger entry is
+//   reactivated; a secondary landing completes within T_surv (a destination
+//   window never extends it) and the task it lands is suspended, not running.
 import type { LaminarModel } from "./model.js";
-import { D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, T_PENDING } from "./store.js";
+import { D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, D_SUSPENDED, T_PENDING, T_STARTED } from "./store.js";
 import { NS_PER_MS } from "../sim/time.js";
 
 export class InvariantError extends Error {
@@ -116,6 +122,50 @@ export class Invariants {
     if (this.m.tasks.state[t] !== T_PENDING) this.fail(`task slot ${t} starts a second time`);
   }
 
+  /** Airlock is about to suspend DA d's task on node n. */
+  suspending(n: number, d: number): void {
+    this.checks++;
+    const D = this.m.das, T = this.m.tasks, t = D.task[d];
+    if (!D.slots.isLive(d) || D.state[d] !== D_RESIDENT || D.node[d] !== n || T.state[t] !== T_STARTED) {
+      this.fail(`node ${n}: suspension of DA ${d}, which is not a running resident there`);
+    }
+    for (let r = this.m.residentHead(n); r >= 0; r = D.resNext[r]) {
+      if (T.ev[D.task[r]] < T.ev[t]) this.fail(`node ${n}: DA ${d} (E_v ${T.ev[t]}) suspended while DA ${r} of lower priority (E_v ${T.ev[D.task[r]]}) still runs`);
+    }
+  }
+
+  /** Ledger entry d resumes in place on node n: it is suspended, before T_susp, and still owns its atoms. */
+  resuming(n: number, d: number): void {
+    this.checks++;
+    this.ledgerEntry(n, d);
+    const base = n * this.A;
+    const got = this.forEachAtom(d, (a) => {
+      if (this.owner[base + a] !== d) this.fail(`node ${n}: DA ${d} resumes into atom ${a}, owned by ${this.owner[base + a]}`);
+    });
+    if (got !== this.m.tasks.m[this.m.das.task[d]]) this.fail(`node ${n}: DA ${d} resumes with ${got} atoms`);
+  }
+
+  /** Ledger entry d's DA is reactivated (T_susp passed). */
+  reactivating(n: number, d: number): void {
+    this.checks++;
+    this.ledgerEntry(n, d);
+  }
+
+  /** Probe p lands the task of ledger entry a: within T_surv, and the task is suspended (not running anywhere). */
+  landing(a: number, p: number): void {
+    this.checks++;
+    const D = this.m.das, now = this.m.engine.now;
+    this.ledgerEntry(D.node[a], a);
+    if (D.task[p] !== D.task[a]) this.fail(`probe ${p} lands a task that is not ledger entry ${a}'s`);
+    if (now > D.survivalAt[a]) this.fail(`secondary landing of DA ${a}'s task at ${now} after T_surv expired at ${D.survivalAt[a]}`);
+  }
+
+  private ledgerEntry(n: number, d: number): void {
+    const D = this.m.das, T = this.m.tasks, t = D.task[d];
+    if (!D.slots.isLive(d) || D.state[d] !== D_SUSPENDED || D.node[d] !== n) this.fail(`node ${n}: DA ${d} is not in its Airlock ledger`);
+    if (T.state[t] !== T_STARTED || T.anchor[t] !== d) this.fail(`node ${n}: ledger entry ${d}'s task is not a suspended task anchored there`);
+  }
+
   all(): void {
     const m = this.m, met = m.metrics;
     for (let n = 0; n < m.cluster.nodes; n++) this.node(n);
@@ -128,7 +178,7 @@ export class Invariants {
     for (let d = 0; d < D.slots.capacity; d++) {
       if (!D.slots.isLive(d)) continue;
       const s = D.state[d];
-      if (s === D_PENDING || s === D_RESIDENT || s === D_SQUATTING) heldByDas += m.tasks.m[D.task[d]];
+      if (s === D_PENDING || s === D_RESIDENT || s === D_SQUATTING || s === D_SUSPENDED) heldByDas += m.tasks.m[D.task[d]];
     }
     if (held !== heldByDas) this.fail(`nodes hold ${held} atoms, DAs holding atoms account for ${heldByDas}`);
   }

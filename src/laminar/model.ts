@@ -38,26 +38,32 @@ import { zigguratNormal } from "../sim/ziggurat.js";
 import { CLASS_F, CLASS_SQUATTER } from "../workload/bimodal.js";
 import { Arrivals } from "../workload/arrivals.js";
 import {
-  CAUSE_DEADLINE, CAUSE_EXPIRED, CAUSE_FASTFAIL, CAUSE_LOST, CAUSE_SILENCE, CAUSE_SQUATTER,
-  END_DEADLINE, END_DUPLICATE, END_EXPIRED, END_FASTFAIL, END_LATE, END_LOST, END_SILENCE,
-  RunMetrics,
+  CAUSE_DEADLINE, CAUSE_EXPIRED, CAUSE_FASTFAIL, CAUSE_LOST, CAUSE_PROBE_DROP, CAUSE_SILENCE, CAUSE_SQUATTER,
+  END_DEADLINE, END_DUPLICATE, END_EXPIRED, END_FASTFAIL, END_LATE, END_LOST, END_PROBE_DROP, END_SILENCE,
+  RunMetrics, type SurvivalCounters,
 } from "../metrics/run-metrics.js";
 import { Cluster } from "../model/cluster.js";
 import { zoneOffsets } from "../model/topology.js";
 import { ZoneField } from "./zhaf.js";
 import { Gateway } from "./teg.js";
-import { AgentStore, D_EXPIRED, D_MOVING, D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, T_FAILED, T_PENDING, T_STARTED, TaskStore } from "./store.js";
+import { AgentStore, D_EXPIRED, D_MOVING, D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, D_SUSPENDED, T_FAILED, T_KILLED, T_PENDING, T_STARTED, TaskStore } from "./store.js";
+import { KIB_PER_GIB, MemoryField } from "./memory.js";
+import { largestResident, resumeOrder, suspensionOrder } from "./airlock.js";
 import { byPriority, regenerationDue, sampleDistinct } from "./decisions.js";
 import { Invariants } from "./invariants.js";
 
 // Event kinds (1, 2 and 5 are retired: arrivals and landings have no events).
 const K_TEG = 3, K_ADDRESS = 4, K_ARBITRATE = 6, K_PULL = 7, K_COMPLETE = 8, K_REGEN_SWEEP = 9,
   K_DEADLINE_SWEEP = 10, K_REGEN = 11, K_DEADLINE = 12, K_SNAPSHOT = 13, K_BCAST = 14, K_UPLOAD = 15,
-  K_WHEEL = 16, K_SERIES = 17;
+  K_WHEEL = 16, K_SERIES = 17, K_MEM = 18, K_AIRLOCK = 19;
 /** Period of the timer sweeps, ns. */
 const SWEEP_NS = 1_000_000;
 
 const FLAG_PULL = 1;
+/** A secondary probe: the reactivated DA of a suspended task (Airlock). */
+const FLAG_SECONDARY = 2;
+/** A ledger entry whose DA has been reactivated (T_susp passed; T_surv runs). */
+const FLAG_REACTIVATED = 4;
 // Task timer bits: an exact deadline / regeneration event is pending (the slot
 // must stay allocated for it); a regeneration check is still to come.
 const EXACT_DEADLINE = 1, EXACT_REGEN = 2, REGEN_ARMED = 4;
@@ -145,6 +151,36 @@ export class LaminarModel {
   inFlight = 0;
   running = 0;
   squatting = 0;
+  /** Tasks in an Airlock ledger now. */
+  suspended = 0;
+
+  // runtime survival (memory.enabled): node memory, the kernel OOM rule, Airlock
+  readonly mem: MemoryField | null;
+  private readonly airlockOn: boolean;
+  private readonly survival: SurvivalCounters | null;
+  private readonly tickNs: number;
+  private memTickAt = Infinity;
+  private readonly capKiB: number;
+  private readonly highKiB: number;
+  private readonly safeKiB: number;
+  private readonly suspendNs: number;
+  private readonly survivalNs: number;
+  private readonly statePullNs: number;
+  private readonly rMem: Rng[] = [];
+  /** Per node: head of its list of running residents, and of its Airlock ledger (both through das.resNext/resPrev). */
+  private readonly resHead: Int32Array;
+  private readonly ledgerHead: Int32Array;
+  /** Per node: ledger entries still hoping for in-situ resume; the nodes with any, as a list. */
+  private readonly waiting: Int32Array;
+  private readonly waitList: Int32Array;
+  private waitCount = 0;
+  /** Per node: 1 while its use is above the high watermark (it reports pressure and drops probes). */
+  readonly pressured: Uint8Array;
+  private readonly overList: Int32Array;
+  private readonly pickIds: Int32Array;
+  private readonly pickA: Float64Array;
+  private readonly pickB: Float64Array;
+  private nextKey = 0;
 
   constructor(core: Core, c: Config) {
     this.core = core;
@@ -162,7 +198,7 @@ export class LaminarModel {
     this.broadcastNs = Math.max(1, ms(c.zhaf.broadcastMs));
     this.ttlNs = ms(c.reservation.ttlMs);
     this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
-    this.metrics = new RunMetrics(this.deadlineNs);
+    this.metrics = new RunMetrics(this.deadlineNs, c.memory.enabled);
 
     this.arrivals = new Arrivals(c, this.endArrivalsNs, true);
     this.rSquat = streams.get("squatters");
@@ -224,6 +260,38 @@ export class LaminarModel {
     this.quietNs = Math.max(1, ms(c.regeneration.quietMs));
     this.deadlines = new TimerSweep(this.engine, SWEEP_NS, K_DEADLINE_SWEEP, 0);
     this.regens = c.regeneration.enabled ? new TimerSweep(this.engine, SWEEP_NS, K_REGEN_SWEEP, 0) : null;
+    // runtime survival
+    this.survival = this.metrics.survival;
+    this.airlockOn = c.memory.enabled && c.airlock.enabled;
+    this.tickNs = Math.max(1, ms(c.memory.tickMs));
+    const capKiB = Math.round(c.memory.nodeCapacityGiB * KIB_PER_GIB);
+    this.capKiB = capKiB;
+    this.highKiB = Math.floor(c.airlock.highWatermark * capKiB);
+    this.safeKiB = Math.floor(c.airlock.safeWatermark * capKiB);
+    this.suspendNs = ms(c.airlock.suspendMs);
+    this.survivalNs = Math.max(1, ms(c.airlock.survivalMs));
+    this.statePullNs = ms(c.airlock.statePullMs);
+    const memN = c.memory.enabled ? N : 0, A = this.cluster.atoms;
+    this.resHead = new Int32Array(memN).fill(-1);
+    this.ledgerHead = new Int32Array(memN).fill(-1);
+    this.waiting = new Int32Array(memN);
+    this.waitList = new Int32Array(memN);
+    this.pressured = new Uint8Array(memN);
+    this.overList = new Int32Array(memN);
+    this.pickIds = new Int32Array(A);
+    this.pickA = new Float64Array(A);
+    this.pickB = new Float64Array(A);
+    if (c.memory.enabled) {
+      const m = c.memory;
+      this.mem = new MemoryField(core, this.views, N, {
+        seed: streams.get("memory").nextU32(), kappa: m.driftKappa, sigma: m.noiseSigma, burstRate: m.burstRate, burstScale: m.burstScale,
+      });
+      this.mem.growOwners(this.das.slots.capacity);
+      for (let z = 0; z < Z; z++) this.rMem.push(streams.get("zone-memory", z));
+      this.das.onGrow = (n) => { this.growMasks(n / 2, n); this.mem!.growOwners(n); };
+    } else {
+      this.mem = null;
+    }
     this.invariants = c.sim.checkInvariants ? new Invariants(this) : null;
     this.views.sync();
   }
@@ -270,7 +338,7 @@ export class LaminarModel {
    * pull may still be in flight after its task resolved).
    */
   quiescent(): boolean {
-    return this.nextArrival() === Infinity && this.inFlight === 0 && this.running === 0 && this.das.slots.live === this.squatting;
+    return this.nextArrival() === Infinity && this.inFlight === 0 && this.running === 0 && this.suspended === 0 && this.das.slots.live === this.squatting;
   }
 
   private readonly dispatch = (kind: number, s: number): void => {
@@ -289,6 +357,8 @@ export class LaminarModel {
       case K_UPLOAD: this.zhaf.deliverUpload(s, this.rNet[s], this.teg); break;
       case K_WHEEL: this.wheelFire(s); break;
       case K_SERIES: this.seriesTick(); break;
+      case K_MEM: this.memTick(); break;
+      case K_AIRLOCK: this.airlockTimer(s); break;
       default: throw new Error(`laminar: unknown event kind ${kind}`);
     }
   };
@@ -321,6 +391,9 @@ export class LaminarModel {
     T.live[t] = 0;
     T.timers[t] = 0;
     T.arrival[t] = tA;
+    T.key[t] = this.nextKey;
+    this.nextKey = (this.nextKey + 1) >>> 0;
+    T.anchor[t] = -1;
     if (squat) {
       T.m[t] = w.squatterAtoms;
       T.service[t] = 0;
@@ -338,12 +411,12 @@ export class LaminarModel {
   }
 
   /** Emit a new DA instance of task t at time `at` (<= now): it waits for the gateway's next micro-batch. */
-  private emit(t: number, at: number): void {
+  private emit(t: number, at: number, secondary = false): void {
     const T = this.tasks, D = this.das;
     const d = D.alloc();
     D.task[d] = t;
     D.state[d] = D_MOVING;
-    D.flags[d] = 0;
+    D.flags[d] = secondary ? FLAG_SECONDARY : 0;
     D.patience[d] = T.budget[t];
     D.emitted[d] = at;
     D.deposit[d] = 0;
@@ -358,7 +431,7 @@ export class LaminarModel {
     }
     this.tegQueue[this.tegCount++] = d;
     const check = at + this.quietNs;
-    if (this.regens !== null && T.cls[t] !== CLASS_SQUATTER && regenerationDue(T.instances[t], this.c.regeneration.maxInstances, check, T.arrival[t] + this.deadlineNs)) {
+    if (!secondary && this.regens !== null && T.cls[t] !== CLASS_SQUATTER && regenerationDue(T.instances[t], this.c.regeneration.maxInstances, check, T.arrival[t] + this.deadlineNs)) {
       T.timers[t] |= REGEN_ARMED;
       if (!this.regens.push(check, t, T.slots.generation(t))) this.exact(t, check, K_REGEN, EXACT_REGEN);
     }
@@ -408,7 +481,7 @@ export class LaminarModel {
     const D = this.das, T = this.tasks, cl = this.cluster, c = this.c, now = this.engine.now;
     const t = D.task[d], n = D.node[d], z = cl.zoneOf[n];
     if (now - D.emitted[d] > this.silenceNs) return this.daEnd(d, END_SILENCE, CAUSE_SILENCE);
-    if (now >= T.arrival[t] + this.deadlineNs) return this.daEnd(d, END_DEADLINE, CAUSE_DEADLINE);
+    if (this.overdue(d, t, now)) return this.daEnd(d, D.flags[d] & FLAG_SECONDARY ? END_LATE : END_DEADLINE, CAUSE_DEADLINE);
     if (D.patience[d] < c.da.patienceFloor) return this.daEnd(d, END_FASTFAIL, CAUSE_FASTFAIL);
     D.patience[d] -= c.da.actionCost;
     this.metrics.probeActions++;
@@ -425,6 +498,16 @@ export class LaminarModel {
     }
     const jitter = c.network.osJitterMs > 0 ? Math.round(rng.exp(c.network.osJitterMs) * NS_PER_MS) : 0;
     this.enqueue(d, target, now + this.hopNs + jitter);
+  }
+
+  /**
+   * A first-admission DA is overdue at its task's start deadline; a secondary
+   * probe once its suspended task is gone (landed by another probe, or
+   * reclaimed when T_surv expired).
+   */
+  private overdue(d: number, t: number, now: number): boolean {
+    if (this.das.flags[d] & FLAG_SECONDARY) return this.tasks.anchor[t] < 0;
+    return now >= this.tasks.arrival[t] + this.deadlineNs;
   }
 
   /** Bounded candidate sampling and scoring on node n's replica; the chosen node's index in the Zone, or -1. */
@@ -568,6 +651,14 @@ export class LaminarModel {
     this.invariants?.heat(n, heat0, q);
     met.arbitrations++;
     met.controlWorkNs += q * c.costs.bitmapNs;
+    if (this.airlockOn && this.mem!.use(n) > this.highKiB) {
+      // pre-admission physical check: above the high watermark the node admits nothing
+      for (let i = 0; i < q; i++) {
+        this.survival!.probeDrops++;
+        this.daEnd(this.batch[i], END_PROBE_DROP, CAUSE_PROBE_DROP);
+      }
+      return;
+    }
     const computeNs = Math.round(q * c.costs.bitmapNs);
     byPriority(this.batch, q, D.task, T.ev, D.arrive);
     // the node's state before this window's wins: a loser that did not fit even then was misled by stale state
@@ -577,7 +668,7 @@ export class LaminarModel {
     for (let i = 0; i < q; i++) {
       const d = this.batch[i], t = D.task[d];
       if (now - D.emitted[d] > this.silenceNs) { this.daEnd(d, END_SILENCE, CAUSE_SILENCE); continue; }
-      if (now >= T.arrival[t] + this.deadlineNs) { this.daEnd(d, END_DEADLINE, CAUSE_DEADLINE); continue; }
+      if (this.overdue(d, t, now)) { this.daEnd(d, D.flags[d] & FLAG_SECONDARY ? END_LATE : END_DEADLINE, CAUSE_DEADLINE); continue; }
       const m = T.m[t], contiguous = T.cls[t] !== CLASS_F;
       if (i < q - 1 && row0 === cl.row(n)) {
         const u32 = this.views.u32, words = this.rowBytes >> 2, src = row0 >> 2, dst = this.row0 >> 2;
@@ -615,7 +706,8 @@ export class LaminarModel {
       return;
     }
     D.flags[d] |= FLAG_PULL;
-    this.engine.post(this.hopNs + computeNs, K_PULL, d);
+    // a secondary landing pulls the suspended image, which takes longer than a payload
+    this.engine.post(this.hopNs + computeNs + (D.flags[d] & FLAG_SECONDARY ? this.statePullNs : 0), K_PULL, d);
   }
 
   // ---- two-phase reservation: TTL on the node's timing wheel ----------------
@@ -716,6 +808,7 @@ export class LaminarModel {
     const t = D.task[d], n = D.node[d];
     if (D.state[d] === D_EXPIRED) return this.daEnd(d, END_EXPIRED, CAUSE_EXPIRED);
     if (this.c.reservation.enabled) this.disarmTtl(d, n);
+    if (D.flags[d] & FLAG_SECONDARY) return this.secondaryLanded(d, t, n);
     if (T.state[t] !== T_PENDING) {
       // a late or duplicate winner: it releases its atoms and dissipates
       this.releaseAtoms(d, n);
@@ -729,15 +822,306 @@ export class LaminarModel {
     D.deposit[d] = 0;
     D.state[d] = D_RESIDENT;
     this.running++;
-    this.engine.post(T.service[t], K_COMPLETE, d);
+    if (this.mem === null) return this.engine.post(T.service[t], K_COMPLETE, d);
+    const declared = T.m[t] * this.c.memory.declaredPerAtomGiB, mc = this.c.memory, rz = this.rMem[this.cluster.zoneOf[n]];
+    const target = rz.float() < mc.overclaimProb ? declared * (1 + rz.float() * mc.overclaimMax) : declared;
+    this.execute(d, n, T.service[t], declared, target, declared);
   }
 
   /** The task completes: atoms released, the resident DA retired with it. */
   private complete(d: number): void {
-    this.releaseAtoms(d, this.das.node[d]);
+    const n = this.das.node[d];
+    if (this.mem !== null) {
+      this.stopExecution(d, n);
+      this.updatePressure(n);
+    }
+    this.releaseAtoms(d, n);
     this.metrics.completed++;
     this.running--;
     this.retire(d);
+  }
+
+  // ---- runtime survival: node memory, the kernel OOM rule, Airlock -----------
+  // (paper §Node Arbitration, §The Airlock Protocol; docs/airlock.md)
+
+  /** DA d's task runs on node n for `dur` ns from now, with memory (declared, true footprint, drift state) in GiB. */
+  private execute(d: number, n: number, dur: number, declared: number, target: number, drift: number): void {
+    const D = this.das;
+    D.epochEnd[d] = this.engine.now + dur;
+    this.engine.scheduleInto(dur, K_COMPLETE, d, D.doneHandle, d);
+    this.mem!.add(d, n, declared, target, drift, this.tasks.key[D.task[d]]);
+    this.link(this.resHead, n, d);
+    this.updatePressure(n);
+    if (this.memTickAt === Infinity) {
+      const now = this.engine.now, at = (Math.floor(now / this.tickNs) + 1) * this.tickNs;
+      this.memTickAt = at;
+      this.engine.post(at - now, K_MEM, 0);
+    }
+  }
+
+  /**
+   * Place a running task directly on node n (no admission path), as if it had
+   * just started: for tests and embedders that build a node's state by hand.
+   * Its memory starts at its declaration and drifts towards targetGiB.
+   * Returns the resident DA's slot, or -1 when the atoms do not fit.
+   */
+  inject(n: number, cls: number, atoms: number, serviceNs: number, targetGiB: number): number {
+    if (this.mem === null) throw new Error("inject: the memory model is off (memory.enabled=false)");
+    const T = this.tasks, D = this.das, w = this.c.workload;
+    const t = T.alloc();
+    T.cls[t] = cls; T.state[t] = T_STARTED; T.m[t] = atoms; T.instances[t] = 1; T.live[t] = 1; T.timers[t] = 0;
+    T.arrival[t] = this.engine.now; T.service[t] = serviceNs; T.anchor[t] = -1;
+    T.key[t] = this.nextKey;
+    this.nextKey = (this.nextKey + 1) >>> 0;
+    T.ev[t] = T.budget[t] = (cls === CLASS_F ? w.priceF : w.priceL) * atoms;
+    const d = D.alloc();
+    D.task[d] = t; D.flags[d] = 0; D.patience[d] = T.budget[t]; D.emitted[d] = this.engine.now; D.deposit[d] = 0; D.node[d] = n;
+    this.touch(n);
+    if (!this.cluster.take(n, atoms, cls !== CLASS_F, this.mask(d))) {
+      D.slots.release(d);
+      T.slots.release(t);
+      return -1;
+    }
+    this.held[n] += atoms;
+    this.invariants?.took(n, d, atoms);
+    this.metrics.onArrive(cls);
+    this.metrics.onStart(0, cls);
+    D.state[d] = D_RESIDENT;
+    this.running++;
+    const declared = atoms * this.c.memory.declaredPerAtomGiB;
+    this.execute(d, n, serviceNs, declared, targetGiB, declared);
+    return d;
+  }
+
+  /** DA d's task stops running on node n (completes, is killed or suspended): its memory leaves the node. */
+  private stopExecution(d: number, n: number): void {
+    this.mem!.remove(d);
+    this.unlink(this.resHead, n, d);
+  }
+
+  private link(head: Int32Array, n: number, d: number): void {
+    const D = this.das, h = head[n];
+    D.resPrev[d] = -1;
+    D.resNext[d] = h;
+    if (h >= 0) D.resPrev[h] = d;
+    head[n] = d;
+  }
+
+  private unlink(head: Int32Array, n: number, d: number): void {
+    const D = this.das, p = D.resPrev[d], x = D.resNext[d];
+    if (p >= 0) D.resNext[p] = x;
+    else head[n] = x;
+    if (x >= 0) D.resPrev[x] = p;
+  }
+
+  /** First running resident of node n (then das.resNext), -1 when none; for the invariant checker. */
+  residentHead(n: number): number {
+    return this.resHead[n];
+  }
+
+  /** Keep node n's pressure flag (use above the high watermark) current; reports due before a change go out first. */
+  private updatePressure(n: number): void {
+    if (!this.airlockOn) return;
+    const p = this.mem!.use(n) > this.highKiB ? 1 : 0;
+    if (p === this.pressured[n]) return;
+    this.touch(n);
+    this.pressured[n] = p;
+  }
+
+  /** Runtime tick: every running task's memory moves (core memTick); nodes over the line are relieved; suspended tasks may resume. */
+  private memTick(): void {
+    const now = this.engine.now, mem = this.mem!;
+    this.memTickAt = Infinity;
+    const tick = Math.round(now / this.tickNs) % 4294967296;
+    const over = mem.tick(tick, this.airlockOn ? this.highKiB : this.capKiB);
+    const count = over.length, list = this.overList;
+    list.set(over); // handling may grow core memory, which detaches the view
+    if (this.airlockOn) {
+      // pressure flags: nodes that left pressure, then those over the line now
+      for (let n = 0; n < this.pressured.length; n++) if (this.pressured[n] === 1 && mem.use(n) <= this.highKiB) this.updatePressure(n);
+      for (let i = 0; i < count; i++) {
+        this.updatePressure(list[i]);
+        this.relieve(list[i]);
+      }
+      this.resumeWaiting();
+    } else {
+      for (let i = 0; i < count; i++) this.oom(list[i]);
+    }
+    if ((this.running > 0 || this.suspended > 0) && this.memTickAt === Infinity) {
+      this.memTickAt = now + this.tickNs;
+      this.engine.post(this.tickNs, K_MEM, 0);
+    }
+  }
+
+  /** Gather node n's running residents into the pick arrays (ids, E_v,init, resident GiB); returns how many. */
+  private gatherRunning(n: number): number {
+    const D = this.das, T = this.tasks, mem = this.mem!;
+    let k = 0;
+    for (let d = this.resHead[n]; d >= 0; d = D.resNext[d]) {
+      this.pickIds[k] = d;
+      this.pickA[k] = T.ev[D.task[d]];
+      this.pickB[k] = mem.resident(d);
+      k++;
+    }
+    return k;
+  }
+
+  /** Node n is above the high watermark: suspend residents in ascending E_v,init until use is at the safe watermark. */
+  private relieve(n: number): void {
+    const mem = this.mem!;
+    const k = this.gatherRunning(n);
+    suspensionOrder(this.pickIds, this.pickA, this.pickB, k);
+    for (let i = 0; i < k && mem.use(n) > this.safeKiB; i++) this.suspend(this.pickIds[i], n);
+    this.updatePressure(n);
+    // what Airlock could not relieve, the kernel still kills
+    if (mem.use(n) > this.capKiB) this.oom(n);
+  }
+
+  /** The kernel OOM rule: while node n's use exceeds its capacity, kill a running task (the largest, or a random one). */
+  private oom(n: number): void {
+    const mem = this.mem!;
+    while (mem.use(n) > this.capKiB) {
+      const k = this.gatherRunning(n);
+      if (k === 0) return;
+      const i = this.c.memory.oomRule === "largest" ? largestResident(this.pickIds, this.pickB, k) : this.rMem[this.cluster.zoneOf[n]].int(k);
+      this.kill(this.pickIds[i], n);
+    }
+    this.updatePressure(n);
+  }
+
+  private kill(d: number, n: number): void {
+    const D = this.das, T = this.tasks, t = D.task[d];
+    this.engine.cancelIn(D.doneHandle, d);
+    this.stopExecution(d, n);
+    this.releaseAtoms(d, n);
+    T.state[t] = T_KILLED;
+    this.running--;
+    if (T.cls[t] === CLASS_F) this.survival!.oomKillsF++;
+    else this.survival!.oomKillsL++;
+    this.retire(d);
+  }
+
+  /** Suspend DA d's task on node n into the Airlock ledger: frozen, compressed, atoms kept, T_susp armed. */
+  private suspend(d: number, n: number): void {
+    const D = this.das, mem = this.mem!, now = this.engine.now, t = D.task[d];
+    this.invariants?.suspending(n, d);
+    this.engine.cancelIn(D.doneHandle, d);
+    D.remaining[d] = D.epochEnd[d] - now;
+    D.drift[d] = mem.drift(d);
+    D.target[d] = mem.target(d);
+    const image = mem.resident(d) / this.c.airlock.compressionRatio;
+    this.stopExecution(d, n);
+    D.frozen[d] = image;
+    mem.addImage(n, image);
+    D.state[d] = D_SUSPENDED;
+    D.flags[d] &= ~FLAG_REACTIVATED;
+    D.suspendedAt[d] = now;
+    this.link(this.ledgerHead, n, d);
+    this.tasks.anchor[t] = d;
+    this.engine.scheduleInto(this.suspendNs, K_AIRLOCK, d, D.timerHandle, d);
+    this.running--;
+    this.suspended++;
+    this.survival!.suspensions++;
+    if (this.waiting[n]++ === 0) this.waitList[this.waitCount++] = n;
+  }
+
+  /** In-situ resume: on each node with entries before T_susp, highest E_v,init first, while resuming keeps use at or below the safe watermark. */
+  private resumeWaiting(): void {
+    const D = this.das, T = this.tasks, mem = this.mem!;
+    let keep = 0;
+    for (let w = 0; w < this.waitCount; w++) {
+      const n = this.waitList[w];
+      let k = 0;
+      for (let d = this.ledgerHead[n]; d >= 0; d = D.resNext[d]) {
+        if (D.flags[d] & FLAG_REACTIVATED) continue;
+        this.pickIds[k] = d;
+        this.pickA[k] = -T.ev[D.task[d]];
+        this.pickB[k] = -D.suspendedAt[d];
+        k++;
+      }
+      resumeOrder(this.pickIds, this.pickA, this.pickB, k);
+      for (let i = 0; i < k; i++) {
+        const d = this.pickIds[i];
+        const grow = Math.round(D.drift[d] * KIB_PER_GIB) - Math.round(D.frozen[d] * KIB_PER_GIB);
+        if (mem.use(n) + grow > this.safeKiB) break; // strict order: nobody resumes ahead of a higher-priority entry
+        this.resumeInPlace(d, n);
+      }
+      if (this.waiting[n] > 0) this.waitList[keep++] = n;
+    }
+    this.waitCount = keep;
+  }
+
+  private resumeInPlace(d: number, n: number): void {
+    const D = this.das, t = D.task[d];
+    this.invariants?.resuming(n, d);
+    this.engine.cancelIn(D.timerHandle, d);
+    this.leaveLedger(d, n);
+    this.waiting[n]--;
+    D.state[d] = D_RESIDENT;
+    this.running++;
+    this.survival!.resumedInPlace++;
+    this.execute(d, n, D.remaining[d], this.tasks.m[t] * this.c.memory.declaredPerAtomGiB, D.target[d], D.drift[d]);
+  }
+
+  /** Ledger entry d leaves node n's ledger: its image is dropped (resumed, pulled elsewhere or reclaimed). */
+  private leaveLedger(d: number, n: number): void {
+    this.unlink(this.ledgerHead, n, d);
+    this.mem!.removeImage(n, this.das.frozen[d]);
+    this.tasks.anchor[this.das.task[d]] = -1;
+    this.suspended--;
+  }
+
+  /** An Airlock timer of ledger entry d: T_susp (reactivate its DA) or T_surv (reclaim). */
+  private airlockTimer(d: number): void {
+    const D = this.das;
+    if (D.state[d] !== D_SUSPENDED) throw new Error(`airlock: timer of DA ${d}, which is not suspended`);
+    if (D.flags[d] & FLAG_REACTIVATED) return this.reclaim(d);
+    const n = D.node[d], now = this.engine.now, t = D.task[d];
+    this.invariants?.reactivating(n, d);
+    D.flags[d] |= FLAG_REACTIVATED;
+    this.waiting[n]--;
+    D.survivalAt[d] = now + this.survivalNs;
+    this.engine.scheduleInto(this.survivalNs, K_AIRLOCK, d, D.timerHandle, d);
+    this.survival!.secondaryReactivations++;
+    // the reactivated DA re-enters through the gateway with a fresh patience budget
+    this.flushArrivals(now);
+    this.emit(t, now, true);
+    this.requestBatchFor(now);
+  }
+
+  /** T_surv expired before a secondary landing: the suspended task and its DA are reclaimed. */
+  private reclaim(d: number): void {
+    const D = this.das, n = D.node[d], t = D.task[d];
+    this.leaveLedger(d, n);
+    this.releaseAtoms(d, n);
+    this.updatePressure(n);
+    this.tasks.state[t] = T_KILLED;
+    this.survival!.reclaimed++;
+    this.retire(d);
+  }
+
+  /** A secondary probe's state pull completed at node n: the first one to get here opens the new execution epoch. */
+  private secondaryLanded(d: number, t: number, n: number): void {
+    const D = this.das, T = this.tasks, a = T.anchor[t];
+    if (a < 0) {
+      // the task landed through another probe, or was reclaimed: this one releases its atoms and dissipates
+      this.releaseAtoms(d, n);
+      return this.daEnd(d, T.state[t] === T_STARTED ? END_DUPLICATE : END_LATE, CAUSE_DEADLINE);
+    }
+    this.invariants?.landing(a, d);
+    const src = D.node[a];
+    this.engine.cancelIn(D.timerHandle, a);
+    this.leaveLedger(a, src);
+    this.releaseAtoms(a, src);
+    this.updatePressure(src);
+    D.patience[d] += D.deposit[d];
+    D.deposit[d] = 0;
+    D.state[d] = D_RESIDENT;
+    D.flags[d] &= ~FLAG_SECONDARY;
+    this.running++;
+    this.survival!.secondaryLandings++;
+    this.execute(d, n, D.remaining[a], T.m[t] * this.c.memory.declaredPerAtomGiB, D.target[a], D.drift[a]);
+    this.retire(a);
   }
 
   // ---- endings ---------------------------------------------------------------
@@ -831,7 +1215,7 @@ export class LaminarModel {
   /** Node n's report at time r: S, H and bitmap as they were at r; the next one after the base interval plus jitter. */
   private report(n: number, r: number): void {
     const z = this.cluster.zoneOf[n];
-    this.zhaf.report(n, this.heatAt(n, r), r, this.rNet[z]);
+    this.zhaf.report(n, this.heatAt(n, r), r, this.rNet[z], this.airlockOn && this.pressured[n] === 1);
     const jitter = this.c.zhaf.reportJitter;
     const gap = this.reportNs * (1 + (jitter > 0 ? jitter * zigguratNormal(this.rReport[z]) : 0));
     this.nextReport[n] = r + Math.max(this.minReportGapNs, Math.round(gap));

@@ -27,9 +27,40 @@ export interface SimResult extends CommonResult {
   daEnds: Record<string, number>;
   zhaf: { reportsSent: number; reportsLost: number; replicaCopiesLost: number; uploadsLost: number; staleReplicaReads: number; missingZoneReads: number };
   invariantChecks: number;
+  /** Runtime survival (memory.enabled only). */
+  completedSuccessRatio?: number;
+  executionSurvival?: number | null;
+  lTaskOomKills?: number;
+  fTaskOomKills?: number;
+  suspensions?: number;
+  resumedInPlace?: number;
+  secondaryReactivations?: number;
+  secondaryLandings?: number;
+  reclaimed?: number;
+  probeDrops?: number;
+  suspendedAtEnd?: number;
 }
 
 export { TIMING_FIELDS, type RunOptions };
+
+/** The runtime-survival fields, when the memory model ran. */
+function survivalFields(model: LaminarModel): Partial<SimResult> {
+  const met = model.metrics, v = met.survival;
+  if (v === null) return {};
+  return {
+    completedSuccessRatio: met.arrived > 0 ? met.completed / met.arrived : 0,
+    executionSurvival: met.started > 0 ? met.completed / met.started : null,
+    lTaskOomKills: v.oomKillsL,
+    fTaskOomKills: v.oomKillsF,
+    suspensions: v.suspensions,
+    resumedInPlace: v.resumedInPlace,
+    secondaryReactivations: v.secondaryReactivations,
+    secondaryLandings: v.secondaryLandings,
+    reclaimed: v.reclaimed,
+    probeDrops: v.probeDrops,
+    suspendedAtEnd: model.suspended,
+  };
+}
 
 export function runLaminar(config: Config, opts: RunOptions = {}): SimResult {
   const { model, common } = runModel("laminar", config, opts, (core) => new LaminarModel(core, config), (m) => m.invariants?.end());
@@ -64,6 +95,7 @@ export function runLaminar(config: Config, opts: RunOptions = {}): SimResult {
     simulatedSeconds,
     eventsProcessed,
     invariantChecks: model.invariants?.checks ?? 0,
+    ...survivalFields(model),
     coreBuild,
     wallSeconds: wall,
     tasksPerWallSecond,

@@ -7,11 +7,14 @@
 // Each DA owns one bitmap row in core memory: the atoms it holds.
 import { growTyped, SlotStore } from "../sim/slot-store.js";
 
-/** Task states. */
-export const T_PENDING = 0, T_STARTED = 1, T_FAILED = 2;
+/** Task states (T_KILLED: started, then OOM-killed or reclaimed by Airlock). */
+export const T_PENDING = 0, T_STARTED = 1, T_FAILED = 2, T_KILLED = 3;
 
-/** DA states. */
-export const D_MOVING = 1, D_QUEUED = 2, D_PENDING = 3, D_RESIDENT = 4, D_SQUATTING = 5, D_EXPIRED = 6;
+/**
+ * DA states. D_SUSPENDED: the resident DA of a task in the node's Airlock
+ * ledger (its source anchor: it keeps the task's atoms and suspended image).
+ */
+export const D_MOVING = 1, D_QUEUED = 2, D_PENDING = 3, D_RESIDENT = 4, D_SQUATTING = 5, D_EXPIRED = 6, D_SUSPENDED = 7;
 
 export class TaskStore {
   readonly slots = new SlotStore(1 << 14);
@@ -27,6 +30,10 @@ export class TaskStore {
   ev = new Float64Array(this.slots.capacity);
   budget = new Float64Array(this.slots.capacity);
   lastEmit = new Float64Array(this.slots.capacity);
+  /** Identity for the memory process (arrival order, mod 2^32). */
+  key = new Uint32Array(this.slots.capacity);
+  /** The Airlock ledger entry (a D_SUSPENDED DA) of a suspended task, else -1. */
+  anchor = new Int32Array(this.slots.capacity);
 
   alloc(): number {
     const s = this.slots.alloc();
@@ -47,6 +54,8 @@ export class TaskStore {
     this.ev = growTyped(this.ev, n);
     this.budget = growTyped(this.budget, n);
     this.lastEmit = growTyped(this.lastEmit, n);
+    this.key = growTyped(this.key, n);
+    this.anchor = growTyped(this.anchor, n);
   }
 }
 
@@ -64,6 +73,20 @@ export class AgentStore {
   /** When the DA reaches (or reached) the node whose queue it is in. */
   arrive = new Float64Array(this.slots.capacity);
   deposit = new Float64Array(this.slots.capacity);
+  // runtime survival (memory model on): the node's resident/ledger list links,
+  // the end of the current execution epoch, the cancellable completion and
+  // Airlock timer handles, and a suspended task's ledger data
+  resNext = new Int32Array(this.slots.capacity);
+  resPrev = new Int32Array(this.slots.capacity);
+  epochEnd = new Float64Array(this.slots.capacity);
+  doneHandle = new Float64Array(this.slots.capacity);
+  timerHandle = new Float64Array(this.slots.capacity);
+  suspendedAt = new Float64Array(this.slots.capacity);
+  survivalAt = new Float64Array(this.slots.capacity);
+  remaining = new Float64Array(this.slots.capacity);
+  frozen = new Float64Array(this.slots.capacity);
+  drift = new Float64Array(this.slots.capacity);
+  target = new Float64Array(this.slots.capacity);
   /** Called with the new capacity whenever the columns grow (the owner grows its mask region). */
   onGrow: (capacity: number) => void = () => {};
 
@@ -85,6 +108,17 @@ export class AgentStore {
     this.emitted = growTyped(this.emitted, n);
     this.arrive = growTyped(this.arrive, n);
     this.deposit = growTyped(this.deposit, n);
+    this.resNext = growTyped(this.resNext, n);
+    this.resPrev = growTyped(this.resPrev, n);
+    this.epochEnd = growTyped(this.epochEnd, n);
+    this.doneHandle = growTyped(this.doneHandle, n);
+    this.timerHandle = growTyped(this.timerHandle, n);
+    this.suspendedAt = growTyped(this.suspendedAt, n);
+    this.survivalAt = growTyped(this.survivalAt, n);
+    this.remaining = growTyped(this.remaining, n);
+    this.frozen = growTyped(this.frozen, n);
+    this.drift = growTyped(this.drift, n);
+    this.target = growTyped(this.target, n);
     this.onGrow(n);
   }
 }

@@ -187,7 +187,8 @@ export class ZoneField {
   }
 
   /** Node `node` measured S (its free count now), H = heat and its bitmap at measNs and sent them to Z-HAF (lossy); arrival after hop + syncDelay. */
-  report(node: number, heat: number, measNs: number, net: Rng): void {
+  /** Node `node`'s report measured at measNs; a node under memory pressure (Airlock) reports no free atoms. */
+  report(node: number, heat: number, measNs: number, net: Rng, pressured = false): void {
     this.reportsSent++;
     if (this.loss > 0 && net.float() < this.loss) {
       this.reportsLost++;
@@ -198,12 +199,13 @@ export class ZoneField {
     const j = (q.head + q.size) % q.cap;
     q.size++;
     q.node[j] = node;
-    q.s[j] = this.cl.free[node];
+    q.s[j] = pressured ? 0 : this.cl.free[node];
     q.h[j] = heat;
     q.meas[j] = measNs;
     q.arrive[j] = measNs + this.reportDelayNs;
     const w = this.words, u32 = this.v.u32, src = this.cl.row(node) >> 2, bits = q.bits, dst = j * w;
-    for (let i = 0; i < w; i++) bits[dst + i] = u32[src + i];
+    if (pressured) bits.fill(0, dst, dst + w);
+    else for (let i = 0; i < w; i++) bits[dst + i] = u32[src + i];
   }
 
   /** Apply the reports that have arrived, then publish the master table as the next version; returns it. */

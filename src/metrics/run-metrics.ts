@@ -10,13 +10,13 @@ import { LatencyHistogram } from "./histogram.js";
 import { NS_PER_MS } from "../sim/time.js";
 
 /** Why a task failed to start. */
-export const FAIL_CAUSES = ["deadline", "fastFail", "lost", "silenceTtl", "squatter", "reservationExpired", "retriesExhausted", "spillbacksExhausted"] as const;
+export const FAIL_CAUSES = ["deadline", "fastFail", "lost", "silenceTtl", "squatter", "reservationExpired", "retriesExhausted", "spillbacksExhausted", "probeDrop"] as const;
 export type FailCause = (typeof FAIL_CAUSES)[number];
-export const CAUSE_DEADLINE = 0, CAUSE_FASTFAIL = 1, CAUSE_LOST = 2, CAUSE_SILENCE = 3, CAUSE_SQUATTER = 4, CAUSE_EXPIRED = 5, CAUSE_RETRIES = 6, CAUSE_SPILLBACKS = 7;
+export const CAUSE_DEADLINE = 0, CAUSE_FASTFAIL = 1, CAUSE_LOST = 2, CAUSE_SILENCE = 3, CAUSE_SQUATTER = 4, CAUSE_EXPIRED = 5, CAUSE_RETRIES = 6, CAUSE_SPILLBACKS = 7, CAUSE_PROBE_DROP = 8;
 
 /** Why a DA instance ended before its task started (or without starting it). */
-export const DA_ENDS = ["fastFail", "lost", "silenceTtl", "deadline", "duplicateWinner", "lateWinner", "reservationExpired"] as const;
-export const END_FASTFAIL = 0, END_LOST = 1, END_SILENCE = 2, END_DEADLINE = 3, END_DUPLICATE = 4, END_LATE = 5, END_EXPIRED = 6;
+export const DA_ENDS = ["fastFail", "lost", "silenceTtl", "deadline", "duplicateWinner", "lateWinner", "reservationExpired", "probeDrop"] as const;
+export const END_FASTFAIL = 0, END_LOST = 1, END_SILENCE = 2, END_DEADLINE = 3, END_DUPLICATE = 4, END_LATE = 5, END_EXPIRED = 6, END_PROBE_DROP = 7;
 
 export interface SeriesPoint {
   tMs: number;
@@ -30,6 +30,30 @@ export interface SeriesPoint {
   fastFails: number;
   regenerations: number;
   p99StartedMs: number | null;
+  // runtime survival, only when the memory model is on: per interval, and
+  // executionSurvival = completed / (completed + killed + reclaimed) so far
+  oomKillsL?: number;
+  oomKillsF?: number;
+  probeDrops?: number;
+  suspensions?: number;
+  reclaimed?: number;
+  executionSurvival?: number | null;
+}
+
+/** Runtime-survival counters (Airlock and the kernel OOM rule). */
+export class SurvivalCounters {
+  oomKillsL = 0;
+  oomKillsF = 0;
+  suspensions = 0;
+  resumedInPlace = 0;
+  secondaryReactivations = 0;
+  secondaryLandings = 0;
+  reclaimed = 0;
+  probeDrops = 0;
+  /** Task executions ended by completion, by a kill, by reclamation. */
+  get ended(): number {
+    return this.oomKillsL + this.oomKillsF + this.reclaimed;
+  }
 }
 
 export class RunMetrics {
@@ -62,8 +86,13 @@ export class RunMetrics {
   private readonly windowHist = new LatencyHistogram();
   readonly series: SeriesPoint[] = [];
   private last = { arrived: 0, started: 0, completed: 0, failed: 0, bounces: 0, fastFails: 0, regenerations: 0 };
+  /** Runtime survival, when the memory model is on. */
+  readonly survival: SurvivalCounters | null;
+  private lastSurvival = new SurvivalCounters();
 
-  constructor(private readonly deadlineNs: number) {}
+  constructor(private readonly deadlineNs: number, memory = false) {
+    this.survival = memory ? new SurvivalCounters() : null;
+  }
 
   onArrive(cls: number): void {
     this.arrived++;
@@ -112,6 +141,17 @@ export class RunMetrics {
       regenerations: this.regenerations - l.regenerations,
       p99StartedMs: this.windowHist.count > 0 ? this.windowHist.quantile(0.99) / NS_PER_MS : null,
     });
+    const v = this.survival;
+    if (v !== null) {
+      const p = this.series[this.series.length - 1], w = this.lastSurvival, ended = this.completed + v.ended;
+      p.oomKillsL = v.oomKillsL - w.oomKillsL;
+      p.oomKillsF = v.oomKillsF - w.oomKillsF;
+      p.probeDrops = v.probeDrops - w.probeDrops;
+      p.suspensions = v.suspensions - w.suspensions;
+      p.reclaimed = v.reclaimed - w.reclaimed;
+      p.executionSurvival = ended > 0 ? this.completed / ended : null;
+      Object.assign(w, { oomKillsL: v.oomKillsL, oomKillsF: v.oomKillsF, probeDrops: v.probeDrops, suspensions: v.suspensions, reclaimed: v.reclaimed });
+    }
     this.last = { arrived: this.arrived, started: this.started, completed: this.completed, failed: this.failed, bounces: this.bounces, fastFails, regenerations: this.regenerations };
     this.windowHist.reset();
   }

@@ -5,6 +5,7 @@
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
 import type { PointResult } from "../experiments/runner.js";
+import type { SeriesPoint } from "../metrics/run-metrics.js";
 
 export interface Figure {
   file: string;
@@ -101,6 +102,83 @@ function barChart(title: string, data: Row[]): TopLevelSpec {
   } as TopLevelSpec;
 }
 
+/** Small multiples: one panel per `panel`, each with its own y scale. */
+function facetBars(title: string, data: Array<Row & { panel: string }>): TopLevelSpec {
+  return {
+    title, data: { values: data },
+    facet: { column: { field: "panel", type: "nominal", title: null } },
+    spec: {
+      width: 160, height: 200, mark: "bar",
+      encoding: {
+        x: { field: "x", type: "nominal", title: null },
+        xOffset: { field: "source" },
+        y: { field: "y", type: "quantitative", title: null, axis: { format: ".1%" } },
+        color: { field: "source", type: "nominal", title: null },
+      },
+    },
+    resolve: { scale: { y: "independent" } },
+  } as TopLevelSpec;
+}
+
+function facetLines(title: string, data: Array<{ panel: string; series: string; x: number; y: number }>): TopLevelSpec {
+  return {
+    title, data: { values: data },
+    facet: { row: { field: "panel", type: "nominal", title: null } },
+    spec: {
+      width: 420, height: 140, mark: "line",
+      encoding: {
+        x: { field: "x", type: "quantitative", title: "simulated time (s)" },
+        y: { field: "y", type: "quantitative", title: null, scale: { zero: false } },
+        color: { field: "series", type: "nominal", title: null },
+      },
+    },
+    resolve: { scale: { y: "independent" } },
+  } as TopLevelSpec;
+}
+
+/** Exp5: end-of-run outcomes (as rates, so the paper's 30 s counts compare at any scale) and the time series. */
+function exp5Figures(results: PointResult[]): TopLevelSpec[] {
+  const mine = results.filter((r) => r.point.experiment === "exp5");
+  const label = (r: PointResult) => (r.point.varied.value ? "Airlock on" : "Airlock off");
+  const bars: Array<Row & { panel: string }> = [];
+  const seen = new Set<string>();
+  for (const r of mine) {
+    const arrived = num(r, "arrived"), arrivedL = num(r, "arrivedL");
+    // the paper's counts are for a 30 s run: normalised by the arrivals such a run has (our lambda, our F/L split)
+    const paperArrivals = num(r, "lambdaPerS") * 30, lShare = arrivedL / arrived;
+    const p = r.point.paper ?? {};
+    const metrics: Array<[string, number, number | undefined]> = [
+      ["completed success", num(r, "completedSuccessRatio"), p.completedSuccessRatio],
+      ["L-task OOM kills per L-task", num(r, "lTaskOomKills") / arrivedL, p.lTaskOomKills === undefined ? undefined : p.lTaskOomKills / (paperArrivals * lShare)],
+      ["probe drops per task", num(r, "probeDrops") / arrived, p.probeDrops === undefined ? undefined : p.probeDrops / paperArrivals],
+    ];
+    for (const [panel, ours, paper] of metrics) {
+      bars.push({ panel, series: panel, x: label(r), y: ours, source: "ours" });
+      const key = `${panel}|${label(r)}`;
+      if (paper !== undefined && !seen.has(key)) {
+        seen.add(key);
+        bars.push({ panel, series: panel, x: label(r), y: paper, source: "paper" });
+      }
+    }
+  }
+  const lines: Array<{ panel: string; series: string; x: number; y: number }> = [];
+  for (const r of mine.filter((x) => x.seed === mine[0].seed)) {
+    let kills = 0, drops = 0;
+    for (const q of r.result.series as SeriesPoint[]) {
+      kills += q.oomKillsL ?? 0;
+      drops += q.probeDrops ?? 0;
+      const x = q.tMs / 1000;
+      if (q.executionSurvival !== null && q.executionSurvival !== undefined) lines.push({ panel: "execution survival (ended executions)", series: label(r), x, y: q.executionSurvival });
+      lines.push({ panel: "cumulative L-task OOM kills", series: label(r), x, y: kills });
+      lines.push({ panel: "cumulative probe drops", series: label(r), x, y: drops });
+    }
+  }
+  return [
+    facetBars("Exp5: end-of-run outcome, Airlock off and on (ours, paper)", bars),
+    facetLines("Exp5: execution survival and loss modes over time", lines),
+  ];
+}
+
 /** Every figure the results allow (an experiment that was not run gives none). */
 export async function figures(results: PointResult[]): Promise<Figure[]> {
   const out: Figure[] = [];
@@ -146,6 +224,11 @@ export async function figures(results: PointResult[]): Promise<Figure[]> {
     const ours = rows(results, exp, ssr, group, bar);
     const paper = paperRows(results, exp, (p) => p.startSuccessRatio, group, bar).map((r) => ({ ...r }));
     await add(`${exp}-success.svg`, barChart(`${title} (ours, paper)`, [...ours, ...paper]));
+  }
+  if (has("exp5")) {
+    const [outcome, series] = exp5Figures(results);
+    await add("exp5-outcome.svg", outcome);
+    await add("exp5-series.svg", series);
   }
   return out;
 }

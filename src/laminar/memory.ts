@@ -1,0 +1,130 @@
+// Node memory for the runtime-survival path (Exp5): one record per running
+// task in the core's memory, advanced once per runtime tick by the core's
+// memTick kernel (assembly/memory.ts documents the process), and every node's
+// use in KiB beside them. A suspended task's compressed image is part of its
+// node's `base` (memory not in a record). Between ticks the use is kept
+// current by hand, with the kernel's rounding, so the arbitrator's
+// pre-admission check always reads the node's use now.
+import type { Core } from "../core/wasm.js";
+import type { Views } from "../core/views.js";
+
+const REC = 6;
+export const KIB_PER_GIB = 1048576;
+const kib = (gib: number) => Math.round(gib * KIB_PER_GIB);
+
+export interface MemoryProcess {
+  seed: number;
+  kappa: number;
+  sigma: number;
+  burstRate: number;
+  burstScale: number;
+}
+
+export class MemoryField {
+  private recs = 0;
+  private cap = 0;
+  count = 0;
+  /** Record -> owner (a DA slot); owner -> record (-1: none). */
+  private recOwner = new Int32Array(0);
+  recOf = new Int32Array(0);
+  readonly base: number;
+  readonly usage: number;
+  private readonly out: number;
+  private readonly nodes: number;
+
+  constructor(private readonly core: Core, private readonly v: Views, nodes: number, private readonly p: MemoryProcess) {
+    this.nodes = nodes;
+    this.base = core.arena.alloc(8 * nodes, 8);
+    this.usage = core.arena.alloc(8 * nodes, 8);
+    this.out = core.arena.alloc(4 * nodes, 16);
+    this.growRecords(1024);
+    v.sync();
+  }
+
+  /** Make room for owner slots [0, n). */
+  growOwners(n: number): void {
+    if (n <= this.recOf.length) return;
+    const a = new Int32Array(n).fill(-1);
+    a.set(this.recOf);
+    this.recOf = a;
+  }
+
+  private growRecords(cap: number): void {
+    const fresh = this.core.arena.alloc(cap * REC * 8, 8);
+    this.v.sync();
+    if (this.count > 0) this.v.f64.copyWithin(fresh >> 3, this.recs >> 3, (this.recs >> 3) + this.count * REC);
+    this.recs = fresh;
+    this.cap = cap;
+    const o = new Int32Array(cap);
+    o.set(this.recOwner.subarray(0, this.count));
+    this.recOwner = o;
+  }
+
+  /** Node n's use now, KiB. */
+  use(n: number): number {
+    return this.v.f64[(this.usage >> 3) + n];
+  }
+
+  /** A task of owner `o` starts running on node n: declared d, true footprint T, drift state x (GiB). */
+  add(o: number, n: number, d: number, T: number, x: number, key: number): void {
+    if (this.count === this.cap) this.growRecords(this.cap * 2);
+    const i = this.count++;
+    const f = this.v.f64, b = (this.recs >> 3) + i * REC;
+    f[b] = n; f[b + 1] = d; f[b + 2] = T; f[b + 3] = x; f[b + 4] = x; f[b + 5] = key;
+    this.recOwner[i] = o;
+    this.recOf[o] = i;
+    f[(this.usage >> 3) + n] += kib(x);
+  }
+
+  /** Owner o's record fields (declared, target, drift, resident), GiB. */
+  declared(o: number): number { return this.field(o, 1); }
+  target(o: number): number { return this.field(o, 2); }
+  drift(o: number): number { return this.field(o, 3); }
+  resident(o: number): number { return this.field(o, 4); }
+  node(o: number): number { return this.field(o, 0); }
+
+  private field(o: number, k: number): number {
+    return this.v.f64[(this.recs >> 3) + this.recOf[o] * REC + k];
+  }
+
+  /** Owner o's task stops running (ends, is killed or suspended): its resident use leaves the node. */
+  remove(o: number): void {
+    const i = this.recOf[o];
+    if (i < 0) throw new Error(`memory: owner ${o} has no record`);
+    const f = this.v.f64, b = (this.recs >> 3) + i * REC;
+    f[(this.usage >> 3) + f[b]] -= kib(f[b + 4]);
+    const last = --this.count;
+    if (i !== last) {
+      f.copyWithin(b, (this.recs >> 3) + last * REC, (this.recs >> 3) + (last + 1) * REC);
+      const lo = this.recOwner[last];
+      this.recOwner[i] = lo;
+      this.recOf[lo] = i;
+    }
+    this.recOf[o] = -1;
+  }
+
+  /** A suspended image of `gib` GiB stays on node n (memory outside records). */
+  addImage(n: number, gib: number): void {
+    this.shiftBase(n, kib(gib));
+  }
+
+  /** The image added by addImage(n, gib) leaves node n. */
+  removeImage(n: number, gib: number): void {
+    this.shiftBase(n, -kib(gib));
+  }
+
+  private shiftBase(n: number, k: number): void {
+    const f = this.v.f64;
+    f[(this.base >> 3) + n] += k;
+    f[(this.usage >> 3) + n] += k;
+  }
+
+  /** Advance every record by one tick; returns the nodes whose use exceeds thresholdKiB (ascending), as a view valid until the next call. */
+  tick(tick: number, thresholdKiB: number): Int32Array {
+    const p = this.p;
+    const r = this.core.exports.memTick(this.recs, this.count, this.nodes, this.base, this.usage, tick, p.seed,
+      p.kappa, p.sigma, p.burstRate, p.burstScale, thresholdKiB, this.out, this.nodes);
+    if (r < 0) throw new Error(`memory: memTick returned ${r}`);
+    return this.v.i32.subarray(this.out >> 2, (this.out >> 2) + r);
+  }
+}
