@@ -1,0 +1,223 @@
+// Airlock on hand-built nodes, where every suspension, resume, reactivation,
+// landing and reclamation time is known in advance; the illegal transitions
+// the invariant checker refuses; the absolute priority guarantee over random
+// node states; and the memory model's two regimes (kernel OOM vs Airlock).
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import { LaminarModel } from "../../src/laminar/model.js";
+import { InvariantError } from "../../src/laminar/invariants.js";
+import { D_RESIDENT, D_SUSPENDED } from "../../src/laminar/store.js";
+import { loadCore } from "../../src/core/wasm.js";
+import { runLaminar } from "../../src/laminar/run.js";
+import { CLASS_F, CLASS_L } from "../../src/workload/bimodal.js";
+
+const MS = 1_000_000;
+const GIB = 1048576; // KiB
+
+/**
+ * A node whose memory is exactly what the test says: no arrivals, each task's
+ * use jumps to its target at the first tick (kappa = 1) and stays there (no
+ * noise, no bursts). Capacity 256 GiB: high watermark 230.4, safe 204.8.
+ */
+function handBuilt(nodes: number, ...sets: string[]): LaminarModel {
+  const c = applySets(defaultConfig(), [
+    `cluster.nodes=${nodes}`, "workload.rho=0.000001", "sim.durationS=0.001", "sim.checkInvariants=true",
+    "memory.enabled=true", "memory.driftKappa=1", "memory.noiseSigma=0", "memory.burstRate=0",
+    "reservation.enabled=false", "regeneration.enabled=false", "network.loss=0", ...sets,
+  ]);
+  const m = new LaminarModel(loadCore("auto"), c);
+  m.start();
+  return m;
+}
+
+const at = (m: LaminarModel, ms: number) => m.runUntil(Math.round(ms * MS));
+const survival = (m: LaminarModel) => m.metrics.survival!;
+const useGiB = (m: LaminarModel, n: number) => m.mem!.use(n) / GIB;
+
+describe("Airlock on a hand-built node", () => {
+  it("suspends the lowest-priority, then largest resident first, stops at the safe watermark, and resumes in place once pressure clears", () => {
+    const m = handBuilt(1);
+    const l1 = m.inject(0, CLASS_L, 64, 100 * MS, 80);
+    const l2 = m.inject(0, CLASS_L, 64, 100 * MS, 80);
+    const l3 = m.inject(0, CLASS_L, 64, 5 * MS, 80);
+    expect([l1, l2, l3].every((d) => d >= 0)).toBe(true);
+    at(m, 0.5);
+    expect(survival(m).suspensions).toBe(0); // declared 192 GiB until the first tick
+    at(m, 1.5);
+    // tick at 1 ms: 240 GiB > 230.4: one suspension (equal E_v and footprint: lowest slot) brings it to 160 + 80/3
+    expect(survival(m).suspensions).toBe(1);
+    expect(m.das.state[l1]).toBe(D_SUSPENDED);
+    expect(m.das.state[l2]).toBe(D_RESIDENT);
+    expect(useGiB(m, 0)).toBeCloseTo(160 + 80 / 3, 4);
+    expect(m.cluster.free[0]).toBe(64); // a suspended task keeps its atoms
+    at(m, 4.9);
+    expect(survival(m).resumedInPlace).toBe(0); // 186.7 + 53.3 > 204.8
+    at(m, 5.5);
+    // L3 completed at 5 ms: 106.7 + 53.3 = 160 <= 204.8, so L1 resumes at that tick
+    expect(survival(m).resumedInPlace).toBe(1);
+    expect(m.das.state[l1]).toBe(D_RESIDENT);
+    expect(m.suspended).toBe(0);
+    // L1 ran 1 ms before its 4 ms in Airlock: it completes at 104 ms, not 100
+    at(m, 103.9);
+    expect(m.metrics.completed).toBe(2);
+    at(m, 104.1);
+    expect(m.metrics.completed).toBe(3);
+    expect(survival(m).reclaimed + survival(m).oomKillsL + survival(m).oomKillsF).toBe(0);
+  });
+
+  it("with no room anywhere, reactivates at T_susp and reclaims task and DA exactly at T_surv", () => {
+    const m = handBuilt(1);
+    const ds = [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
+    at(m, 1.5);
+    // 262 GiB: the largest footprint goes first (70), then the lowest slot: 128 + 70/3 + 64/3 <= 204.8
+    expect(survival(m).suspensions).toBe(2);
+    expect(m.das.state[ds[3]]).toBe(D_SUSPENDED);
+    expect(m.das.state[ds[0]]).toBe(D_SUSPENDED);
+    expect(useGiB(m, 0)).toBeCloseTo(128 + 70 / 3 + 64 / 3, 4);
+    at(m, 20.9);
+    expect(survival(m).secondaryReactivations).toBe(0);
+    at(m, 21.1); // T_susp = 20 ms after the suspension at 1 ms
+    expect(survival(m).secondaryReactivations).toBe(2);
+    at(m, 170.9);
+    expect(m.suspended).toBe(2);
+    expect(survival(m).reclaimed).toBe(0);
+    at(m, 171.1); // T_surv = 150 ms after reactivation
+    expect(survival(m).reclaimed).toBe(2);
+    expect(m.suspended).toBe(0);
+    expect(m.cluster.free[0]).toBe(128);
+    expect(useGiB(m, 0)).toBeCloseTo(128, 4);
+    expect(survival(m).secondaryLandings).toBe(0);
+  });
+
+  it("lands a reactivated DA on a node with room: reservation-free win, state pull, new epoch, source released", () => {
+    const m = handBuilt(2, "cluster.zoneSize=2");
+    const ds = [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
+    expect(ds.every((d) => d >= 0)).toBe(true);
+    at(m, 21.1);
+    expect(survival(m).secondaryReactivations).toBe(2);
+    at(m, 30); // the state pull alone takes 10 ms after the win
+    expect(survival(m).secondaryLandings).toBe(0);
+    at(m, 170);
+    expect(survival(m).secondaryLandings).toBe(2);
+    expect(m.suspended).toBe(0);
+    expect(m.running).toBe(4);
+    expect(m.cluster.free[0]).toBe(128);
+    expect(m.cluster.free[1]).toBe(128);
+    m.runUntil(3000 * MS);
+    expect(m.metrics.completed).toBe(4);
+    expect(survival(m).reclaimed).toBe(0);
+  });
+
+  it("without Airlock the kernel kills the largest resident once use exceeds capacity", () => {
+    const m = handBuilt(1, "airlock.enabled=false");
+    const f = m.inject(0, CLASS_F, 4, 1000 * MS, 10);
+    const [a, big, b] = [80, 90, 80].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
+    at(m, 1.5);
+    // 10 + 80 + 90 + 80 = 260 > 256: the 90 GiB task dies (170 <= 256); 240 is above the high watermark, but nobody acts on it
+    expect(survival(m).oomKillsL).toBe(1);
+    expect(survival(m).oomKillsF).toBe(0);
+    expect(m.das.slots.isLive(big)).toBe(false);
+    expect([f, a, b].every((d) => m.das.state[d] === D_RESIDENT)).toBe(true);
+    expect(useGiB(m, 0)).toBeCloseTo(170, 4);
+    expect(m.cluster.free[0]).toBe(256 - 4 - 2 * 64);
+    expect(survival(m).suspensions).toBe(0);
+  });
+
+  it("drops every probe at a node above the high watermark, and reports the pressure to Z-HAF", () => {
+    // images as large as the tasks (compression 1): suspension cannot relieve the node, so it stays above 230.4 GiB
+    const m = handBuilt(1, "workload.rho=0.8", "sim.durationS=0.2", "airlock.compressionRatio=1");
+    for (let i = 0; i < 3; i++) m.inject(0, CLASS_L, 64, 1000 * MS, 80);
+    m.runUntil(100 * MS);
+    expect(survival(m).suspensions).toBe(3);
+    expect(m.pressured[0]).toBe(1);
+    expect(m.metrics.arrived).toBeGreaterThan(8);
+    expect(survival(m).probeDrops).toBeGreaterThan(0);
+    expect(m.metrics.failedBy[8]).toBeGreaterThan(0); // probeDrop: with regeneration off the task fails
+    expect(m.metrics.started).toBe(3); // only the injected ones: the node admitted nothing
+    // once its pressure reports arrive, DAs see no free atoms there and stop coming: not every arrival is dropped
+    expect(survival(m).probeDrops).toBeLessThan(m.metrics.arrived - 3);
+    // the suspended tasks' DAs are reactivated at 21 ms, find nowhere to go, and are reclaimed with them at 171 ms
+    m.runUntil(250 * MS);
+    expect(survival(m).reclaimed).toBe(3);
+    expect(m.pressured[0]).toBe(0);
+  });
+});
+
+describe("illegal Airlock transitions are refused by the invariant checker", () => {
+  it("suspending a task while a lower-priority one still runs on its node", () => {
+    const m = handBuilt(1);
+    m.inject(0, CLASS_F, 4, 1000 * MS, 4);
+    const l = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    expect(() => m.invariants!.suspending(0, l)).toThrow(InvariantError);
+    expect(() => m.invariants!.suspending(0, l)).toThrow(/lower priority/);
+  });
+
+  it("suspending what is not a running resident, resuming or reactivating what is not in the ledger", () => {
+    const m = handBuilt(1);
+    const l = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    expect(() => m.invariants!.suspending(0, l + 1)).toThrow(/not a running resident/);
+    expect(() => m.invariants!.resuming(0, l)).toThrow(/not in its Airlock ledger/);
+    expect(() => m.invariants!.reactivating(0, l)).toThrow(/not in its Airlock ledger/);
+  });
+
+  it("resuming into atoms another task holds, and landing after T_surv", () => {
+    const m = handBuilt(1);
+    const ds = [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
+    at(m, 1.5);
+    const a = ds[3];
+    expect(m.das.state[a]).toBe(D_SUSPENDED);
+    expect(() => m.invariants!.resuming(0, a)).not.toThrow();
+    // corrupt the owner map: another DA now holds one of the entry's atoms
+    const owner = (m.invariants as unknown as { owner: Int32Array }).owner;
+    const i = owner.indexOf(a);
+    owner[i] = ds[1];
+    expect(() => m.invariants!.resuming(0, a)).toThrow(/resumes into atom/);
+    owner[i] = a;
+    at(m, 21.1);
+    m.das.survivalAt[a] = m.engine.now - 1;
+    expect(() => m.invariants!.landing(a, a)).toThrow(/after T_surv/);
+  });
+});
+
+describe("absolute priority over random node states", () => {
+  it("no task is ever suspended while a lower-priority task runs on its node, and Airlock never lets the kernel kill", () => {
+    fc.assert(fc.property(
+      fc.array(fc.record({ l: fc.boolean(), over: fc.double({ min: 0.8, max: 1.6, noNaN: true }), ms: fc.integer({ min: 2, max: 60 }) }), { minLength: 1, maxLength: 12 }),
+      (tasks) => {
+        const m = handBuilt(1);
+        for (const t of tasks) m.inject(0, t.l ? CLASS_L : CLASS_F, t.l ? 64 : 4, t.ms * MS, (t.l ? 64 : 4) * t.over);
+        at(m, 80); // every suspension passes the checker's priority test, or it throws
+        const v = survival(m);
+        expect(v.oomKillsL + v.oomKillsF).toBe(0);
+        expect(m.metrics.completed + v.reclaimed + m.running + m.suspended).toBe(m.metrics.started);
+      },
+    ), { numRuns: 25 });
+  });
+});
+
+describe("Exp5 in small: the memory model's two regimes", () => {
+  const sets = ["cluster.nodes=500", "sim.durationS=0.3", "sim.drainS=0.5", "sim.checkInvariants=true", "memory.enabled=true",
+    "reservation.enabled=false", "regeneration.enabled=false", "network.loss=0"];
+  const off = runLaminar(applySets(defaultConfig(), [...sets, "airlock.enabled=false"]));
+  const on = runLaminar(applySets(defaultConfig(), [...sets, "airlock.enabled=true"]));
+  it("without Airlock the kernel OOM rule kills L-tasks", () => {
+    expect(off.lTaskOomKills!).toBeGreaterThan(0);
+    expect(off.suspensions).toBe(0);
+    expect(off.probeDrops).toBe(0);
+  });
+  it("with Airlock no L-task is OOM-killed; pressure goes to suspension, resumes, secondary landings and reclamation", () => {
+    expect(on.lTaskOomKills).toBe(0);
+    expect(on.suspensions!).toBeGreaterThan(0);
+    expect(on.resumedInPlace!).toBeGreaterThan(0);
+    expect(on.secondaryReactivations!).toBeGreaterThan(0);
+    expect(on.secondaryLandings!).toBeGreaterThan(0);
+    expect(on.executionSurvival!).toBeGreaterThan(off.executionSurvival!);
+  });
+  it("accounts for every started task", () => {
+    for (const r of [off, on]) {
+      expect(r.completed + r.lTaskOomKills! + r.fTaskOomKills! + r.reclaimed! + r.runningAtEnd + r.suspendedAtEnd!).toBe(r.started);
+      expect(r.completedSuccessRatio).toBeCloseTo(r.completed / r.arrived, 12);
+    }
+  });
+});
