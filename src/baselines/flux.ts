@@ -1,6 +1,7 @@
 // The Flux-like baseline (paper §Baseline modeling, model notes): a broker
 // tree whose brokers decide from isolated, heartbeat-refreshed views, with
-// congestion at the root and rollback on leaf collisions.
+// congestion at the root and rollback on leaf collisions. The choices the
+// paper leaves open are parameters (docs/baselines.md); defaults in brackets.
 //
 // Tree: leaf brokers own `leafNodes` consecutive nodes each; every level
 // above groups `fanout` brokers under one parent, up to a single root.
@@ -8,19 +9,23 @@
 //   arrival --hop--> root broker's FIFO
 //   broker decision, one at a time, takes (dispatchUs + scanUs * units) * congestion
 //     (units: children examined, or nodes for a leaf; congestion at the root
-//      exp(min(q / rootQueue, rootCap)), elsewhere 1 + brokerSlope * min(q / brokerQueue, brokerCap),
-//      q = the broker's queue)
-//   an inner broker sends the task (one hop) to the child whose view shows a
-//     node with m free atoms and the most free atoms in all, and books m against
-//     that child's total in its view
+//      exp(min(max(0, q - rootOnset) / rootQueue, rootCap)) with q its queue
+//      [rootLoad=queue] or every task not yet started [inFlight]; elsewhere
+//      1 + brokerSlope * min(q / brokerQueue, brokerCap), q the broker's queue);
+//     the root may instead decide every task at once after its decision time
+//     [rootService=serial | pipelined]
+//   an inner broker sends the task (one hop) to a child whose view shows a
+//     node with m free atoms and m free in all, picked by childPick [mostFree];
+//     with booking=total it also books m against that child's total [none]
 //   a leaf first-fits the task on its own nodes' real bitmaps: atoms taken,
 //     the task starts one hop later
 //   no fit (a leaf collision, or no child fits in an inner broker's view): the
-//     task rolls back to the parent (one hop plus backoffMs, per level climbed),
-//     and the parent marks that child full until the next heartbeat; the root
-//     retries itself after the backoff; after maxRetries rollbacks the task
-//     fails (retriesExhausted); a task not started baselines.deadlineMs after
-//     arrival fails (deadline) at its next decision.
+//     task rolls back to the parent [rollbackTo=parent] or to the root, one hop
+//     plus backoffMs per level climbed, and the parent marks that child full
+//     until the next heartbeat; the root retries itself after the backoff;
+//     after maxRetries rollbacks the task fails (retriesExhausted); a task not
+//     started baselines.deadlineMs after arrival fails (deadline) at its next
+//     decision.
 // Views (per child: the most free atoms on one node of its subtree, and the
 // free atoms in all) are refreshed from the real state every heartbeat.
 import type { Config } from "../model/params.js";
