@@ -28,7 +28,7 @@ function csvCell(v: unknown): string {
 export function writeResults(out: string, results: PointResult[]): void {
   const records = results.map(record);
   writeFileSync(join(out, "results.json"), JSON.stringify(records, null, 1) + "\n");
-  const cols = [...new Set(records.flatMap((r) => Object.keys(r)))];
+  const cols = [...new Set(records.flatMap((r) => Object.keys(r)))].filter((c) => c !== "series"); // the series stays in results.json
   const lines = [cols.join(","), ...records.map((r) => cols.map((c) => csvCell(r[c])).join(","))];
   writeFileSync(join(out, "results.csv"), lines.join("\n") + "\n");
 }

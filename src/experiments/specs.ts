@@ -112,7 +112,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
       experiment: "exp5", scheduler: "laminar" as const, rho: 0.8, nodes: 5000,
       sets: [
         ...base(scale, 30, 1, 5000, 0.8), "memory.enabled=true", "reservation.enabled=false", "regeneration.enabled=false",
-        "network.loss=0", `airlock.enabled=${on}`,
+        "network.loss=0", `airlock.enabled=${on}`, `sim.seriesIntervalMs=${scale === "paper" ? 500 : 50}`,
       ],
       varied: { name: "airlock.enabled", value: on },
       paper: on

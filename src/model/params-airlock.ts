@@ -1,13 +1,17 @@
 // Registry groups of the runtime-survival path (Exp5): the memory model that
 // creates pressure, and the Airlock protocol that answers it. The artifact has
-// neither, so everything the paper's Exp5 paragraph does not fix is ours.
+// neither, so everything the paper's Exp5 paragraph does not fix is ours
+// (docs/airlock.md).
 //
-// The memory process these parameters drive (ours, the paper names only the
-// knobs): a task declares d = atoms * declaredPerAtomGiB. With probability
-// overclaimProb its true footprint is T = d*(1+o), o ~ U(0, overclaimMax),
-// else T = d. Every tick, resident memory r moves r += kappa*(T - r) +
-// sigma*d*N(0,1), and with probability burstRate jumps by burstScale*d (the
-// drift then pulls it back). Node use is the sum of r over running tasks.
+// The memory process these parameters drive (the paper names only the knobs;
+// the form is ours, computed by the core's memTick, docs/abi.md): a task
+// declares d = atoms * declaredPerAtomGiB. With probability overclaimProb its
+// true footprint is T = d*(1+o), o ~ U(0, overclaimMax), else T = d. Its
+// drifting footprint x starts at d; every tick x += kappa*(T - x), plus
+// burstScale*d with probability burstRate (the drift then pulls it back);
+// its resident use that tick is r = max(0, x + sigma*d*z), z ~ N(0,1) fresh
+// each tick. A node's use is the sum of r over its running tasks plus the
+// compressed images of its suspended ones.
 import { bool, enm, num, ours, paper, type ParamGroup } from "./params-spec.js";
 
 export const memory = {
@@ -39,12 +43,12 @@ export const memory = {
   driftKappa: num({
     min: 0, max: 1, default: 0.1, unit: "per tick",
     source: paper("Exp5"),
-    description: "per-tick pull of resident memory towards the true footprint (Ornstein-Uhlenbeck-style drift, form ours)",
+    description: "per-tick pull of the drifting footprint towards the true one (x += kappa*(T - x); form ours)",
   }),
   noiseSigma: num({
     min: 0, max: 10, default: 0.1, unit: "fraction",
     source: paper("Exp5"),
-    description: "sigma of the per-tick Gaussian memory noise, as a fraction of declared memory (scaling ours)",
+    description: "sigma of the Gaussian noise on each tick's resident use, as a fraction of declared memory (r = x + sigma*d*z; form ours)",
   }),
   burstRate: num({
     min: 0, max: 1, default: 0.02, unit: "probability",
@@ -54,7 +58,7 @@ export const memory = {
   burstScale: num({
     min: 0, max: 10, default: 0.25, unit: "fraction",
     source: paper("Exp5"),
-    description: "burst size as a fraction of declared memory; the drift then pulls it back",
+    description: "burst size as a fraction of declared memory, added to the drifting footprint; the drift then pulls it back",
   }),
   tickMs: num({
     gt: 0, max: 1000, default: 1, unit: "ms",
@@ -72,12 +76,12 @@ export const airlock = {
   enabled: bool({
     default: true, unit: "flag",
     source: paper("The Airlock Protocol"),
-    description: "suspend residents in ascending E_v,init above the high watermark; off leaves pressure to memory.oomRule (Exp5 toggles it)",
+    description: "suspend residents in ascending E_v,init above the high watermark (with memory.enabled); off leaves pressure to memory.oomRule (Exp5 toggles it)",
   }),
   highWatermark: num({
     gt: 0, max: 1, default: 0.9, unit: "fraction",
     source: paper("Exp5"),
-    description: "memory use / capacity above which the node halts admission and starts reverse-recursive suspension",
+    description: "memory use / capacity above which the node drops every probe, reports no free atoms, and starts reverse-recursive suspension at the next tick",
   }),
   safeWatermark: num({
     gt: 0, max: 1, default: 0.8, unit: "fraction",
@@ -92,12 +96,12 @@ export const airlock = {
   survivalMs: num({
     gt: 0, max: 100000, default: 150, unit: "ms",
     source: ours("the lifetime a fresh DA gets: da.silenceTtlMs"),
-    description: "T_surv: shared survival TTL of a suspended task and its reactivated DA, from reactivation; expiry kills both",
+    description: "T_surv: shared survival TTL of a suspended task and its reactivated DA, from reactivation; expiry reclaims both",
   }),
   compressionRatio: num({
     min: 1, max: 100, default: 3, unit: "ratio",
     source: ours("typical zRAM compression, lzo or zstd 2-4x"),
-    description: "suspended footprint = resident memory / ratio (zRAM-like glass state)",
+    description: "suspended image = resident use at suspension / ratio (zRAM-like glass state); it stays on the source node",
   }),
   statePullMs: num({
     min: 0, max: 100000, default: 10, unit: "ms",
