@@ -13,6 +13,7 @@ import type { SlurmResult } from "../baselines/slurm.js";
 import type { RayResult } from "../baselines/ray.js";
 import type { FluxResult } from "../baselines/flux.js";
 import type { CommonResult } from "../metrics/result.js";
+import type { SeriesPoint } from "../metrics/run-metrics.js";
 import { schedulerRun } from "../schedulers.js";
 
 interface Options {
@@ -62,6 +63,12 @@ function extraRows(r: CommonResult): Array<[string, string]> {
       ["probe actions / bounces / Fast-Fails", `${l.probeActions} / ${l.bounces} / ${l.fastFails}`],
       ["regenerations / duplicate winners", `${l.regenerations} / ${l.duplicateWinners}`],
       ["reservations / expired", `${l.reservations} / ${l.reservationsExpired}`],
+      ...(l.suspensions === undefined ? [] : [
+        ["completed success / execution survival", `${(100 * l.completedSuccessRatio!).toFixed(3)}% / ${l.executionSurvival === null ? "-" : (100 * l.executionSurvival!).toFixed(3) + "%"}`],
+        ["OOM kills, L-tasks / F-tasks", `${l.lTaskOomKills} / ${l.fTaskOomKills}`],
+        ["Airlock: probe drops / suspensions / resumed in place", `${l.probeDrops} / ${l.suspensions} / ${l.resumedInPlace}`],
+        ["Airlock: reactivated / landed / reclaimed / still suspended", `${l.secondaryReactivations} / ${l.secondaryLandings} / ${l.reclaimed} / ${l.suspendedAtEnd}`],
+      ] as Array<[string, string]>),
     ];
   }
   if (r.scheduler === "slurm") {
@@ -107,9 +114,11 @@ export function summary(r: CommonResult): string {
 }
 
 function seriesCsv(r: CommonResult): string {
-  const cols = ["tMs", "arrived", "started", "completed", "failed", "inFlight", "running", "bounces", "fastFails", "regenerations", "p99StartedMs"] as const;
+  const base = ["tMs", "arrived", "started", "completed", "failed", "inFlight", "running", "bounces", "fastFails", "regenerations", "p99StartedMs"] as const;
+  const survival = ["oomKillsL", "oomKillsF", "probeDrops", "suspensions", "reclaimed", "executionSurvival"] as const;
+  const cols: ReadonlyArray<keyof SeriesPoint> = r.series.some((p) => p.oomKillsL !== undefined) ? [...base, ...survival] : base;
   const lines = [cols.join(",")];
-  for (const p of r.series) lines.push(cols.map((k) => (p[k] === null ? "" : String(p[k]))).join(","));
+  for (const p of r.series) lines.push(cols.map((k) => (p[k] === null || p[k] === undefined ? "" : String(p[k]))).join(","));
   return lines.join("\n") + "\n";
 }
 

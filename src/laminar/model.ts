@@ -180,6 +180,7 @@ export class LaminarModel {
   private readonly pickIds: Int32Array;
   private readonly pickA: Float64Array;
   private readonly pickB: Float64Array;
+  private readonly pickK: Float64Array;
   private nextKey = 0;
 
   constructor(core: Core, c: Config) {
@@ -281,6 +282,7 @@ export class LaminarModel {
     this.pickIds = new Int32Array(A);
     this.pickA = new Float64Array(A);
     this.pickB = new Float64Array(A);
+    this.pickK = new Float64Array(A);
     if (c.memory.enabled) {
       const m = c.memory;
       this.mem = new MemoryField(core, this.views, N, {
@@ -961,6 +963,7 @@ export class LaminarModel {
       this.pickIds[k] = d;
       this.pickA[k] = T.ev[D.task[d]];
       this.pickB[k] = mem.resident(d);
+      this.pickK[k] = T.key[D.task[d]];
       k++;
     }
     return k;
@@ -970,7 +973,7 @@ export class LaminarModel {
   private relieve(n: number): void {
     const mem = this.mem!;
     const k = this.gatherRunning(n);
-    suspensionOrder(this.pickIds, this.pickA, this.pickB, k);
+    suspensionOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
     for (let i = 0; i < k && mem.use(n) > this.safeKiB; i++) this.suspend(this.pickIds[i], n);
     this.updatePressure(n);
     // what Airlock could not relieve, the kernel still kills
@@ -983,7 +986,7 @@ export class LaminarModel {
     while (mem.use(n) > this.capKiB) {
       const k = this.gatherRunning(n);
       if (k === 0) return;
-      const i = this.c.memory.oomRule === "largest" ? largestResident(this.pickIds, this.pickB, k) : this.rMem[this.cluster.zoneOf[n]].int(k);
+      const i = this.c.memory.oomRule === "largest" ? largestResident(this.pickB, this.pickK, k) : this.rMem[this.cluster.zoneOf[n]].int(k);
       this.kill(this.pickIds[i], n);
     }
     this.updatePressure(n);
@@ -1037,9 +1040,10 @@ export class LaminarModel {
         this.pickIds[k] = d;
         this.pickA[k] = -T.ev[D.task[d]];
         this.pickB[k] = -D.suspendedAt[d];
+        this.pickK[k] = T.key[D.task[d]];
         k++;
       }
-      resumeOrder(this.pickIds, this.pickA, this.pickB, k);
+      resumeOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
       for (let i = 0; i < k; i++) {
         const d = this.pickIds[i];
         const grow = Math.round(D.drift[d] * KIB_PER_GIB) - Math.round(D.frozen[d] * KIB_PER_GIB);

@@ -181,4 +181,38 @@ describe("laminar sim: bad input", () => {
   it("--scheduler with an unknown name", () => {
     refused([...SMALL, "--json", "--scheduler", "yarn"], /sim\.scheduler/);
   });
+
+  it("bad memory and Airlock settings", () => {
+    refused([...SMALL, "--json", "--set", "memory.enabled=true", "--scheduler", "ray"], /memory\.enabled/);
+    refused([...SMALL, "--json", "--set", "memory.enabled=true", "--set", "airlock.safeWatermark=0.95"], /airlock\.safeWatermark/);
+    refused([...SMALL, "--json", "--set", "airlock.highWatermark=1.5"], /airlock\.highWatermark/);
+    refused([...SMALL, "--json", "--set", "airlock.compressionRatio=0.5"], /airlock\.compressionRatio/);
+    refused([...SMALL, "--json", "--set", "memory.overclaimProb=2"], /memory\.overclaimProb/);
+    refused([...SMALL, "--json", "--set", "memory.oomRule=smallest"], /memory\.oomRule/);
+  });
+});
+
+describe("laminar sim with the memory model and Airlock", () => {
+  const MEM = [...SMALL, "--set", "memory.enabled=true", "--set", "reservation.enabled=false", "--set", "regeneration.enabled=false"];
+  it("reports the runtime-survival fields and series, and prints them in the table", () => {
+    const r = laminar("sim", ...MEM, "--json");
+    expect(r.code, r.err).toBe(0);
+    const j = JSON.parse(r.out);
+    for (const k of ["completedSuccessRatio", "executionSurvival", "lTaskOomKills", "fTaskOomKills", "suspensions", "resumedInPlace",
+      "secondaryReactivations", "secondaryLandings", "reclaimed", "probeDrops"]) expect(typeof j[k], k).toBe("number");
+    expect(j.lTaskOomKills).toBe(0);
+    expect(j.suspensions).toBeGreaterThan(0);
+    expect(j.series[0]).toHaveProperty("oomKillsL");
+    const t = laminar("sim", ...MEM);
+    expect(t.code, t.err).toBe(0);
+    expect(t.out).toMatch(/OOM kills, L-tasks \/ F-tasks/);
+    expect(t.out).toMatch(/Airlock: reactivated \/ landed \/ reclaimed/);
+  });
+  it("without Airlock the kernel kills L-tasks", () => {
+    const r = laminar("sim", ...MEM, "--set", "airlock.enabled=false", "--json");
+    expect(r.code, r.err).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j.lTaskOomKills).toBeGreaterThan(0);
+    expect(j.suspensions).toBe(0);
+  });
 });

@@ -45,7 +45,7 @@ describe("Airlock on a hand-built node", () => {
     at(m, 0.5);
     expect(survival(m).suspensions).toBe(0); // declared 192 GiB until the first tick
     at(m, 1.5);
-    // tick at 1 ms: 240 GiB > 230.4: one suspension (equal E_v and footprint: lowest slot) brings it to 160 + 80/3
+    // tick at 1 ms: 240 GiB > 230.4: one suspension (equal E_v and footprint: earliest arrival) brings it to 160 + 80/3
     expect(survival(m).suspensions).toBe(1);
     expect(m.das.state[l1]).toBe(D_SUSPENDED);
     expect(m.das.state[l2]).toBe(D_RESIDENT);
@@ -70,7 +70,7 @@ describe("Airlock on a hand-built node", () => {
     const m = handBuilt(1);
     const ds = [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
     at(m, 1.5);
-    // 262 GiB: the largest footprint goes first (70), then the lowest slot: 128 + 70/3 + 64/3 <= 204.8
+    // 262 GiB: the largest footprint goes first (70), then the earliest arrival: 128 + 70/3 + 64/3 <= 204.8
     expect(survival(m).suspensions).toBe(2);
     expect(m.das.state[ds[3]]).toBe(D_SUSPENDED);
     expect(m.das.state[ds[0]]).toBe(D_SUSPENDED);
@@ -213,6 +213,12 @@ describe("Exp5 in small: the memory model's two regimes", () => {
     expect(on.secondaryReactivations!).toBeGreaterThan(0);
     expect(on.secondaryLandings!).toBeGreaterThan(0);
     expect(on.executionSurvival!).toBeGreaterThan(off.executionSurvival!);
+  });
+  it("observing does not change the run: another series interval gives the same outcome", () => {
+    const again = runLaminar(applySets(defaultConfig(), [...sets, "airlock.enabled=true", "sim.seriesIntervalMs=7"]));
+    for (const k of ["completed", "suspensions", "resumedInPlace", "secondaryLandings", "reclaimed", "probeDrops", "p99StartedMs"] as const) {
+      expect(again[k], k).toBe(on[k]);
+    }
   });
   it("accounts for every started task", () => {
     for (const r of [off, on]) {
