@@ -115,7 +115,7 @@ export function summary(r: CommonResult): string {
 
 function seriesCsv(r: CommonResult): string {
   const base = ["tMs", "arrived", "started", "completed", "failed", "inFlight", "running", "bounces", "fastFails", "regenerations", "p99StartedMs"] as const;
-  const survival = ["oomKillsL", "oomKillsF", "probeDrops", "suspensions", "reclaimed", "executionSurvival"] as const;
+  const survival = ["oomKillsL", "oomKillsF", "probeDrops", "suspensions", "resumedInPlace", "secondaryReactivations", "secondaryLandings", "reclaimed", "executionSurvival"] as const;
   const cols: ReadonlyArray<keyof SeriesPoint> = r.series.some((p) => p.oomKillsL !== undefined) ? [...base, ...survival] : base;
   const lines = [cols.join(",")];
   for (const p of r.series) lines.push(cols.map((k) => (p[k] === null || p[k] === undefined ? "" : String(p[k]))).join(","));

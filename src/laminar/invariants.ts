@@ -145,10 +145,23 @@ export class Invariants {
     if (got !== this.m.tasks.m[this.m.das.task[d]]) this.fail(`node ${n}: DA ${d} resumes with ${got} atoms`);
   }
 
-  /** Ledger entry d's DA is reactivated (T_susp passed). */
+  /** Ledger entry d's DA is reactivated (T_susp passed): nothing of lower priority runs on its node. */
   reactivating(n: number, d: number): void {
     this.checks++;
     this.ledgerEntry(n, d);
+    this.nothingLowerRuns(n, d, "reactivated");
+  }
+
+  /** Ledger entry d is reclaimed at T_surv: nothing of lower priority runs on its node. */
+  reclaiming(n: number, d: number): void {
+    this.checks++;
+    this.ledgerEntry(n, d);
+    this.nothingLowerRuns(n, d, "reclaimed");
+  }
+
+  /** The absolute priority guarantee at a ledger entry's T_susp or T_surv: lower-priority runners could not have made room for it. */
+  private nothingLowerRuns(n: number, d: number, what: string): void {
+    if (this.m.canMakeRoom(n, d)) this.fail(`node ${n}: DA ${d} ${what} while suspending lower-priority runners there would have made room for it`);
   }
 
   /** Probe p lands the task of ledger entry a: within T_surv, and the task is suspended (not running anywhere). */
@@ -181,6 +194,33 @@ export class Invariants {
       if (s === D_PENDING || s === D_RESIDENT || s === D_SQUATTING || s === D_SUSPENDED) heldByDas += m.tasks.m[D.task[d]];
     }
     if (held !== heldByDas) this.fail(`nodes hold ${held} atoms, DAs holding atoms account for ${heldByDas}`);
+    if (m.mem !== null) this.memory();
+  }
+
+  /** Memory model: use = images + records on every node; counters and images match the DAs' states. */
+  private memory(): void {
+    this.checks++;
+    const m = this.m, mem = m.mem!, D = m.das;
+    const bad = mem.audit();
+    if (bad !== null) this.fail(`memory: ${bad}`);
+    let running = 0, suspended = 0;
+    const images = new Float64Array(m.cluster.nodes);
+    for (let d = 0; d < D.slots.capacity; d++) {
+      if (!D.slots.isLive(d)) continue;
+      if (D.state[d] === D_RESIDENT) {
+        running++;
+        if (mem.recOf[d] < 0) this.fail(`memory: running DA ${d} has no memory record`);
+      } else if (D.state[d] === D_SUSPENDED) {
+        suspended++;
+        images[D.node[d]] += Math.round(D.frozen[d] * 1048576);
+        if (mem.recOf[d] >= 0) this.fail(`memory: suspended DA ${d} still has a memory record (suspended and running)`);
+      }
+    }
+    if (running !== m.running || running !== mem.count) this.fail(`memory: ${running} running DAs, running count ${m.running}, ${mem.count} records`);
+    if (suspended !== m.suspended) this.fail(`memory: ${suspended} suspended DAs, suspended count ${m.suspended}`);
+    for (let n = 0; n < m.cluster.nodes; n++) {
+      if (images[n] !== mem.baseOf(n)) this.fail(`memory: node ${n} holds ${mem.baseOf(n)} KiB of images, its ledger ${images[n]}`);
+    }
   }
 
   /** End of run: the checks of all(), and a drained cluster holds nothing but rigid jobs and squatters. */

@@ -119,6 +119,30 @@ export class MemoryField {
     f[(this.usage >> 3) + n] += k;
   }
 
+  /**
+   * Consistency of the bookkeeping (for the invariant checker): every node's
+   * use is its base plus its records' KiB-rounded resident use, and every
+   * record's owner points back at it. Returns the first discrepancy, or null.
+   */
+  audit(): string | null {
+    const f = this.v.f64, sums = new Float64Array(this.nodes);
+    for (let n = 0; n < this.nodes; n++) sums[n] = f[(this.base >> 3) + n];
+    for (let i = 0; i < this.count; i++) {
+      const b = (this.recs >> 3) + i * REC;
+      sums[f[b]] += kib(f[b + 4]);
+      if (this.recOf[this.recOwner[i]] !== i) return `record ${i}: its owner ${this.recOwner[i]} points at record ${this.recOf[this.recOwner[i]]}`;
+    }
+    for (let n = 0; n < this.nodes; n++) {
+      if (sums[n] !== f[(this.usage >> 3) + n]) return `node ${n}: use ${f[(this.usage >> 3) + n]} KiB, records and images sum to ${sums[n]}`;
+    }
+    return null;
+  }
+
+  /** Node n's memory outside records (suspended images), KiB. */
+  baseOf(n: number): number {
+    return this.v.f64[(this.base >> 3) + n];
+  }
+
   /** Advance every record by one tick; returns the nodes whose use exceeds thresholdKiB (ascending), as a view valid until the next call. */
   tick(tick: number, thresholdKiB: number): Int32Array {
     const p = this.p;

@@ -173,6 +173,7 @@ export class LaminarModel {
   /** Per node: ledger entries still hoping for in-situ resume; the nodes with any, as a list. */
   private readonly waiting: Int32Array;
   private readonly waitList: Int32Array;
+  private readonly inWaitList: Uint8Array;
   private waitCount = 0;
   /** Per node: 1 while its use is above the high watermark (it reports pressure and drops probes). */
   readonly pressured: Uint8Array;
@@ -277,6 +278,7 @@ export class LaminarModel {
     this.ledgerHead = new Int32Array(memN).fill(-1);
     this.waiting = new Int32Array(memN);
     this.waitList = new Int32Array(memN);
+    this.inWaitList = new Uint8Array(memN);
     this.pressured = new Uint8Array(memN);
     this.overList = new Int32Array(memN);
     this.pickIds = new Int32Array(A);
@@ -512,6 +514,22 @@ export class LaminarModel {
     return now >= this.tasks.arrival[t] + this.deadlineNs;
   }
 
+  /**
+   * Airlock's pre-admission physical check for task t at node n: its use
+   * (plus the task's declared memory when airlock.admitCheck=projected) must
+   * be at or below the high watermark.
+   */
+  private admits(n: number, t: number): boolean {
+    const add = this.c.airlock.admitCheck === "projected" ? Math.round(this.tasks.m[t] * this.c.memory.declaredPerAtomGiB * KIB_PER_GIB) : 0;
+    return this.mem!.use(n) + add <= this.highKiB;
+  }
+
+  /** A probe refused by the physical check dissipates (with regeneration off, a first-admission task fails). */
+  private dropProbe(d: number): void {
+    this.survival!.probeDrops++;
+    this.daEnd(d, END_PROBE_DROP, CAUSE_PROBE_DROP);
+  }
+
   /** Bounded candidate sampling and scoring on node n's replica; the chosen node's index in the Zone, or -1. */
   private chooseTarget(n: number, z: number, off: number, nz: number, m: number, contiguous: boolean, rng: Rng): number {
     const c = this.c;
@@ -653,14 +671,6 @@ export class LaminarModel {
     this.invariants?.heat(n, heat0, q);
     met.arbitrations++;
     met.controlWorkNs += q * c.costs.bitmapNs;
-    if (this.airlockOn && this.mem!.use(n) > this.highKiB) {
-      // pre-admission physical check: above the high watermark the node admits nothing
-      for (let i = 0; i < q; i++) {
-        this.survival!.probeDrops++;
-        this.daEnd(this.batch[i], END_PROBE_DROP, CAUSE_PROBE_DROP);
-      }
-      return;
-    }
     const computeNs = Math.round(q * c.costs.bitmapNs);
     byPriority(this.batch, q, D.task, T.ev, D.arrive);
     // the node's state before this window's wins: a loser that did not fit even then was misled by stale state
@@ -671,6 +681,7 @@ export class LaminarModel {
       const d = this.batch[i], t = D.task[d];
       if (now - D.emitted[d] > this.silenceNs) { this.daEnd(d, END_SILENCE, CAUSE_SILENCE); continue; }
       if (this.overdue(d, t, now)) { this.daEnd(d, D.flags[d] & FLAG_SECONDARY ? END_LATE : END_DEADLINE, CAUSE_DEADLINE); continue; }
+      if (this.airlockOn && !this.admits(n, t)) { this.dropProbe(d); continue; }
       const m = T.m[t], contiguous = T.cls[t] !== CLASS_F;
       if (i < q - 1 && row0 === cl.row(n)) {
         const u32 = this.views.u32, words = this.rowBytes >> 2, src = row0 >> 2, dst = this.row0 >> 2;
@@ -1025,12 +1036,16 @@ export class LaminarModel {
     this.running--;
     this.suspended++;
     this.survival!.suspensions++;
-    if (this.waiting[n]++ === 0) this.waitList[this.waitCount++] = n;
+    this.waiting[n]++;
+    if (this.inWaitList[n] === 0) {
+      this.inWaitList[n] = 1;
+      this.waitList[this.waitCount++] = n;
+    }
   }
 
   /** In-situ resume: on each node with entries before T_susp, highest E_v,init first, while resuming keeps use at or below the safe watermark. */
   private resumeWaiting(): void {
-    const D = this.das, T = this.tasks, mem = this.mem!;
+    const D = this.das, T = this.tasks, mem = this.mem!, now = this.engine.now;
     let keep = 0;
     for (let w = 0; w < this.waitCount; w++) {
       const n = this.waitList[w];
@@ -1046,11 +1061,13 @@ export class LaminarModel {
       resumeOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
       for (let i = 0; i < k; i++) {
         const d = this.pickIds[i];
-        const grow = Math.round(D.drift[d] * KIB_PER_GIB) - Math.round(D.frozen[d] * KIB_PER_GIB);
+        if (D.suspendedAt[d] === now) break; // suspended this very tick: not yet
+        const grow = this.resumeGrowth(d);
         if (mem.use(n) + grow > this.safeKiB) break; // strict order: nobody resumes ahead of a higher-priority entry
         this.resumeInPlace(d, n);
       }
       if (this.waiting[n] > 0) this.waitList[keep++] = n;
+      else this.inWaitList[n] = 0;
     }
     this.waitCount = keep;
   }
@@ -1060,7 +1077,8 @@ export class LaminarModel {
     this.invariants?.resuming(n, d);
     this.engine.cancelIn(D.timerHandle, d);
     this.leaveLedger(d, n);
-    this.waiting[n]--;
+    if ((D.flags[d] & FLAG_REACTIVATED) === 0) this.waiting[n]--;
+    D.flags[d] &= ~FLAG_REACTIVATED;
     D.state[d] = D_RESIDENT;
     this.running++;
     this.survival!.resumedInPlace++;
@@ -1079,8 +1097,10 @@ export class LaminarModel {
   private airlockTimer(d: number): void {
     const D = this.das;
     if (D.state[d] !== D_SUSPENDED) throw new Error(`airlock: timer of DA ${d}, which is not suspended`);
-    if (D.flags[d] & FLAG_REACTIVATED) return this.reclaim(d);
     const n = D.node[d], now = this.engine.now, t = D.task[d];
+    // before moving the task on or killing it, the node makes room by suspending what is below it, if that is enough
+    if (this.preemptFor(n, d)) return;
+    if (D.flags[d] & FLAG_REACTIVATED) return this.reclaim(d);
     this.invariants?.reactivating(n, d);
     D.flags[d] |= FLAG_REACTIVATED;
     this.waiting[n]--;
@@ -1093,9 +1113,63 @@ export class LaminarModel {
     this.requestBatchFor(now);
   }
 
+  /**
+   * Ledger entry e reaches T_susp or T_surv: if suspending every running task
+   * of lower E_v,init on its node would leave room to resume e at or below the
+   * safe watermark, suspend them (ascending, only as many as needed) and
+   * resume e in place. The absolute priority guarantee: no task moves on or
+   * dies while lower-priority state it could displace still runs.
+   */
+  private preemptFor(n: number, e: number): boolean {
+    const mem = this.mem!, D = this.das, grow = this.resumeGrowth(e);
+    const k = this.gatherLower(n, this.tasks.ev[D.task[e]]);
+    if (k === 0) return false;
+    suspensionOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
+    let relief = 0;
+    for (let i = 0; i < k; i++) relief += this.suspensionRelief(this.pickIds[i]);
+    if (mem.use(n) - relief + grow > this.safeKiB) return false;
+    for (let i = 0; i < k && mem.use(n) + grow > this.safeKiB; i++) this.suspend(this.pickIds[i], n);
+    this.survival!.preemptions++;
+    this.resumeInPlace(e, n);
+    return true;
+  }
+
+  /** Whether suspending node n's lower-priority runners would make room for ledger entry e (the invariant checker's question). */
+  canMakeRoom(n: number, e: number): boolean {
+    const k = this.gatherLower(n, this.tasks.ev[this.das.task[e]]);
+    let relief = 0;
+    for (let i = 0; i < k; i++) relief += this.suspensionRelief(this.pickIds[i]);
+    return k > 0 && this.mem!.use(n) - relief + this.resumeGrowth(e) <= this.safeKiB;
+  }
+
+  /** Node n's running tasks with E_v,init below ev, into the pick arrays; returns how many. */
+  private gatherLower(n: number, ev: number): number {
+    const k = this.gatherRunning(n);
+    let j = 0;
+    for (let i = 0; i < k; i++) {
+      if (this.pickA[i] >= ev) continue;
+      this.pickIds[j] = this.pickIds[i]; this.pickA[j] = this.pickA[i]; this.pickB[j] = this.pickB[i]; this.pickK[j] = this.pickK[i];
+      j++;
+    }
+    return j;
+  }
+
+  /** KiB that suspending running DA d frees (its resident use, less the image that stays). */
+  private suspensionRelief(d: number): number {
+    const r = this.mem!.resident(d);
+    return Math.round(r * KIB_PER_GIB) - Math.round((r / this.c.airlock.compressionRatio) * KIB_PER_GIB);
+  }
+
+  /** KiB that resuming ledger entry e adds (its drifting footprint, less its image). */
+  private resumeGrowth(e: number): number {
+    const D = this.das;
+    return Math.round(D.drift[e] * KIB_PER_GIB) - Math.round(D.frozen[e] * KIB_PER_GIB);
+  }
+
   /** T_surv expired before a secondary landing: the suspended task and its DA are reclaimed. */
   private reclaim(d: number): void {
     const D = this.das, n = D.node[d], t = D.task[d];
+    this.invariants?.reclaiming(n, d);
     this.leaveLedger(d, n);
     this.releaseAtoms(d, n);
     this.updatePressure(n);

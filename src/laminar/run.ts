@@ -38,6 +38,7 @@ export interface SimResult extends CommonResult {
   secondaryLandings?: number;
   reclaimed?: number;
   probeDrops?: number;
+  preemptions?: number;
   suspendedAtEnd?: number;
 }
 
@@ -58,6 +59,7 @@ function survivalFields(model: LaminarModel): Partial<SimResult> {
     secondaryLandings: v.secondaryLandings,
     reclaimed: v.reclaimed,
     probeDrops: v.probeDrops,
+    preemptions: v.preemptions,
     suspendedAtEnd: model.suspended,
   };
 }

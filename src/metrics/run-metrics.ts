@@ -36,6 +36,9 @@ export interface SeriesPoint {
   oomKillsF?: number;
   probeDrops?: number;
   suspensions?: number;
+  resumedInPlace?: number;
+  secondaryReactivations?: number;
+  secondaryLandings?: number;
   reclaimed?: number;
   executionSurvival?: number | null;
 }
@@ -50,6 +53,8 @@ export class SurvivalCounters {
   secondaryLandings = 0;
   reclaimed = 0;
   probeDrops = 0;
+  /** Ledger entries resumed at T_susp or T_surv by suspending lower-priority runners (also counted in resumedInPlace). */
+  preemptions = 0;
   /** Task executions ended by completion, by a kill, by reclamation. */
   get ended(): number {
     return this.oomKillsL + this.oomKillsF + this.reclaimed;
@@ -148,9 +153,15 @@ export class RunMetrics {
       p.oomKillsF = v.oomKillsF - w.oomKillsF;
       p.probeDrops = v.probeDrops - w.probeDrops;
       p.suspensions = v.suspensions - w.suspensions;
+      p.resumedInPlace = v.resumedInPlace - w.resumedInPlace;
+      p.secondaryReactivations = v.secondaryReactivations - w.secondaryReactivations;
+      p.secondaryLandings = v.secondaryLandings - w.secondaryLandings;
       p.reclaimed = v.reclaimed - w.reclaimed;
       p.executionSurvival = ended > 0 ? this.completed / ended : null;
-      Object.assign(w, { oomKillsL: v.oomKillsL, oomKillsF: v.oomKillsF, probeDrops: v.probeDrops, suspensions: v.suspensions, reclaimed: v.reclaimed });
+      Object.assign(w, {
+        oomKillsL: v.oomKillsL, oomKillsF: v.oomKillsF, probeDrops: v.probeDrops, suspensions: v.suspensions, resumedInPlace: v.resumedInPlace,
+        secondaryReactivations: v.secondaryReactivations, secondaryLandings: v.secondaryLandings, reclaimed: v.reclaimed,
+      });
     }
     this.last = { arrived: this.arrived, started: this.started, completed: this.completed, failed: this.failed, bounces: this.bounces, fastFails, regenerations: this.regenerations };
     this.windowHist.reset();

@@ -103,6 +103,11 @@ export const airlock = {
     source: ours("typical zRAM compression, lzo or zstd 2-4x"),
     description: "suspended image = resident use at suspension / ratio (zRAM-like glass state); it stays on the source node",
   }),
+  admitCheck: enm({
+    values: ["projected", "current"], default: "projected", unit: "choice",
+    source: ours("the paper samples the watermark before admission; projected also counts the candidate's declared memory, so a node does not admit itself over the line"),
+    description: "pre-admission physical check: use + the task's declared memory (projected) or use alone (current) must be at or below the high watermark",
+  }),
   statePullMs: num({
     min: 0, max: 100000, default: 10, unit: "ms",
     source: ours("one Z-HAF period; the paper gives no figure"),

@@ -28,4 +28,16 @@ export const CROSS_RULES: readonly CrossRule[] = [
     ok: (c) => c.airlock.safeWatermark < c.airlock.highWatermark,
     mustBe: (c) => `< airlock.highWatermark (${c.airlock.highWatermark})`,
   },
+  {
+    // a secondary landing's state pull (one hop + statePullMs) must fit in T_surv, or no landing can ever succeed
+    param: "airlock.statePullMs",
+    ok: (c) => !c.memory.enabled || c.network.hopMs + c.airlock.statePullMs < c.airlock.survivalMs,
+    mustBe: (c) => `< airlock.survivalMs - network.hopMs (${c.airlock.survivalMs - c.network.hopMs}) with memory.enabled`,
+  },
+  {
+    // ... and in the destination's pull window when two-phase reservation is on
+    param: "reservation.ttlMs",
+    ok: (c) => !c.memory.enabled || !c.reservation.enabled || c.network.hopMs + c.airlock.statePullMs < c.reservation.ttlMs,
+    mustBe: (c) => `> network.hopMs + airlock.statePullMs (${c.network.hopMs + c.airlock.statePullMs}) with memory.enabled and reservation.enabled`,
+  },
 ];

@@ -50,7 +50,9 @@ describe("memTick", () => {
           expect(Math.abs(s.recs[i * REC_F64 + 4] - tw[i * REC_F64 + 4])).toBeLessThanOrEqual(1e-9 * (1 + Math.abs(tw[i * REC_F64 + 4])));
         }
         for (let k = 0; k < nodes; k++) expect(Math.abs(s.usage[k] - tu[k])).toBeLessThanOrEqual(n); // at most 1 KiB of rounding per record
-        if (Array.isArray(over) && over.length === s.st) expect(s.over.length).toBe(Math.min(s.st, nodes));
+        // the same nodes over the line, unless rounding puts one within a KiB per record of it
+        const near = [...tu].some((u) => Math.abs(u - a.threshold) <= n);
+        if (!near) expect(s.over).toEqual(over);
       },
     ), { numRuns: 60 });
   });

@@ -55,6 +55,27 @@ describe("laminar reproduce", () => {
     }
   });
 
+  it("runs exp5 at the quick scale: Airlock on never OOM-kills an L-task, off does; both figures are drawn", () => {
+    const out = mkdtempSync(join(tmpdir(), "laminar-reproduce-exp5-"));
+    try {
+      const r = laminar("reproduce", "exp5", "--out", out, "--no-progress");
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(/Exp5/);
+      expect(r.out).toMatch(/733,284/); // the paper's count beside ours
+      const records = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Array<Record<string, unknown>>;
+      const on = records.find((x) => x.value === true)!, off = records.find((x) => x.value === false)!;
+      expect(on.lTaskOomKills).toBe(0);
+      expect(off.lTaskOomKills as number).toBeGreaterThan(0);
+      expect(on.executionSurvival as number).toBeGreaterThan(off.executionSurvival as number);
+      expect(on.probeDrops as number).toBeGreaterThan(0);
+      expect((on.series as unknown[]).length).toBeGreaterThan(10);
+      for (const f of ["exp5-outcome.svg", "exp5-series.svg"]) expect(readFileSync(join(out, f), "utf8")).toMatch(/^<svg/);
+      expect(readFileSync(join(out, "exp5-series.svg"), "utf8")).toMatch(/cumulative L-task OOM kills/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it("keeps the paper's ordering at rho = 0.8 at the quick scale: Laminar >= Ray-like >= Flux-like > Slurm-like", () => {
     // `reproduce exp1` runs all 24 points; the CLI cannot pick some of them, so
     // this runs exp1's four quick-scale points at rho = 0.8, with exactly the

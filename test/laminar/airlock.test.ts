@@ -109,6 +109,60 @@ describe("Airlock on a hand-built node", () => {
     expect(survival(m).reclaimed).toBe(0);
   });
 
+  it("at T_susp, suspends lower-priority runners to resume a task in place when that makes room (the absolute priority guarantee)", () => {
+    const m = handBuilt(1);
+    const l1 = m.inject(0, CLASS_L, 64, 1000 * MS, 150);
+    m.inject(0, CLASS_L, 64, 4 * MS, 90);
+    at(m, 1.5);
+    // 240 GiB: L1 (the larger) is suspended: 90 + 150/3 = 140
+    expect(m.das.state[l1]).toBe(D_SUSPENDED);
+    at(m, 2);
+    const fs = [0, 1, 2].map(() => m.inject(0, CLASS_F, 4, 1000 * MS, 20));
+    at(m, 20.9);
+    // L2 completed at 4 ms: 50 + 60 = 110, and resuming L1 would make it 210 > 204.8: no in-situ resume
+    expect(m.metrics.completed).toBe(1);
+    expect(survival(m).resumedInPlace).toBe(0);
+    at(m, 21.1);
+    // at T_susp: one F suspended (110 - 13.3 + 100 <= 204.8) and L1 resumed in place instead of reactivated
+    expect(survival(m).preemptions).toBe(1);
+    expect(survival(m).resumedInPlace).toBe(1);
+    expect(survival(m).secondaryReactivations).toBe(0);
+    expect(m.das.state[l1]).toBe(D_RESIDENT);
+    expect(fs.map((d) => m.das.state[d])).toEqual([D_SUSPENDED, D_RESIDENT, D_RESIDENT]);
+    expect(useGiB(m, 0)).toBeCloseTo(150 + 20 / 3 + 40, 4);
+  });
+
+  it("lands through a two-phase reservation at the destination when reservations are on", () => {
+    const m = handBuilt(2, "cluster.zoneSize=2", "reservation.enabled=true");
+    [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
+    at(m, 170);
+    expect(survival(m).secondaryLandings).toBe(2);
+    expect(m.metrics.reservations).toBe(2);
+    expect(m.metrics.reservationsExpired).toBe(0);
+  });
+
+  it("a state pull that completes after T_surv finds the task reclaimed: the late winner releases its atoms", () => {
+    const m = handBuilt(2, "cluster.zoneSize=2", "airlock.survivalMs=60", "airlock.statePullMs=59");
+    [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
+    at(m, 200);
+    expect(survival(m).secondaryReactivations).toBe(2);
+    expect(survival(m).reclaimed).toBe(2);
+    expect(survival(m).secondaryLandings).toBe(0);
+    expect(m.metrics.daEnds[5]).toBe(2); // lateWinner
+    expect(m.cluster.free[1]).toBe(256);
+    expect(m.cluster.free[0]).toBe(128);
+  });
+
+  it("the random kernel OOM rule also brings use under capacity", () => {
+    const m = handBuilt(1, "airlock.enabled=false", "memory.oomRule=random");
+    m.inject(0, CLASS_F, 4, 1000 * MS, 10);
+    [80, 90, 80].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
+    at(m, 1.5);
+    const v = survival(m);
+    expect(v.oomKillsL + v.oomKillsF).toBeGreaterThan(0);
+    expect(useGiB(m, 0)).toBeLessThanOrEqual(256);
+  });
+
   it("without Airlock the kernel kills the largest resident once use exceeds capacity", () => {
     const m = handBuilt(1, "airlock.enabled=false");
     const f = m.inject(0, CLASS_F, 4, 1000 * MS, 10);
