@@ -55,7 +55,7 @@ export class SurvivalCounters {
   probeDrops = 0;
   /** Ledger entries resumed at T_susp or T_surv by suspending lower-priority runners (also counted in resumedInPlace). */
   preemptions = 0;
-  /** Task executions ended by completion, by a kill, by reclamation. */
+  /** Task executions ended other than by completion: killed by the kernel, or reclaimed. */
   get ended(): number {
     return this.oomKillsL + this.oomKillsF + this.reclaimed;
   }
@@ -93,7 +93,7 @@ export class RunMetrics {
   private last = { arrived: 0, started: 0, completed: 0, failed: 0, bounces: 0, fastFails: 0, regenerations: 0 };
   /** Runtime survival, when the memory model is on. */
   readonly survival: SurvivalCounters | null;
-  private lastSurvival = new SurvivalCounters();
+  private readonly lastSurvival = new SurvivalCounters();
 
   constructor(private readonly deadlineNs: number, memory = false) {
     this.survival = memory ? new SurvivalCounters() : null;
@@ -158,10 +158,7 @@ export class RunMetrics {
       p.secondaryLandings = v.secondaryLandings - w.secondaryLandings;
       p.reclaimed = v.reclaimed - w.reclaimed;
       p.executionSurvival = ended > 0 ? this.completed / ended : null;
-      Object.assign(w, {
-        oomKillsL: v.oomKillsL, oomKillsF: v.oomKillsF, probeDrops: v.probeDrops, suspensions: v.suspensions, resumedInPlace: v.resumedInPlace,
-        secondaryReactivations: v.secondaryReactivations, secondaryLandings: v.secondaryLandings, reclaimed: v.reclaimed,
-      });
+      Object.assign(w, v);
     }
     this.last = { arrived: this.arrived, started: this.started, completed: this.completed, failed: this.failed, bounces: this.bounces, fastFails, regenerations: this.regenerations };
     this.windowHist.reset();

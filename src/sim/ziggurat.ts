@@ -16,6 +16,9 @@ const WN = new Float64Array(128);
 const FN = new Float64Array(128);
 const R = 3.442619855899;
 
+/** The 128-layer tables (read-only by convention), for twins of this method that draw their words elsewhere. */
+export const ZIGGURAT = { KN, WN, FN, R } as const;
+
 (function setup() {
   const m1 = 2147483648;
   const vn = 9.91256303526217e-3;

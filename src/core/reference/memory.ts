@@ -1,9 +1,10 @@
 // TypeScript twin of the runtime-memory kernel (assembly/memory.ts): the same
 // hash, the same update and the same KiB-rounded node sums. The hash and the
-// drift are bit-identical to the core; the ziggurat's tables and its rare
-// slow path use the host's Math.exp/log, which may differ from the core's in
-// the last bits.
+// drift are bit-identical to the core; the ziggurat's tables (shared with
+// src/sim/ziggurat.ts) and its rare slow path use the host's Math.exp/log,
+// which may differ from the core's in the last bits.
 import { Status } from "../status.js";
+import { ZIGGURAT } from "../../sim/ziggurat.js";
 
 export const REC_F64 = 6;
 export const KIB_PER_GIB = 1048576;
@@ -23,28 +24,7 @@ export function memHash(seed: number, key: number, tick: number, s: number): num
   return mix32(mix32(mix32(mix32((seed ^ 0x9e3779b9) >>> 0) ^ key) ^ tick) ^ s);
 }
 
-const ZR = 3.442619855899;
-const KN = new Uint32Array(128);
-const WN = new Float64Array(128);
-const FN = new Float64Array(128);
-(function setup() {
-  const m1 = 2147483648, vn = 9.91256303526217e-3;
-  let dn = ZR, tn = dn;
-  const q = vn / Math.exp(-0.5 * dn * dn);
-  KN[0] = Math.floor((dn / q) * m1);
-  KN[1] = 0;
-  WN[0] = q / m1;
-  WN[127] = dn / m1;
-  FN[0] = 1;
-  FN[127] = Math.exp(-0.5 * dn * dn);
-  for (let i = 126; i >= 1; i--) {
-    dn = Math.sqrt(-2 * Math.log(vn / dn + Math.exp(-0.5 * dn * dn)));
-    KN[i + 1] = Math.floor((dn / tn) * m1);
-    tn = dn;
-    FN[i] = Math.exp(-0.5 * dn * dn);
-    WN[i] = dn / m1;
-  }
-})();
+const { KN, WN, FN, R: ZR } = ZIGGURAT;
 
 /** The core's zigNormal: a standard normal from the words of streams 2, 3, ... */
 export function memNormal(seed: number, key: number, tick: number): number {
