@@ -691,11 +691,28 @@ static void group_wheel(void) {
   check_d("wheelNextDeadline at the end -> +Infinity", X(wheelNextDeadline)(I, w), INFINITY);
 }
 
+/* Runtime memory (memTick): one tick, noise and bursts off, so every value is known. */
+static void group_memory(void) {
+  check_i("memRecordBytes", (int32_t)X(memRecordBytes)(I), 48);
+  uint32_t recs = alloc_a(96, 8), base = alloc_a(16, 8), use = alloc_a(16, 8), out = alloc(16);
+  const double r[12] = {0, 1, 3, 1, 0, 7, 1, 2, 2, 2, 0, 9};
+  const double b[2] = {0, 1048576};
+  wrd(recs, r, 12);
+  wrd(base, b, 2);
+  check_i("memTick: one node over 2.5e6 KiB", (int32_t)X(memTick)(I, recs, 2, 2, base, use, 0.0, 1.0, 0.5, 0.0, 0.0, 0.25, 2500000.0, out, 2), 1);
+  check_i("memTick: it is node 1", rdi(out), 1);
+  check_d("memTick: drift moves half way to the target", rdd(recs + 24), 2.0);
+  check_d("memTick: node 0 uses 2 GiB", rdd(use), 2097152.0);
+  check_d("memTick: node 1 uses its base + 2 GiB", rdd(use + 8), 3145728.0);
+  check_i("memTick: fractional tick -> E_ARG", (int32_t)X(memTick)(I, recs, 2, 2, base, use, 1.5, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, out, 2), E_ARG);
+  check_i("memTick: a record on node 2 of 2 -> E_ID", (int32_t)X(memTick)(I, recs, 2, 1, base, use, 0.0, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, out, 2), E_ID);
+}
+
 /* docs/laminar_core.h: its constants against this build (its signatures are
  * checked against the module's types by the wasmtime harness). */
 #define COUNT_EXPORT(ret, name, params) +1
 static void group_header(void) {
-  check_i("header: LAMINAR_CORE_EXPORTS lists 33 functions", 0 LAMINAR_CORE_EXPORTS(COUNT_EXPORT), 33);
+  check_i("header: LAMINAR_CORE_EXPORTS lists 35 functions", 0 LAMINAR_CORE_EXPORTS(COUNT_EXPORT), 35);
   check_i("header: LAMINAR_E_NULL", LAMINAR_E_NULL, E_NULL);
   check_i("header: LAMINAR_E_NOFIT", LAMINAR_E_NOFIT, E_NOFIT);
   check_i("header: LAMINAR_E_HORIZON", LAMINAR_E_HORIZON, E_HORIZON);
@@ -790,6 +807,7 @@ int main(int argc, char **argv) {
   run_group("bench inputs", group_bench_inputs);
   run_group("score", group_score);
   run_group("wheel", group_wheel);
+  run_group("memory", group_memory);
   run_group("header", group_header);
   run_group("regressions", group_regressions);
   wasm_rt_free();

@@ -664,6 +664,19 @@ HEADER = os.path.join(ROOT, "docs", "laminar_core.h")
 C_TO_WASM = {"laminar_ptr": "i32", "int32_t": "i32", "uint32_t": "i32", "float": "f32", "double": "f64"}
 
 
+def check_memory(t, c):
+    # one runtime-memory tick with noise and bursts off, so every value is known
+    t.check("memRecordBytes", c.memRecordBytes(), 48)
+    recs, base, use, out = c.alloc(96, 8), c.alloc(16, 8), c.alloc(16, 8), c.alloc(16)
+    c.write(recs, "d", [0, 1, 3, 1, 0, 7, 1, 2, 2, 2, 0, 9])
+    c.write(base, "d", [0, 1048576])
+    t.check("memTick: one node over 2.5e6 KiB", c.memTick(recs, 2, 2, base, use, 0.0, 1.0, 0.5, 0.0, 0.0, 0.25, 2500000.0, out, 2), 1)
+    t.check("memTick: it is node 1", c.read(out, "i", 1), [1])
+    t.check("memTick: drift and use", (c.read(recs + 24, "d", 1), c.read(use, "d", 2)), ([2.0], [2097152.0, 3145728.0]))
+    t.check("memTick: fractional tick -> E_ARG", c.memTick(recs, 2, 2, base, use, 1.5, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, out, 2), E_ARG)
+    t.check("memTick: a record on node 2 of 2 -> E_ID", c.memTick(recs, 2, 1, base, use, 0.0, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, out, 2), E_ID)
+
+
 def parse_header_exports(text):
     """X(ret, name, (params)) entries of LAMINAR_CORE_EXPORTS in docs/laminar_core.h."""
     start = text.index("#define LAMINAR_CORE_EXPORTS(X)")
@@ -782,6 +795,7 @@ def main():
               ("bench inputs", lambda c: check_bench_inputs(t, c, args.native)),
               ("score", lambda c: check_score(t, c)),
               ("wheel", lambda c: check_wheel(t, c)),
+              ("memory", lambda c: check_memory(t, c)),
               ("header", lambda c: check_header(t, c))]
     for name, fn in groups:
         t.guarded(name, lambda fn=fn: fn(Core(args.wasm)))
