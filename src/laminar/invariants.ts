@@ -24,6 +24,7 @@
 import type { LaminarModel } from "./model.js";
 import { D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, D_SUSPENDED, T_PENDING, T_STARTED } from "./store.js";
 import { NS_PER_MS } from "../sim/time.js";
+import { kib } from "./memory.js";
 
 export class InvariantError extends Error {
   override name = "InvariantError";
@@ -161,7 +162,7 @@ export class Invariants {
 
   /** The absolute priority guarantee at a ledger entry's T_susp or T_surv: lower-priority runners could not have made room for it. */
   private nothingLowerRuns(n: number, d: number, what: string): void {
-    if (this.m.canMakeRoom(n, d)) this.fail(`node ${n}: DA ${d} ${what} while suspending lower-priority runners there would have made room for it`);
+    if (this.m.canMakeRoom(n, d) > 0) this.fail(`node ${n}: DA ${d} ${what} while suspending lower-priority runners there would have made room for it`);
   }
 
   /** Probe p lands the task of ledger entry a: within T_surv, and the task is suspended (not running anywhere). */
@@ -212,7 +213,7 @@ export class Invariants {
         if (mem.recOf[d] < 0) this.fail(`memory: running DA ${d} has no memory record`);
       } else if (D.state[d] === D_SUSPENDED) {
         suspended++;
-        images[D.node[d]] += Math.round(D.frozen[d] * 1048576);
+        images[D.node[d]] += kib(D.frozen[d]);
         if (mem.recOf[d] >= 0) this.fail(`memory: suspended DA ${d} still has a memory record (suspended and running)`);
       }
     }

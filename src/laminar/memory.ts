@@ -10,7 +10,8 @@ import type { Views } from "../core/views.js";
 
 const REC = 6;
 export const KIB_PER_GIB = 1048576;
-const kib = (gib: number) => Math.round(gib * KIB_PER_GIB);
+/** GiB to whole KiB, rounded as the core's memTick rounds. */
+export const kib = (gib: number) => Math.round(gib * KIB_PER_GIB);
 
 export interface MemoryProcess {
   seed: number;
@@ -76,12 +77,10 @@ export class MemoryField {
     f[(this.usage >> 3) + n] += kib(x);
   }
 
-  /** Owner o's record fields (declared, target, drift, resident), GiB. */
-  declared(o: number): number { return this.field(o, 1); }
+  /** Owner o's record fields (true footprint, drift, resident), GiB. */
   target(o: number): number { return this.field(o, 2); }
   drift(o: number): number { return this.field(o, 3); }
   resident(o: number): number { return this.field(o, 4); }
-  node(o: number): number { return this.field(o, 0); }
 
   private field(o: number, k: number): number {
     return this.v.f64[(this.recs >> 3) + this.recOf[o] * REC + k];

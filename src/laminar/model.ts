@@ -47,7 +47,7 @@ import { zoneOffsets } from "../model/topology.js";
 import { ZoneField } from "./zhaf.js";
 import { Gateway } from "./teg.js";
 import { AgentStore, D_EXPIRED, D_MOVING, D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, D_SUSPENDED, T_FAILED, T_KILLED, T_PENDING, T_STARTED, TaskStore } from "./store.js";
-import { KIB_PER_GIB, MemoryField } from "./memory.js";
+import { kib, MemoryField } from "./memory.js";
 import { largestResident, resumeOrder, suspensionOrder } from "./airlock.js";
 import { byPriority, regenerationDue, sampleDistinct } from "./decisions.js";
 import { Invariants } from "./invariants.js";
@@ -266,7 +266,7 @@ export class LaminarModel {
     this.survival = this.metrics.survival;
     this.airlockOn = c.memory.enabled && c.airlock.enabled;
     this.tickNs = Math.max(1, ms(c.memory.tickMs));
-    const capKiB = Math.round(c.memory.nodeCapacityGiB * KIB_PER_GIB);
+    const capKiB = kib(c.memory.nodeCapacityGiB);
     this.capKiB = capKiB;
     this.highKiB = Math.floor(c.airlock.highWatermark * capKiB);
     this.safeKiB = Math.floor(c.airlock.safeWatermark * capKiB);
@@ -386,9 +386,20 @@ export class LaminarModel {
   /** A task of class `stream` arrives at time tA (<= now); a share of arrivals are squatters instead. */
   private arrive(stream: number, tA: number, service: number, atoms: number): void {
     const w = this.c.workload;
-    const T = this.tasks, t = T.alloc();
     const squat = w.squatterRatio > 0 && this.rSquat.float() < w.squatterRatio;
     const cls = squat ? CLASS_SQUATTER : stream;
+    const T = this.tasks, t = squat ? this.newTask(cls, w.squatterAtoms, 0, tA) : this.newTask(cls, atoms, service, tA);
+    if (squat) T.ev[t] = T.budget[t] = Infinity;
+    this.inFlight++;
+    this.metrics.onArrive(cls);
+    const dl = tA + this.deadlineNs;
+    if (!this.deadlines.push(dl, t, T.slots.generation(t))) this.exact(t, dl, K_DEADLINE, EXACT_DEADLINE);
+    this.emit(t, tA);
+  }
+
+  /** A pending task with no DA yet: its identity, demand, service time and E_v,init = price x atoms. */
+  private newTask(cls: number, atoms: number, service: number, tA: number): number {
+    const T = this.tasks, w = this.c.workload, t = T.alloc();
     T.cls[t] = cls;
     T.state[t] = T_PENDING;
     T.instances[t] = 0;
@@ -398,20 +409,10 @@ export class LaminarModel {
     T.key[t] = this.nextKey;
     this.nextKey = (this.nextKey + 1) >>> 0;
     T.anchor[t] = -1;
-    if (squat) {
-      T.m[t] = w.squatterAtoms;
-      T.service[t] = 0;
-      T.ev[t] = T.budget[t] = Infinity;
-    } else {
-      T.m[t] = atoms;
-      T.service[t] = service;
-      T.ev[t] = T.budget[t] = (cls === CLASS_F ? w.priceF : w.priceL) * atoms;
-    }
-    this.inFlight++;
-    this.metrics.onArrive(cls);
-    const dl = tA + this.deadlineNs;
-    if (!this.deadlines.push(dl, t, T.slots.generation(t))) this.exact(t, dl, K_DEADLINE, EXACT_DEADLINE);
-    this.emit(t, tA);
+    T.m[t] = atoms;
+    T.service[t] = service;
+    T.ev[t] = T.budget[t] = (cls === CLASS_F ? w.priceF : w.priceL) * atoms;
+    return t;
   }
 
   /** Emit a new DA instance of task t at time `at` (<= now): it waits for the gateway's next micro-batch. */
@@ -520,7 +521,7 @@ export class LaminarModel {
    * be at or below the high watermark.
    */
   private admits(n: number, t: number): boolean {
-    const add = this.c.airlock.admitCheck === "projected" ? Math.round(this.tasks.m[t] * this.c.memory.declaredPerAtomGiB * KIB_PER_GIB) : 0;
+    const add = this.c.airlock.admitCheck === "projected" ? kib(this.declaredGiB(t)) : 0;
     return this.mem!.use(n) + add <= this.highKiB;
   }
 
@@ -836,7 +837,7 @@ export class LaminarModel {
     D.state[d] = D_RESIDENT;
     this.running++;
     if (this.mem === null) return this.engine.post(T.service[t], K_COMPLETE, d);
-    const declared = T.m[t] * this.c.memory.declaredPerAtomGiB, mc = this.c.memory, rz = this.rMem[this.cluster.zoneOf[n]];
+    const declared = this.declaredGiB(t), mc = this.c.memory, rz = this.rMem[this.cluster.zoneOf[n]];
     const target = rz.float() < mc.overclaimProb ? declared * (1 + rz.float() * mc.overclaimMax) : declared;
     this.execute(d, n, T.service[t], declared, target, declared);
   }
@@ -856,6 +857,11 @@ export class LaminarModel {
 
   // ---- runtime survival: node memory, the kernel OOM rule, Airlock -----------
   // (paper §Node Arbitration, §The Airlock Protocol; docs/airlock.md)
+
+  /** The memory task t declares: proportional to its atoms. */
+  private declaredGiB(t: number): number {
+    return this.tasks.m[t] * this.c.memory.declaredPerAtomGiB;
+  }
 
   /** DA d's task runs on node n for `dur` ns from now, with memory (declared, true footprint, drift state) in GiB. */
   private execute(d: number, n: number, dur: number, declared: number, target: number, drift: number): void {
@@ -880,13 +886,11 @@ export class LaminarModel {
    */
   inject(n: number, cls: number, atoms: number, serviceNs: number, targetGiB: number): number {
     if (this.mem === null) throw new Error("inject: the memory model is off (memory.enabled=false)");
-    const T = this.tasks, D = this.das, w = this.c.workload;
-    const t = T.alloc();
-    T.cls[t] = cls; T.state[t] = T_STARTED; T.m[t] = atoms; T.instances[t] = 1; T.live[t] = 1; T.timers[t] = 0;
-    T.arrival[t] = this.engine.now; T.service[t] = serviceNs; T.anchor[t] = -1;
-    T.key[t] = this.nextKey;
-    this.nextKey = (this.nextKey + 1) >>> 0;
-    T.ev[t] = T.budget[t] = (cls === CLASS_F ? w.priceF : w.priceL) * atoms;
+    const T = this.tasks, D = this.das;
+    const t = this.newTask(cls, atoms, serviceNs, this.engine.now);
+    T.state[t] = T_STARTED;
+    T.instances[t] = 1;
+    T.live[t] = 1;
     const d = D.alloc();
     D.task[d] = t; D.flags[d] = 0; D.patience[d] = T.budget[t]; D.emitted[d] = this.engine.now; D.deposit[d] = 0; D.node[d] = n;
     this.touch(n);
@@ -901,8 +905,7 @@ export class LaminarModel {
     this.metrics.onStart(0, cls);
     D.state[d] = D_RESIDENT;
     this.running++;
-    const declared = atoms * this.c.memory.declaredPerAtomGiB;
-    this.execute(d, n, serviceNs, declared, targetGiB, declared);
+    this.execute(d, n, serviceNs, this.declaredGiB(t), targetGiB, this.declaredGiB(t));
     return d;
   }
 
@@ -1082,7 +1085,7 @@ export class LaminarModel {
     D.state[d] = D_RESIDENT;
     this.running++;
     this.survival!.resumedInPlace++;
-    this.execute(d, n, D.remaining[d], this.tasks.m[t] * this.c.memory.declaredPerAtomGiB, D.target[d], D.drift[d]);
+    this.execute(d, n, D.remaining[d], this.declaredGiB(t), D.target[d], D.drift[d]);
   }
 
   /** Ledger entry d leaves node n's ledger: its image is dropped (resumed, pulled elsewhere or reclaimed). */
@@ -1121,25 +1124,26 @@ export class LaminarModel {
    * dies while lower-priority state it could displace still runs.
    */
   private preemptFor(n: number, e: number): boolean {
-    const mem = this.mem!, D = this.das, grow = this.resumeGrowth(e);
-    const k = this.gatherLower(n, this.tasks.ev[D.task[e]]);
+    const k = this.canMakeRoom(n, e);
     if (k === 0) return false;
+    const mem = this.mem!, grow = this.resumeGrowth(e);
     suspensionOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
-    let relief = 0;
-    for (let i = 0; i < k; i++) relief += this.suspensionRelief(this.pickIds[i]);
-    if (mem.use(n) - relief + grow > this.safeKiB) return false;
     for (let i = 0; i < k && mem.use(n) + grow > this.safeKiB; i++) this.suspend(this.pickIds[i], n);
     this.survival!.preemptions++;
     this.resumeInPlace(e, n);
     return true;
   }
 
-  /** Whether suspending node n's lower-priority runners would make room for ledger entry e (the invariant checker's question). */
-  canMakeRoom(n: number, e: number): boolean {
+  /**
+   * Whether suspending node n's lower-priority runners would make room for
+   * ledger entry e (also the invariant checker's question): how many there
+   * are, left in the pick arrays, or 0 when none or not enough.
+   */
+  canMakeRoom(n: number, e: number): number {
     const k = this.gatherLower(n, this.tasks.ev[this.das.task[e]]);
     let relief = 0;
     for (let i = 0; i < k; i++) relief += this.suspensionRelief(this.pickIds[i]);
-    return k > 0 && this.mem!.use(n) - relief + this.resumeGrowth(e) <= this.safeKiB;
+    return k > 0 && this.mem!.use(n) - relief + this.resumeGrowth(e) <= this.safeKiB ? k : 0;
   }
 
   /** Node n's running tasks with E_v,init below ev, into the pick arrays; returns how many. */
@@ -1157,13 +1161,13 @@ export class LaminarModel {
   /** KiB that suspending running DA d frees (its resident use, less the image that stays). */
   private suspensionRelief(d: number): number {
     const r = this.mem!.resident(d);
-    return Math.round(r * KIB_PER_GIB) - Math.round((r / this.c.airlock.compressionRatio) * KIB_PER_GIB);
+    return kib(r) - kib(r / this.c.airlock.compressionRatio);
   }
 
   /** KiB that resuming ledger entry e adds (its drifting footprint, less its image). */
   private resumeGrowth(e: number): number {
     const D = this.das;
-    return Math.round(D.drift[e] * KIB_PER_GIB) - Math.round(D.frozen[e] * KIB_PER_GIB);
+    return kib(D.drift[e]) - kib(D.frozen[e]);
   }
 
   /** T_surv expired before a secondary landing: the suspended task and its DA are reclaimed. */
@@ -1198,7 +1202,7 @@ export class LaminarModel {
     D.flags[d] &= ~FLAG_SECONDARY;
     this.running++;
     this.survival!.secondaryLandings++;
-    this.execute(d, n, D.remaining[a], T.m[t] * this.c.memory.declaredPerAtomGiB, D.target[a], D.drift[a]);
+    this.execute(d, n, D.remaining[a], this.declaredGiB(t), D.target[a], D.drift[a]);
     this.retire(a);
   }
 

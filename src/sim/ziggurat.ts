@@ -9,15 +9,17 @@
 // gives the layer (its low 7 bits) and the value, which correlates the two
 // at the 2^-25 level (Doornik 2005). For symmetry-breaking score noise
 // this is immaterial; use Rng.normal where it might matter.
-import type { Rng } from "./rng.js";
+/** Where the draws come from: 32-bit words, and uniforms in [0, 1) (an Rng, or a counter-based hash). */
+export interface WordSource {
+  nextU32(): number;
+  float(): number;
+}
 
 const KN = new Uint32Array(128);
 const WN = new Float64Array(128);
 const FN = new Float64Array(128);
 const R = 3.442619855899;
 
-/** The 128-layer tables (read-only by convention), for twins of this method that draw their words elsewhere. */
-export const ZIGGURAT = { KN, WN, FN, R } as const;
 
 (function setup() {
   const m1 = 2147483648;
@@ -39,8 +41,8 @@ export const ZIGGURAT = { KN, WN, FN, R } as const;
   }
 })();
 
-/** One standard normal draw from `rng`. */
-export function zigguratNormal(rng: Rng): number {
+/** One standard normal draw from `rng` (an Rng on the simulation's paths). */
+export function zigguratNormal(rng: WordSource): number {
   let hz = rng.nextU32() | 0;
   let iz = hz & 127;
   if (Math.abs(hz) < KN[iz]) return hz * WN[iz];

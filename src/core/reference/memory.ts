@@ -1,10 +1,10 @@
 // TypeScript twin of the runtime-memory kernel (assembly/memory.ts): the same
 // hash, the same update and the same KiB-rounded node sums. The hash and the
-// drift are bit-identical to the core; the ziggurat's tables (shared with
-// src/sim/ziggurat.ts) and its rare slow path use the host's Math.exp/log,
-// which may differ from the core's in the last bits.
+// drift are bit-identical to the core; the normal is src/sim/ziggurat.ts's
+// (the same method as the core's), whose tables and rare slow path use the
+// host's Math.exp/log, which may differ from the core's in the last bits.
 import { Status } from "../status.js";
-import { ZIGGURAT } from "../../sim/ziggurat.js";
+import { zigguratNormal, type WordSource } from "../../sim/ziggurat.js";
 
 export const REC_F64 = 6;
 export const KIB_PER_GIB = 1048576;
@@ -24,30 +24,17 @@ export function memHash(seed: number, key: number, tick: number, s: number): num
   return mix32(mix32(mix32(mix32((seed ^ 0x9e3779b9) >>> 0) ^ key) ^ tick) ^ s);
 }
 
-const { KN, WN, FN, R: ZR } = ZIGGURAT;
-
-/** The core's zigNormal: a standard normal from the words of streams 2, 3, ... */
+/**
+ * The core's zigNormal: the ziggurat of src/sim/ziggurat.ts over the words of
+ * streams 2, 3, ... of (seed, key, tick), a uniform being one word / 2^32.
+ */
 export function memNormal(seed: number, key: number, tick: number): number {
   let s = 2;
-  const word = () => memHash(seed, key, tick, s++);
-  let hz = word() | 0;
-  let iz = hz & 127;
-  if (Math.abs(hz) < KN[iz]) return hz * WN[iz];
-  for (;;) {
-    if (iz === 0) {
-      let x: number, y: number;
-      do {
-        x = -Math.log(1 - word() * TWO_M32) / ZR;
-        y = -Math.log(1 - word() * TWO_M32);
-      } while (y + y < x * x);
-      return hz > 0 ? ZR + x : -ZR - x;
-    }
-    const x = hz * WN[iz];
-    if (FN[iz] + word() * TWO_M32 * (FN[iz - 1] - FN[iz]) < Math.exp(-0.5 * x * x)) return x;
-    hz = word() | 0;
-    iz = hz & 127;
-    if (Math.abs(hz) < KN[iz]) return hz * WN[iz];
-  }
+  const src: WordSource = {
+    nextU32: () => memHash(seed, key, tick, s++),
+    float: () => memHash(seed, key, tick, s++) * TWO_M32,
+  };
+  return zigguratNormal(src);
 }
 
 export interface MemTickParams {
