@@ -165,12 +165,11 @@ export class Invariants {
     if (this.m.canMakeRoom(n, d) > 0) this.fail(`node ${n}: DA ${d} ${what} while suspending lower-priority runners there would have made room for it`);
   }
 
-  /** Probe p lands the task of ledger entry a: within T_surv, and the task is suspended (not running anywhere). */
-  landing(a: number, p: number): void {
+  /** A secondary probe gets the image of ledger entry a: within T_surv, and the task is suspended (not running anywhere). */
+  landing(a: number): void {
     this.checks++;
     const D = this.m.das, now = this.m.engine.now;
     this.ledgerEntry(D.node[a], a);
-    if (D.task[p] !== D.task[a]) this.fail(`probe ${p} lands a task that is not ledger entry ${a}'s`);
     if (now > D.survivalAt[a]) this.fail(`secondary landing of DA ${a}'s task at ${now} after T_surv expired at ${D.survivalAt[a]}`);
   }
 
@@ -181,8 +180,8 @@ export class Invariants {
   }
 
   all(): void {
-    const m = this.m, met = m.metrics;
-    for (let n = 0; n < m.cluster.nodes; n++) this.node(n);
+    const m = this.m, met = m.fmet;
+    for (let n = m.n0; n < m.n1; n++) this.node(n);
     if (met.arrived !== met.started + met.failed + m.inFlight) {
       this.fail(`arrived ${met.arrived} != started ${met.started} + failed ${met.failed} + in flight ${m.inFlight}`);
     }

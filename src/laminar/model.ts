@@ -51,11 +51,21 @@ import { kib, MemoryField } from "./memory.js";
 import { largestResident, resumeOrder, suspensionOrder } from "./airlock.js";
 import { byPriority, regenerationDue, sampleDistinct } from "./decisions.js";
 import { Invariants } from "./invariants.js";
+import { growTyped } from "../sim/slot-store.js";
+import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, REC, TO_GATEWAY } from "./mailbox.js";
 
 // Event kinds (1, 2 and 5 are retired: arrivals and landings have no events).
 const K_TEG = 3, K_ADDRESS = 4, K_ARBITRATE = 6, K_PULL = 7, K_COMPLETE = 8, K_REGEN_SWEEP = 9,
   K_DEADLINE_SWEEP = 10, K_REGEN = 11, K_DEADLINE = 12, K_SNAPSHOT = 13, K_BCAST = 14, K_UPLOAD = 15,
-  K_WHEEL = 16, K_SERIES = 17, K_MEM = 18, K_AIRLOCK = 19;
+  K_WHEEL = 16, K_SERIES = 17, K_MEM = 18, K_AIRLOCK = 19, K_MSG = 20;
+// Messages (mailbox.ts): to the gateway side (a DA ended, a DA retired, a pull
+// request at the proxy, a reactivation, a ledger entry closed, a Zone upload),
+// and between Zones (a secondary probe's state-pull request and its answer).
+const M_DA_END = 1, M_RETIRE = 2, M_PULL = 3, M_REACTIVATE = 4, M_CLOSED = 5, M_UPLOAD = 6, M_LAND_REQ = 7, M_LAND_RESP = 8;
+/** M_RETIRE bits: the task was killed (OOM or reclaimed); its ledger entry closed (no landing possible any more). */
+const R_KILLED = 1, R_CLOSED = 2;
+/** The proxy's answer to a pull request: none asked (the reservation expires first), start, duplicate, late. */
+const V_NONE = 0, V_START = 1, V_DUP = 2, V_LATE = 3;
 /** Period of the timer sweeps, ns. */
 const SWEEP_NS = 1_000_000;
 
@@ -69,9 +79,51 @@ const FLAG_REACTIVATED = 4;
 const EXACT_DEADLINE = 1, EXACT_REGEN = 2, REGEN_ARMED = 4;
 const US = 1000;
 
+/** Which share of the Zones a model instance simulates: partition `index` of `count` (contiguous Zone ranges). */
+export interface Partition {
+  index: number;
+  count: number;
+}
+
+/** Zone range [from, to) of partition `index` of `count`: contiguous, balanced by node count. */
+export function zoneRange(offsets: Int32Array | number[], count: number, index: number): [number, number] {
+  const Z = offsets.length - 1, N = offsets[Z];
+  const cut = (i: number): number => {
+    if (i <= 0) return 0;
+    if (i >= count) return Z;
+    let z = 0;
+    while (z < Z && offsets[z] < (N * i) / count) z++;
+    return z;
+  };
+  return [cut(index), cut(index + 1)];
+}
+
 export class LaminarModel {
   readonly engine = new Engine();
+  /** What this partition's Zones observed (and, in partition 0, the gateway side too). */
   readonly metrics: RunMetrics;
+  /** Where the gateway side counts: `metrics` in partition 0; a copy nobody reads elsewhere (every partition replicates the gateway). */
+  readonly fmet: RunMetrics;
+  readonly partition: Partition;
+  /** The Zones [z0, z1) this instance simulates; the nodes [n0, n1). */
+  readonly z0: number;
+  readonly z1: number;
+  readonly n0: number;
+  readonly n1: number;
+  /** Message delay (half a hop) and synchronisation window, ns. */
+  readonly deltaNs: number;
+  /** Messages sent in the current window. */
+  readonly outbox = new Mailbox();
+  /** Gateway-side messages received and not yet applied (from inHead on), in delivery order. */
+  private readonly inbox = new Mailbox();
+  private inHead = 0;
+  private pool = new Float64Array(256 * REC);
+  private poolFree = new Int32Array(256);
+  private poolTop = 0;
+  /** Messages sent or accepted and not yet handled. */
+  private msgsPending = 0;
+  /** Deposits forfeited, per Zone (summed in Zone order at the end: the same sum for any partitioning). */
+  private readonly forfeit: Float64Array;
   readonly cluster: Cluster;
   readonly zhaf: ZoneField;
   readonly teg: Gateway;
@@ -103,8 +155,10 @@ export class LaminarModel {
   private readonly rNet: Rng[] = [];
   private readonly rReport: Rng[] = [];
 
-  // gateway batch
+  // gateway batch: the DAs waiting for it (their task, emission time, secondary or not)
   private tegQueue = new Int32Array(4096);
+  private tegAt0 = new Float64Array(4096);
+  private tegSec = new Uint8Array(4096);
   private tegCount = 0;
   private tegOut = new Int32Array(4096);
   /** Time of the pending gateway batch event (Infinity: none). */
@@ -159,7 +213,6 @@ export class LaminarModel {
   private readonly airlockOn: boolean;
   private readonly survival: SurvivalCounters | null;
   private readonly tickNs: number;
-  private memTickAt = Infinity;
   private readonly capKiB: number;
   private readonly highKiB: number;
   private readonly safeKiB: number;
@@ -184,8 +237,9 @@ export class LaminarModel {
   private readonly pickK: Float64Array;
   private nextKey = 0;
 
-  constructor(core: Core, c: Config) {
+  constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
     this.core = core;
+    this.partition = partition;
     this.k = core.exports;
     this.c = c;
     const streams = new Streams(c.sim.seed);
@@ -201,6 +255,8 @@ export class LaminarModel {
     this.ttlNs = ms(c.reservation.ttlMs);
     this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
     this.metrics = new RunMetrics(this.deadlineNs, c.memory.enabled);
+    this.fmet = partition.index === 0 ? this.metrics : new RunMetrics(this.deadlineNs, c.memory.enabled);
+    this.deltaNs = Math.max(1, Math.floor(this.hopNs / 2));
 
     this.arrivals = new Arrivals(c, this.endArrivalsNs, true);
     this.rSquat = streams.get("squatters");
@@ -212,6 +268,10 @@ export class LaminarModel {
       this.cluster.preoccupy(c.cluster.preoccupancy.fraction, c.cluster.preoccupancy.blocks, streams.get("preoccupancy"));
     }
     const Z = this.cluster.zones, N = this.cluster.nodes;
+    [this.z0, this.z1] = zoneRange(offsets, partition.count, partition.index);
+    this.n0 = offsets[this.z0];
+    this.n1 = offsets[this.z1];
+    this.forfeit = new Float64Array(Z);
     for (let z = 0; z < Z; z++) {
       this.rZone.push(streams.get("zone", z));
       this.rNet.push(streams.get("zone-net", z));
@@ -317,23 +377,153 @@ export class LaminarModel {
   start(): void {
     const e = this.engine, Z = this.cluster.zones, N = this.cluster.nodes;
     this.zhaf.init(this.teg);
-    for (let n = 0; n < N; n++) {
+    for (let n = this.n0; n < this.n1; n++) {
       const z = this.cluster.zoneOf[n];
       this.nextReport[n] = Math.round(this.rReport[z].float() * this.reportNs);
     }
-    for (let z = 0; z < Z; z++) e.post(this.broadcastNs, K_SNAPSHOT, z);
+    for (let z = this.z0; z < this.z1; z++) e.post(this.broadcastNs, K_SNAPSHOT, z);
     this.requestBatchFor(this.nextArrival());
     e.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
+    // the runtime tick runs from the start whatever runs where, so its place among simultaneous events is the same in every partition
+    if (this.mem !== null) e.post(this.tickNs, K_MEM, 0);
   }
 
-  /** Run until simulated time `until` (ns, exclusive). */
+  /** Whether this instance simulates Zone z. */
+  ownsZone(z: number): boolean {
+    return z >= this.z0 && z < this.z1;
+  }
+
+  /**
+   * Run until simulated time `until` (ns, exclusive) on its own: windows of
+   * deltaNs, the messages of each delivered at its end (this instance must
+   * simulate every Zone; partitioned runs are driven by partitioned.ts).
+   */
   runUntil(until: number): void {
+    if (this.partition.count !== 1) throw new Error("runUntil: a partition of a run is driven by its PartitionedRun");
+    const L = this.deltaNs;
+    while (this.engine.now < until) {
+      const gridEnd = (Math.floor(this.engine.now / L) + 1) * L;
+      const stop = Math.min(until, gridEnd);
+      this.runTo(stop);
+      if (stop === gridEnd) {
+        this.outbox.sort();
+        const f = this.outbox.buf;
+        for (let i = 0; i < this.outbox.n; i++) this.accept(f, i * REC);
+        this.outboxDelivered();
+      }
+    }
+  }
+
+  /** The window's outbox has been handed to every partition (accept): it empties. */
+  outboxDelivered(): void {
+    this.msgsPending -= this.outbox.n;
+    this.outbox.clear();
+  }
+
+  /** Run this instance's events before `until` (one window, or part of one). */
+  runTo(until: number): void {
     this.engine.run(until, this.dispatch);
   }
 
-  /** End of the run: materialise the arrivals of the last moments, so every task that arrived is counted. */
+  /**
+   * A message of the canonical sequence reaches this partition (at a window's
+   * end, before its delivery time). Most messages for the gateway side only
+   * change its tables: they are queued and applied, in order, just before the
+   * first event at or after their delivery time (drain); the rest, and those
+   * for a Zone here, become events at their delivery time. A pull request
+   * from a Zone here also schedules the pull's completion, when the proxy's
+   * answer will be back.
+   */
+  accept(f: Float64Array, at: number): void {
+    const dest = f[at + F_DEST], kind = f[at + F_KIND];
+    if (dest === TO_GATEWAY && kind !== M_REACTIVATE) {
+      const box = this.inbox;
+      if (this.inHead > 0 && box.n === box.buf.length / REC) {
+        box.buf.copyWithin(0, this.inHead * REC, box.n * REC);
+        box.n -= this.inHead;
+        this.inHead = 0;
+      }
+      const f0 = at;
+      box.push(f[f0], f[f0 + F_ZONE], kind, dest, f[f0 + F_A], f[f0 + F_B], f[f0 + F_C], f[f0 + F_X], f[f0 + F_Y], f[f0 + F_W]);
+      this.msgsPending++;
+      if (kind === M_PULL && this.ownsZone(f[at + F_C])) this.engine.post(f[at] + this.hopNs - this.deltaNs + f[at + F_X] - this.engine.now, K_PULL, f[at + F_B]);
+      return;
+    }
+    if (dest !== TO_GATEWAY && !this.ownsZone(dest)) return;
+    if (this.poolTop === 0) this.growPool();
+    const slot = this.poolFree[--this.poolTop];
+    this.pool.set(f.subarray(at, at + REC), slot * REC);
+    this.msgsPending++;
+    this.engine.post(f[at] - this.engine.now, K_MSG, slot);
+  }
+
+  /** Apply the queued gateway-side messages delivered at or before `now`, in order. */
+  private drain(now: number): void {
+    const box = this.inbox, f = box.buf;
+    let h = this.inHead;
+    while (h < box.n && f[h * REC] <= now) {
+      const at = h++ * REC, a = f[at + F_A], b = f[at + F_B];
+      this.msgsPending--;
+      switch (f[at + F_KIND]) {
+        case M_DA_END: this.taskLost(a, b); break;
+        case M_RETIRE: this.taskRetired(a, b); break;
+        case M_PULL: this.proxy(a, b, f[at + F_C], f[at], f[at + F_X]); break;
+        case M_CLOSED: this.tasks.awaiting[a] = 0; break;
+        case M_UPLOAD: this.teg.receive(f[at + F_ZONE], f[at + F_X], f[at + F_Y], f[at + F_W]); break;
+        default: throw new Error(`laminar: message kind ${f[at + F_KIND]} is not for the gateway's queue`);
+      }
+    }
+    if (h === box.n) {
+      box.clear();
+      h = 0;
+    }
+    this.inHead = h;
+  }
+
+  private growPool(): void {
+    const cap = this.poolFree.length, pool = new Float64Array(cap * 2 * REC);
+    pool.set(this.pool);
+    this.pool = pool;
+    this.poolFree = new Int32Array(cap * 2);
+    for (let i = 0; i < cap; i++) this.poolFree[i] = cap + i;
+    this.poolTop = cap;
+  }
+
+  /** Messages handed to the mailbox or scheduled here and not yet handled. */
+  get pendingMessages(): number {
+    return this.msgsPending;
+  }
+
+  /** Send a message from Zone z, delivered deltaNs from now (exactly: so every partition's messages arrive in time order) to `dest` (a Zone, or TO_GATEWAY). */
+  private send(z: number, kind: number, dest: number, a: number, b = 0, c = 0, x = 0, y = 0, w = 0): void {
+    this.outbox.push(this.engine.now + this.deltaNs, z, kind, dest, a, b, c, x, y, w);
+    this.msgsPending++;
+  }
+
+  /** A message is delivered. */
+  private message(slot: number): void {
+    const f = this.pool, at = slot * REC;
+    this.poolFree[this.poolTop++] = slot;
+    this.msgsPending--;
+    const a = f[at + F_A], b = f[at + F_B];
+    switch (f[at + F_KIND]) {
+      case M_REACTIVATE: return this.reactivate(a, f[at + F_ZONE]);
+      case M_LAND_REQ: return this.landRequest(a, b, f[at + F_C], f[at + F_X]);
+      case M_LAND_RESP: return this.landAnswer(a, b, f[at + F_C], f[at + F_X], f[at + F_Y], f[at + F_W]);
+      default: throw new Error(`laminar: unknown message kind ${f[at + F_KIND]}`);
+    }
+  }
+
+  /** End of the run: materialise the arrivals of the last moments, so every task that arrived is counted; settle the totals. */
   finish(): void {
+    this.drain(this.engine.now - 1);
     this.flushArrivals(this.engine.now - 1);
+    settleMetrics(this.metrics, this.c, this.forfeit);
+  }
+
+  /** Per-Zone deposit totals (for merging partitions). */
+  get forfeitByZone(): Float64Array {
+    return this.forfeit;
   }
 
   /**
@@ -342,10 +532,21 @@ export class LaminarModel {
    * pull may still be in flight after its task resolved).
    */
   quiescent(): boolean {
-    return this.nextArrival() === Infinity && this.inFlight === 0 && this.running === 0 && this.suspended === 0 && this.das.slots.live === this.squatting;
+    return this.gatewayIdle() && this.zonesIdle() && this.msgsPending === 0;
+  }
+
+  /** The gateway side: arrivals over and no task unresolved. */
+  gatewayIdle(): boolean {
+    return this.nextArrival() === Infinity && this.inFlight === 0;
+  }
+
+  /** This partition's Zones: nothing running or suspended, and no DA left but squatters. */
+  zonesIdle(): boolean {
+    return this.running === 0 && this.suspended === 0 && this.das.slots.live === this.squatting;
   }
 
   private readonly dispatch = (kind: number, s: number): void => {
+    if (this.inHead < this.inbox.n && this.inbox.buf[this.inHead * REC] <= this.engine.now) this.drain(this.engine.now);
     switch (kind) {
       case K_TEG: this.gatewayBatch(); break;
       case K_ADDRESS: this.address(s); break;
@@ -358,11 +559,12 @@ export class LaminarModel {
       case K_DEADLINE: this.deadline(s); break;
       case K_SNAPSHOT: this.snapshot(s); break;
       case K_BCAST: this.zhaf.deliverBroadcast(s, this.rNet[s]); break;
-      case K_UPLOAD: this.zhaf.deliverUpload(s, this.rNet[s], this.teg); break;
+      case K_UPLOAD: this.upload(s); break;
       case K_WHEEL: this.wheelFire(s); break;
       case K_SERIES: this.seriesTick(); break;
       case K_MEM: this.memTick(); break;
       case K_AIRLOCK: this.airlockTimer(s); break;
+      case K_MSG: this.message(s); break;
       default: throw new Error(`laminar: unknown event kind ${kind}`);
     }
   };
@@ -391,7 +593,7 @@ export class LaminarModel {
     const T = this.tasks, t = squat ? this.newTask(cls, w.squatterAtoms, 0, tA) : this.newTask(cls, atoms, service, tA);
     if (squat) T.ev[t] = T.budget[t] = Infinity;
     this.inFlight++;
-    this.metrics.onArrive(cls);
+    this.fmet.onArrive(cls);
     const dl = tA + this.deadlineNs;
     if (!this.deadlines.push(dl, t, T.slots.generation(t))) this.exact(t, dl, K_DEADLINE, EXACT_DEADLINE);
     this.emit(t, tA);
@@ -417,24 +619,20 @@ export class LaminarModel {
 
   /** Emit a new DA instance of task t at time `at` (<= now): it waits for the gateway's next micro-batch. */
   private emit(t: number, at: number, secondary = false): void {
-    const T = this.tasks, D = this.das;
-    const d = D.alloc();
-    D.task[d] = t;
-    D.state[d] = D_MOVING;
-    D.flags[d] = secondary ? FLAG_SECONDARY : 0;
-    D.patience[d] = T.budget[t];
-    D.emitted[d] = at;
-    D.deposit[d] = 0;
+    const T = this.tasks;
     T.instances[t]++;
     T.live[t]++;
     T.lastEmit[t] = at;
     if (this.tegCount === this.tegQueue.length) {
-      const q = new Int32Array(this.tegCount * 2);
-      q.set(this.tegQueue);
-      this.tegQueue = q;
-      this.tegOut = new Int32Array(q.length);
+      const n = this.tegCount * 2;
+      this.tegQueue = growTyped(this.tegQueue, n);
+      this.tegAt0 = growTyped(this.tegAt0, n);
+      this.tegSec = growTyped(this.tegSec, n);
+      this.tegOut = new Int32Array(n);
     }
-    this.tegQueue[this.tegCount++] = d;
+    this.tegAt0[this.tegCount] = at;
+    this.tegSec[this.tegCount] = secondary ? 1 : 0;
+    this.tegQueue[this.tegCount++] = t;
     const check = at + this.quietNs;
     if (!secondary && this.regens !== null && T.cls[t] !== CLASS_SQUATTER && regenerationDue(T.instances[t], this.c.regeneration.maxInstances, check, T.arrival[t] + this.deadlineNs)) {
       T.timers[t] |= REGEN_ARMED;
@@ -462,18 +660,28 @@ export class LaminarModel {
     const n = this.tegCount;
     this.tegCount = 0;
     if (n === 0) return;
-    const cl = this.cluster, D = this.das, r = this.rGate, loss = this.c.network.loss;
+    const cl = this.cluster, D = this.das, T = this.tasks, r = this.rGate, loss = this.c.network.loss;
     this.teg.dispatch(n, now, r, this.tegOut);
-    this.metrics.controlWorkNs += n * this.c.costs.zoneAggNs;
+    this.fmet.aggOps += n;
     for (let i = 0; i < n; i++) {
-      const d = this.tegQueue[i], z = this.tegOut[i];
+      const t = this.tegQueue[i], z = this.tegOut[i];
       const off = cl.offsets[z];
       const node = off + r.int(cl.offsets[z + 1] - off);
       if (loss > 0 && r.float() < loss) {
-        this.metrics.packetsLost++;
-        this.daEnd(d, END_LOST, CAUSE_LOST);
+        this.fmet.packetsLost++;
+        this.fmet.onDaEnd(END_LOST);
+        this.taskLost(t, CAUSE_LOST);
         continue;
       }
+      // every partition runs the gateway; the DA itself exists only where its Zone is simulated
+      if (!this.ownsZone(z)) continue;
+      const d = D.alloc();
+      D.task[d] = t;
+      D.state[d] = D_MOVING;
+      D.flags[d] = this.tegSec[i] === 1 ? FLAG_SECONDARY : 0;
+      D.patience[d] = T.budget[t];
+      D.emitted[d] = this.tegAt0[i];
+      D.deposit[d] = 0;
       D.node[d] = node;
       this.engine.post(this.hopNs, K_ADDRESS, d);
     }
@@ -490,7 +698,7 @@ export class LaminarModel {
     if (D.patience[d] < c.da.patienceFloor) return this.daEnd(d, END_FASTFAIL, CAUSE_FASTFAIL);
     D.patience[d] -= c.da.actionCost;
     this.metrics.probeActions++;
-    this.metrics.controlWorkNs += c.costs.scoreNs;
+    this.metrics.scoreOps++;
     const rng = this.rZone[z];
     const off = cl.offsets[z], nz = cl.offsets[z + 1] - off;
     const best = this.chooseTarget(n, z, off, nz, T.m[t], T.cls[t] !== CLASS_F, rng);
@@ -511,7 +719,7 @@ export class LaminarModel {
    * reclaimed when T_surv expired).
    */
   private overdue(d: number, t: number, now: number): boolean {
-    if (this.das.flags[d] & FLAG_SECONDARY) return this.tasks.anchor[t] < 0;
+    if (this.das.flags[d] & FLAG_SECONDARY) return this.tasks.awaiting[t] === 0;
     return now >= this.tasks.arrival[t] + this.deadlineNs;
   }
 
@@ -671,7 +879,7 @@ export class LaminarModel {
     if (nextArrive !== Infinity) this.openWindow(n, nextArrive + this.windowNs);
     this.invariants?.heat(n, heat0, q);
     met.arbitrations++;
-    met.controlWorkNs += q * c.costs.bitmapNs;
+    met.bitmapOps += q;
     const computeNs = Math.round(q * c.costs.bitmapNs);
     byPriority(this.batch, q, D.task, T.ev, D.arrive);
     // the node's state before this window's wins: a loser that did not fit even then was misled by stale state
@@ -720,8 +928,42 @@ export class LaminarModel {
       return;
     }
     D.flags[d] |= FLAG_PULL;
-    // a secondary landing pulls the suspended image, which takes longer than a payload
-    this.engine.post(this.hopNs + computeNs + (D.flags[d] & FLAG_SECONDARY ? this.statePullNs : 0), K_PULL, d);
+    // the pull request reaches the proxy (or, for a secondary probe, the suspended image's node) half a hop
+    // later, and the payload is here a hop after the win; a suspended image takes statePullMs more
+    const secondary = (D.flags[d] & FLAG_SECONDARY) !== 0, now = this.engine.now;
+    const pullAt = now + computeNs + this.hopNs + (secondary ? this.statePullNs : 0);
+    D.verdict[d] = V_NONE;
+    if (c.reservation.enabled && Math.ceil((now + this.ttlNs) / US) * US <= pullAt) {
+      // the reservation expires before the pull could complete: nothing is asked
+      this.engine.post(pullAt - now, K_PULL, d);
+      return;
+    }
+    const z = this.cluster.zoneOf[n];
+    if (secondary) this.send(z, M_LAND_REQ, T.home[t], t, d, z, computeNs);
+    else this.send(z, M_PULL, TO_GATEWAY, t, d, z, computeNs);
+  }
+
+  /**
+   * The proxy receives DA d's pull request for task t (d in Zone z) at time
+   * `at`: only a logical task's first request, in time to start before the
+   * deadline, gets the payload, which reaches the node half a hop (and the
+   * node's arbitration compute time) later. Every partition keeps the task
+   * table.
+   */
+  private proxy(t: number, d: number, z: number, at: number, computeNs: number): void {
+    const T = this.tasks, startAt = at + this.hopNs - this.deltaNs + computeNs;
+    let v: number;
+    if (T.state[t] === T_PENDING && startAt < T.arrival[t] + this.deadlineNs) {
+      this.invariants?.starting(t);
+      T.state[t] = T_STARTED;
+      this.inFlight--;
+      this.fmet.onStart(startAt - T.arrival[t], T.cls[t]);
+      v = V_START;
+    } else {
+      v = T.state[t] === T_STARTED ? V_DUP : V_LATE;
+    }
+    // the partition simulating Zone z scheduled the pull's completion when the request reached it (accept)
+    if (this.ownsZone(z)) this.das.verdict[d] = v;
   }
 
   // ---- two-phase reservation: TTL on the node's timing wheel ----------------
@@ -793,7 +1035,7 @@ export class LaminarModel {
   private expire(d: number, n: number): void {
     const D = this.das, met = this.metrics;
     met.reservationsExpired++;
-    met.depositsForfeited += D.deposit[d];
+    this.forfeit[this.cluster.zoneOf[n]] += D.deposit[d];
     D.deposit[d] = 0;
     this.releaseAtoms(d, n);
     if (D.state[d] === D_SQUATTING) this.squatting--;
@@ -815,23 +1057,23 @@ export class LaminarModel {
 
   // ---- pull, start, completion ----------------------------------------------
 
-  /** The payload pull completes: the proxy serves only a logical task's first pull. */
+  /** The payload pull completes with the proxy's answer (or a suspended image arrives). */
   private pulled(d: number): void {
-    const D = this.das, T = this.tasks, met = this.metrics, now = this.engine.now;
+    const D = this.das, T = this.tasks;
     D.flags[d] &= ~FLAG_PULL;
     const t = D.task[d], n = D.node[d];
-    if (D.state[d] === D_EXPIRED) return this.daEnd(d, END_EXPIRED, CAUSE_EXPIRED);
+    if (D.state[d] === D_EXPIRED) {
+      if (D.verdict[d] !== V_NONE) throw new Error(`laminar: DA ${d}'s reservation expired after the proxy answered`);
+      return this.daEnd(d, END_EXPIRED, CAUSE_EXPIRED);
+    }
+    if (D.verdict[d] === V_NONE) throw new Error(`laminar: DA ${d}'s pull completed without an answer`);
     if (this.c.reservation.enabled) this.disarmTtl(d, n);
     if (D.flags[d] & FLAG_SECONDARY) return this.secondaryLanded(d, t, n);
-    if (T.state[t] !== T_PENDING) {
+    if (D.verdict[d] !== V_START) {
       // a late or duplicate winner: it releases its atoms and dissipates
       this.releaseAtoms(d, n);
-      return this.daEnd(d, T.state[t] === T_STARTED ? END_DUPLICATE : END_LATE, CAUSE_DEADLINE);
+      return this.daEnd(d, D.verdict[d] === V_DUP ? END_DUPLICATE : END_LATE, CAUSE_DEADLINE);
     }
-    this.invariants?.starting(t);
-    T.state[t] = T_STARTED;
-    this.inFlight--;
-    met.onStart(now - T.arrival[t], T.cls[t]);
     D.patience[d] += D.deposit[d];
     D.deposit[d] = 0;
     D.state[d] = D_RESIDENT;
@@ -852,7 +1094,7 @@ export class LaminarModel {
     this.releaseAtoms(d, n);
     this.metrics.completed++;
     this.running--;
-    this.retire(d);
+    this.retire(d, 0);
   }
 
   // ---- runtime survival: node memory, the kernel OOM rule, Airlock -----------
@@ -871,11 +1113,6 @@ export class LaminarModel {
     this.mem!.add(d, n, declared, target, drift, this.tasks.key[D.task[d]]);
     this.link(this.resHead, n, d);
     this.updatePressure(n);
-    if (this.memTickAt === Infinity) {
-      const now = this.engine.now, at = (Math.floor(now / this.tickNs) + 1) * this.tickNs;
-      this.memTickAt = at;
-      this.engine.post(at - now, K_MEM, 0);
-    }
   }
 
   /**
@@ -901,8 +1138,8 @@ export class LaminarModel {
     }
     this.held[n] += atoms;
     this.invariants?.took(n, d, atoms);
-    this.metrics.onArrive(cls);
-    this.metrics.onStart(0, cls);
+    this.fmet.onArrive(cls);
+    this.fmet.onStart(0, cls);
     D.state[d] = D_RESIDENT;
     this.running++;
     this.execute(d, n, serviceNs, this.declaredGiB(t), targetGiB, this.declaredGiB(t));
@@ -947,7 +1184,7 @@ export class LaminarModel {
   /** Runtime tick: every running task's memory moves (core memTick); nodes over the line are relieved; suspended tasks may resume. */
   private memTick(): void {
     const now = this.engine.now, mem = this.mem!;
-    this.memTickAt = Infinity;
+    this.engine.post(this.tickNs, K_MEM, 0);
     const tick = Math.round(now / this.tickNs) % 4294967296;
     const over = mem.tick(tick, this.airlockOn ? this.highKiB : this.capKiB);
     const count = over.length, list = this.overList;
@@ -962,10 +1199,6 @@ export class LaminarModel {
       this.resumeWaiting();
     } else {
       for (let i = 0; i < count; i++) this.oom(list[i]);
-    }
-    if ((this.running > 0 || this.suspended > 0) && this.memTickAt === Infinity) {
-      this.memTickAt = now + this.tickNs;
-      this.engine.post(this.tickNs, K_MEM, 0);
     }
   }
 
@@ -1011,11 +1244,10 @@ export class LaminarModel {
     this.engine.cancelIn(D.doneHandle, d);
     this.stopExecution(d, n);
     this.releaseAtoms(d, n);
-    T.state[t] = T_KILLED;
     this.running--;
     if (T.cls[t] === CLASS_F) this.survival!.oomKillsF++;
     else this.survival!.oomKillsL++;
-    this.retire(d);
+    this.retire(d, R_KILLED);
   }
 
   /** Suspend DA d's task on node n into the Airlock ledger: frozen, compressed, atoms kept, T_susp armed. */
@@ -1081,6 +1313,8 @@ export class LaminarModel {
     this.engine.cancelIn(D.timerHandle, d);
     this.leaveLedger(d, n);
     if ((D.flags[d] & FLAG_REACTIVATED) === 0) this.waiting[n]--;
+    // a reactivated entry resumed here: its secondary probes have nothing to land any more
+    else this.send(this.cluster.zoneOf[n], M_CLOSED, TO_GATEWAY, t);
     D.flags[d] &= ~FLAG_REACTIVATED;
     D.state[d] = D_RESIDENT;
     this.running++;
@@ -1110,7 +1344,15 @@ export class LaminarModel {
     D.survivalAt[d] = now + this.survivalNs;
     this.engine.scheduleInto(this.survivalNs, K_AIRLOCK, d, D.timerHandle, d);
     this.survival!.secondaryReactivations++;
-    // the reactivated DA re-enters through the gateway with a fresh patience budget
+    // the reactivated DA re-enters through the gateway (half a hop away) with a fresh patience budget
+    this.send(this.cluster.zoneOf[n], M_REACTIVATE, TO_GATEWAY, t);
+  }
+
+  /** Gateway side: a reactivated task's secondary DA is emitted; it will pull the image from Zone `home`. */
+  private reactivate(t: number, home: number): void {
+    const T = this.tasks, now = this.engine.now;
+    T.awaiting[t] = 1;
+    T.home[t] = home;
     this.flushArrivals(now);
     this.emit(t, now, true);
     this.requestBatchFor(now);
@@ -1177,61 +1419,104 @@ export class LaminarModel {
     this.leaveLedger(d, n);
     this.releaseAtoms(d, n);
     this.updatePressure(n);
-    this.tasks.state[t] = T_KILLED;
     this.survival!.reclaimed++;
-    this.retire(d);
+    this.retire(d, R_KILLED | R_CLOSED);
   }
 
-  /** A secondary probe's state pull completed at node n: the first one to get here opens the new execution epoch. */
-  private secondaryLanded(d: number, t: number, n: number): void {
-    const D = this.das, T = this.tasks, a = T.anchor[t];
-    if (a < 0) {
-      // the task landed through another probe, or was reclaimed: this one releases its atoms and dissipates
-      this.releaseAtoms(d, n);
-      return this.daEnd(d, T.state[t] === T_STARTED ? END_DUPLICATE : END_LATE, CAUSE_DEADLINE);
-    }
-    this.invariants?.landing(a, d);
-    const src = D.node[a];
+  /**
+   * A secondary probe (DA pd in Zone pz) that won atoms asks for task t's
+   * suspended image here, half a hop after its win: the first request while
+   * the ledger entry is still here gets it; the entry leaves the ledger (its
+   * atoms and image freed) and the answer carries the execution state.
+   */
+  private landRequest(t: number, pd: number, pz: number, computeNs: number): void {
+    const D = this.das, a = this.tasks.anchor[t];
+    if (a < 0) return this.send(pz, M_LAND_RESP, pz, pd, 0, computeNs);
+    const src = D.node[a], z = this.cluster.zoneOf[src];
+    this.invariants?.landing(a);
     this.engine.cancelIn(D.timerHandle, a);
     this.leaveLedger(a, src);
     this.releaseAtoms(a, src);
     this.updatePressure(src);
+    this.send(z, M_LAND_RESP, pz, pd, 1, computeNs, D.remaining[a], D.target[a], D.drift[a]);
+    this.retire(a, R_CLOSED);
+  }
+
+  /**
+   * The answer to secondary probe d's state-pull request: the image arrives
+   * statePullMs later (the pull completes, K_PULL); a refusal (landed through
+   * another probe, resumed in place or reclaimed) frees its atoms now.
+   */
+  private landAnswer(d: number, ok: number, computeNs: number, remaining: number, target: number, drift: number): void {
+    const D = this.das, T = this.tasks, n = D.node[d], t = D.task[d];
+    if (ok === 1) {
+      D.remaining[d] = remaining;
+      D.target[d] = target;
+      D.drift[d] = drift;
+      D.verdict[d] = V_START;
+      this.engine.post(this.statePullNs + this.hopNs - 2 * this.deltaNs + computeNs, K_PULL, d);
+      return;
+    }
+    D.flags[d] &= ~FLAG_PULL;
+    if (this.c.reservation.enabled) this.disarmTtl(d, n);
+    this.releaseAtoms(d, n);
+    this.daEnd(d, T.state[t] === T_STARTED ? END_DUPLICATE : END_LATE, CAUSE_DEADLINE);
+  }
+
+  /** A secondary probe's state pull completed at node n: the task's new execution epoch opens here. */
+  private secondaryLanded(d: number, t: number, n: number): void {
+    const D = this.das;
     D.patience[d] += D.deposit[d];
     D.deposit[d] = 0;
     D.state[d] = D_RESIDENT;
     D.flags[d] &= ~FLAG_SECONDARY;
     this.running++;
     this.survival!.secondaryLandings++;
-    this.execute(d, n, D.remaining[a], this.declaredGiB(t), D.target[a], D.drift[a]);
-    this.retire(a);
+    this.execute(d, n, D.remaining[d], this.declaredGiB(t), D.target[d], D.drift[d]);
   }
 
   // ---- endings ---------------------------------------------------------------
 
-  /** DA d ends without starting its task; if it was the task's last hope, the task fails with `cause`. */
+  /** DA d ends without starting its task; the gateway side learns it half a hop later (taskLost). */
   private daEnd(d: number, end: number, cause: number): void {
     this.metrics.onDaEnd(end);
-    const t = this.das.task[d];
-    this.retire(d);
+    const D = this.das, t = D.task[d], z = this.cluster.zoneOf[D.node[d]];
+    D.state[d] = 0;
+    D.slots.release(d);
+    this.send(z, M_DA_END, TO_GATEWAY, t, cause);
+  }
+
+  /** DA d's life ends after its task started (completed, killed, reclaimed, or landed elsewhere); `how`: R_* bits. */
+  private retire(d: number, how: number): void {
+    const D = this.das, t = D.task[d], z = this.cluster.zoneOf[D.node[d]];
+    D.state[d] = 0;
+    D.slots.release(d);
+    this.send(z, M_RETIRE, TO_GATEWAY, t, how);
+  }
+
+  /** Gateway side: a DA of task t ended without starting it; if it was the task's last hope, the task fails with `cause`. */
+  private taskLost(t: number, cause: number): void {
     const T = this.tasks;
+    T.live[t]--;
     if (T.state[t] === T_PENDING && T.live[t] === 0 && (T.timers[t] & REGEN_ARMED) === 0) {
       this.fail(t, T.cls[t] === CLASS_SQUATTER ? CAUSE_SQUATTER : cause);
     }
     this.maybeFree(t);
   }
 
-  private retire(d: number): void {
-    const t = this.das.task[d];
-    this.das.state[d] = 0;
-    this.das.slots.release(d);
-    this.tasks.live[t]--;
+  /** Gateway side: a DA of started task t retired. */
+  private taskRetired(t: number, how: number): void {
+    const T = this.tasks;
+    T.live[t]--;
+    if (how & R_KILLED) T.state[t] = T_KILLED;
+    if (how & R_CLOSED) T.awaiting[t] = 0;
     this.maybeFree(t);
   }
 
   private fail(t: number, cause: number): void {
     this.tasks.state[t] = T_FAILED;
     this.inFlight--;
-    this.metrics.onFail(cause);
+    this.fmet.onFail(cause);
   }
 
   private maybeFree(t: number): void {
@@ -1276,7 +1561,7 @@ export class LaminarModel {
     const T = this.tasks;
     T.timers[t] &= ~(EXACT_REGEN | REGEN_ARMED);
     if (T.state[t] === T_PENDING) {
-      this.metrics.regenerations++;
+      this.fmet.regenerations++;
       const now = this.engine.now;
       // arrivals up to now arm their timers first, so the sweeps' rings stay in time order
       this.flushArrivals(now);
@@ -1310,14 +1595,34 @@ export class LaminarModel {
     }
     this.zhaf.snapshot(z, now);
     this.engine.post(this.hopNs, K_BCAST, z);
-    this.engine.post(this.hopNs, K_UPLOAD, z);
+    this.engine.post(this.hopNs - this.deltaNs, K_UPLOAD, z);
     this.engine.post(this.broadcastNs, K_SNAPSHOT, z);
+  }
+
+  /** Zone z's aggregates leave for the gateway (lossy), where they arrive one hop after the snapshot. */
+  private upload(z: number): void {
+    const i = this.zhaf.sendUpload(z, this.rNet[z]);
+    if (i >= 0) this.send(z, M_UPLOAD, TO_GATEWAY, 0, 0, 0, this.zhaf.aggS[i], this.zhaf.aggH[i], this.zhaf.snapTime[i]);
   }
 
   private seriesTick(): void {
     this.flushArrivals(this.engine.now - 1);
-    this.metrics.sample(this.engine.now, this.inFlight, this.running);
+    // the gateway's in-flight count is partition 0's to report (every partition holds the same)
+    this.metrics.sample(this.engine.now, this.partition.index === 0 ? this.inFlight : 0, this.running);
     this.invariants?.all();
     this.engine.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
   }
+}
+
+/**
+ * A run's totals that are kept as exact counts during the run and turned
+ * into floating point once, at the end, so that they do not depend on how
+ * the run was partitioned: modelled control work from operation counts, and
+ * forfeited deposits summed in Zone order.
+ */
+export function settleMetrics(met: RunMetrics, c: Config, forfeitByZone: Float64Array): void {
+  met.controlWorkNs = met.scoreOps * c.costs.scoreNs + met.bitmapOps * c.costs.bitmapNs + met.aggOps * c.costs.zoneAggNs;
+  let f = 0;
+  for (let z = 0; z < forfeitByZone.length; z++) f += forfeitByZone[z];
+  met.depositsForfeited = f;
 }

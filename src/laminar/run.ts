@@ -5,9 +5,14 @@
 // wallSeconds, tasksPerWallSecond and peakRssMiB vary between runs.
 import type { Config } from "../model/params.js";
 import type { RunOptions } from "../model/run-options.js";
-import { DA_ENDS } from "../metrics/run-metrics.js";
-import { runModel, TIMING_FIELDS, type CommonResult } from "../metrics/result.js";
-import { LaminarModel } from "./model.js";
+import { performance } from "node:perf_hooks";
+import { DA_ENDS, RunMetrics } from "../metrics/run-metrics.js";
+import { commonResult, TIMING_FIELDS, type CommonResult } from "../metrics/result.js";
+import { runSlices } from "../model/run-options.js";
+import { loadCore } from "../core/wasm.js";
+import { NS_PER_MS } from "../sim/time.js";
+import { settleMetrics } from "./model.js";
+import { PartitionSet, type PartReport } from "./partitioned.js";
 
 export interface SimResult extends CommonResult {
   scheduler: "laminar";
@@ -45,8 +50,8 @@ export interface SimResult extends CommonResult {
 export { TIMING_FIELDS, type RunOptions };
 
 /** The runtime-survival fields, when the memory model ran. */
-function survivalFields(model: LaminarModel): Partial<SimResult> {
-  const met = model.metrics, v = met.survival;
+function survivalFields(met: RunMetrics, suspended: number): Partial<SimResult> {
+  const v = met.survival;
   if (v === null) return {};
   return {
     completedSuccessRatio: met.arrived > 0 ? met.completed / met.arrived : 0,
@@ -60,15 +65,53 @@ function survivalFields(model: LaminarModel): Partial<SimResult> {
     reclaimed: v.reclaimed,
     probeDrops: v.probeDrops,
     preemptions: v.preemptions,
-    suspendedAtEnd: model.suspended,
+    suspendedAtEnd: suspended,
   };
 }
 
-export function runLaminar(config: Config, opts: RunOptions = {}): SimResult {
-  const { model, common } = runModel("laminar", config, opts, (core) => new LaminarModel(core, config), (m) => m.invariants?.end());
-  const met = model.metrics;
+export interface LaminarRunOptions extends RunOptions {
+  /** Zone partitions run one after another on this thread (default 1); the result is the same for any number. */
+  partitions?: number;
+}
+
+/** One run on this thread, in `partitions` Zone partitions (the threaded runner is parallel.ts). */
+export function runLaminar(config: Config, opts: LaminarRunOptions = {}): SimResult {
+  const wall0 = performance.now();
+  const P = opts.partitions ?? 1;
+  if (!Number.isInteger(P) || P < 1) throw new RangeError(`partitions must be a positive integer, got ${P}`);
+  const cores = Array.from({ length: P }, (_, i) => (i === 0 && opts.core !== undefined ? opts.core : loadCore("auto")));
+  const set = new PartitionSet(config, cores);
+  set.start();
+  runSlices(set, config.sim.drainS, opts);
+  set.finish();
+  for (const m of set.models) m.invariants?.end();
+  return laminarResult(config, set.reports(), cores[0].flavor, (performance.now() - wall0) / 1000);
+}
+
+/** The result record of a run from its partitions' reports (in partition order). */
+export function laminarResult(config: Config, parts: PartReport[], coreBuild: string, wallSeconds: number): SimResult {
+  const met = RunMetrics.fromJSON(parts[0].metrics, Math.round(config.task.deadlineMs * NS_PER_MS));
+  const forfeit = new Float64Array(parts[0].forfeitByZone.length);
+  const sum = (f: (p: PartReport) => number) => parts.reduce((a, p) => a + f(p), 0);
+  parts.forEach((p, i) => {
+    if (i > 0) met.add(p.metrics);
+    for (let z = 0; z < forfeit.length; z++) forfeit[z] += p.forfeitByZone[z];
+  });
+  settleMetrics(met, config, forfeit);
+  const zhaf = {
+    reportsSent: sum((p) => p.zhaf.reportsSent),
+    reportsLost: sum((p) => p.zhaf.reportsLost),
+    replicaCopiesLost: sum((p) => p.zhaf.replicaCopiesLost),
+    uploadsLost: sum((p) => p.zhaf.uploadsLost),
+    staleReplicaReads: sum((p) => p.zhaf.staleReplicaReads),
+    missingZoneReads: parts[0].missingZoneReads,
+  };
+  const common = commonResult({
+    scheduler: "laminar", config, metrics: met, inFlight: parts[0].inFlight, running: sum((p) => p.running),
+    simulatedNs: parts[0].simulatedNs, events: sum((p) => p.events), coreBuild, wallSeconds,
+  });
   const byName = (names: readonly string[], values: Float64Array) => Object.fromEntries(names.map((n, i) => [n, values[i]]));
-  const { series, simulatedSeconds, eventsProcessed, coreBuild, wallSeconds: wall, tasksPerWallSecond, peakRssMiB, ...head } = common;
+  const { series, simulatedSeconds, eventsProcessed, coreBuild: build, wallSeconds: wall, tasksPerWallSecond, peakRssMiB, ...head } = common;
   return {
     ...head,
     scheduler: "laminar",
@@ -84,21 +127,14 @@ export function runLaminar(config: Config, opts: RunOptions = {}): SimResult {
     reservations: met.reservations,
     reservationsExpired: met.reservationsExpired,
     depositsForfeited: met.depositsForfeited,
-    packetsLost: met.packetsLost + model.zhaf.reportsLost + model.zhaf.replicaCopiesLost + model.zhaf.uploadsLost,
+    packetsLost: met.packetsLost + zhaf.reportsLost + zhaf.replicaCopiesLost + zhaf.uploadsLost,
     daEnds: byName(DA_ENDS, met.daEnds),
-    zhaf: {
-      reportsSent: model.zhaf.reportsSent,
-      reportsLost: model.zhaf.reportsLost,
-      replicaCopiesLost: model.zhaf.replicaCopiesLost,
-      uploadsLost: model.zhaf.uploadsLost,
-      staleReplicaReads: model.zhaf.staleReplicaReads,
-      missingZoneReads: model.teg.missingZoneReads,
-    },
+    zhaf,
     simulatedSeconds,
     eventsProcessed,
-    invariantChecks: model.invariants?.checks ?? 0,
-    ...survivalFields(model),
-    coreBuild,
+    invariantChecks: sum((p) => p.invariantChecks),
+    ...survivalFields(met, sum((p) => p.suspended)),
+    coreBuild: build,
     wallSeconds: wall,
     tasksPerWallSecond,
     peakRssMiB,

@@ -32,8 +32,15 @@ export class TaskStore {
   lastEmit = new Float64Array(this.slots.capacity);
   /** Identity for the memory process (arrival order, mod 2^32). */
   key = new Uint32Array(this.slots.capacity);
-  /** The Airlock ledger entry (a D_SUSPENDED DA) of a suspended task, else -1. */
+  /**
+   * The Airlock ledger entry (a D_SUSPENDED DA) of a suspended task, else -1:
+   * the source Zone's own record (only the partition that owns that Zone sets it).
+   */
   anchor = new Int32Array(this.slots.capacity);
+  /** Gateway side: 1 while a reactivated task waits for a secondary landing (learnt one message delay late). */
+  awaiting = new Uint8Array(this.slots.capacity);
+  /** Gateway side: the Zone of a reactivated task's ledger entry (where its secondary probes pull the image from). */
+  home = new Int32Array(this.slots.capacity);
 
   alloc(): number {
     const s = this.slots.alloc();
@@ -56,6 +63,8 @@ export class TaskStore {
     this.lastEmit = growTyped(this.lastEmit, n);
     this.key = growTyped(this.key, n);
     this.anchor = growTyped(this.anchor, n);
+    this.awaiting = growTyped(this.awaiting, n);
+    this.home = growTyped(this.home, n);
   }
 }
 
@@ -73,6 +82,8 @@ export class AgentStore {
   /** When the DA reaches (or reached) the node whose queue it is in. */
   arrive = new Float64Array(this.slots.capacity);
   deposit = new Float64Array(this.slots.capacity);
+  /** The proxy's answer to the DA's pull request (V_* in model.ts), read when the pull completes. */
+  verdict = new Uint8Array(this.slots.capacity);
   // runtime survival (memory model on): the node's resident/ledger list links,
   // the end of the current execution epoch, the cancellable completion and
   // Airlock timer handles, and a suspended task's ledger data
@@ -108,6 +119,7 @@ export class AgentStore {
     this.emitted = growTyped(this.emitted, n);
     this.arrive = growTyped(this.arrive, n);
     this.deposit = growTyped(this.deposit, n);
+    this.verdict = growTyped(this.verdict, n);
     this.resNext = growTyped(this.resNext, n);
     this.resPrev = growTyped(this.resPrev, n);
     this.epochEnd = growTyped(this.epochEnd, n);

@@ -93,9 +93,9 @@ export class ZoneField {
   private readonly delivered: Int32Array;
   private readonly uploaded: Int32Array;
   /** Per Zone and ring slot: snapshot time (ns), aggregate slack and heat. */
-  private readonly snapTime: Float64Array;
-  private readonly aggS: Float64Array;
-  private readonly aggH: Float64Array;
+  readonly snapTime: Float64Array;
+  readonly aggS: Float64Array;
+  readonly aggH: Float64Array;
   /** Per node: replica version (-1 none), arrival time of its last report (ns), measure time of the last applied report (ms). */
   readonly replica: Int32Array;
   private readonly lastHeard: Float64Array;
@@ -286,15 +286,18 @@ export class ZoneField {
     }
   }
 
-  /** The next upload of Zone z's aggregates reaches the gateway (lossy). */
-  deliverUpload(z: number, net: Rng, teg: { receive(z: number, s: number, h: number, stampNs: number): void }): void {
+  /**
+   * Zone z's next upload leaves for the gateway: lost (with network.loss) or
+   * not; when not, the index into aggS / aggH / snapTime of what it carries,
+   * else -1.
+   */
+  sendUpload(z: number, net: Rng): number {
     const v = this.uploaded[z]++;
     if (this.loss > 0 && net.float() < this.loss) {
       this.uploadsLost++;
-      return;
+      return -1;
     }
-    const i = z * this.ring + (v % this.ring);
-    teg.receive(z, this.aggS[i], this.aggH[i], this.snapTime[i]);
+    return z * this.ring + (v % this.ring);
   }
 
   /**

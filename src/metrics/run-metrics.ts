@@ -6,7 +6,7 @@
 // * started: over started tasks only (p50StartedMs, p99StartedMs);
 // * all arrivals: every resolved task, a failed one counted at the deadline,
 //   as the authors' artifact does (p99StartMs).
-import { LatencyHistogram } from "./histogram.js";
+import { LatencyHistogram, type HistogramJSON } from "./histogram.js";
 import { NS_PER_MS } from "../sim/time.js";
 
 /** Why a task failed to start. */
@@ -61,6 +61,30 @@ export class SurvivalCounters {
   }
 }
 
+/** RunMetrics' plain counters (what merging adds up). */
+const COUNTERS = [
+  "arrived", "arrivedF", "arrivedL", "squatters", "started", "completed", "failed", "probeActions", "bounces", "arbitrationLosses",
+  "falseOptimism", "regenerations", "reservations", "reservationsExpired", "depositsForfeited", "packetsLost", "arbitrations",
+  "controlWorkNs", "scoreOps", "bitmapOps", "aggOps",
+] as const;
+const HISTOGRAMS = ["startedHist", "startedHistF", "startedHistL", "allHist"] as const;
+const SURVIVAL = ["oomKillsL", "oomKillsF", "suspensions", "resumedInPlace", "secondaryReactivations", "secondaryLandings", "reclaimed", "probeDrops", "preemptions"] as const;
+/** Series fields that are counts per interval (or, inFlight and running, levels that partitions hold shares of). */
+const SERIES_SUMS = [
+  "arrived", "started", "completed", "failed", "inFlight", "running", "bounces", "fastFails", "regenerations",
+  "oomKillsL", "oomKillsF", "probeDrops", "suspensions", "resumedInPlace", "secondaryReactivations", "secondaryLandings", "reclaimed",
+] as const;
+
+/** A RunMetrics as plain data (to cross a thread boundary). */
+export interface RunMetricsJSON {
+  counters: Record<string, number>;
+  failedBy: number[];
+  daEnds: number[];
+  histograms: Record<string, HistogramJSON>;
+  survival: Record<string, number> | null;
+  series: SeriesPoint[];
+}
+
 export class RunMetrics {
   arrived = 0;
   arrivedF = 0;
@@ -83,6 +107,10 @@ export class RunMetrics {
   arbitrations = 0;
   /** Modelled control work, ns (paper: per-operation AVX2 costs). */
   controlWorkNs = 0;
+  /** Laminar counts its costed operations and prices them once at the end (settleMetrics): scoring, bitmap checks, Zone aggregation. */
+  scoreOps = 0;
+  bitmapOps = 0;
+  aggOps = 0;
   readonly startedHist = new LatencyHistogram();
   /** Started tasks by class: F-tasks, L-tasks. */
   readonly startedHistF = new LatencyHistogram();
@@ -127,6 +155,62 @@ export class RunMetrics {
 
   get fastFails(): number {
     return this.daEnds[END_FASTFAIL];
+  }
+
+  toJSON(): RunMetricsJSON {
+    const self = this as unknown as Record<string, number>;
+    const v = this.survival as unknown as Record<string, number> | null;
+    return {
+      counters: Object.fromEntries(COUNTERS.map((k) => [k, self[k]])),
+      failedBy: Array.from(this.failedBy),
+      daEnds: Array.from(this.daEnds),
+      histograms: Object.fromEntries(HISTOGRAMS.map((k) => [k, this[k].toJSON()])),
+      survival: v === null ? null : Object.fromEntries(SURVIVAL.map((k) => [k, v[k]])),
+      series: this.series,
+    };
+  }
+
+  /** A RunMetrics holding what toJSON() wrote. */
+  static fromJSON(o: RunMetricsJSON, deadlineNs: number): RunMetrics {
+    const m = new RunMetrics(deadlineNs, o.survival !== null);
+    const self = m as unknown as Record<string, number>;
+    for (const k of COUNTERS) self[k] = o.counters[k];
+    m.failedBy.set(o.failedBy);
+    m.daEnds.set(o.daEnds);
+    for (const k of HISTOGRAMS) m[k].merge(LatencyHistogram.fromJSON(o.histograms[k]));
+    if (o.survival !== null) Object.assign(m.survival!, o.survival);
+    for (const p of o.series) m.series.push({ ...p });
+    return m;
+  }
+
+  /**
+   * Add another partition's observations to these: counters, histograms and
+   * series intervals add up (a partition reports only its own Zones, and
+   * only partition 0 the gateway side); the series' running survival ratio
+   * is recomputed from the sums.
+   */
+  add(o: RunMetricsJSON): void {
+    const self = this as unknown as Record<string, number>;
+    for (const k of COUNTERS) self[k] += o.counters[k];
+    for (let i = 0; i < this.failedBy.length; i++) this.failedBy[i] += o.failedBy[i];
+    for (let i = 0; i < this.daEnds.length; i++) this.daEnds[i] += o.daEnds[i];
+    for (const k of HISTOGRAMS) this[k].merge(LatencyHistogram.fromJSON(o.histograms[k]));
+    if (this.survival !== null && o.survival !== null) {
+      const v = this.survival as unknown as Record<string, number>;
+      for (const k of SURVIVAL) v[k] += o.survival[k];
+    }
+    if (o.series.length !== this.series.length) throw new Error(`metrics: merging series of ${o.series.length} and ${this.series.length} points`);
+    let completed = 0, ended = 0;
+    for (let i = 0; i < this.series.length; i++) {
+      const p = this.series[i] as unknown as Record<string, number | null | undefined>, q = o.series[i] as unknown as Record<string, number | null | undefined>;
+      for (const k of SERIES_SUMS) if (p[k] !== undefined) p[k] = (p[k] as number) + (q[k] as number);
+      if (p.p99StartedMs === null) p.p99StartedMs = q.p99StartedMs ?? null;
+      if (p.executionSurvival !== undefined) {
+        completed += p.completed as number;
+        ended += (p.completed as number) + (p.oomKillsL as number) + (p.oomKillsF as number) + (p.reclaimed as number);
+        p.executionSurvival = ended > 0 ? completed / ended : null;
+      }
+    }
   }
 
   /** Close one series interval ending at tNs. */

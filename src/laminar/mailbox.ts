@@ -1,0 +1,111 @@
+// Timestamped messages between a Zone partition and the gateway side, or
+// between two Zones (docs/parallel.md). Every message is delivered exactly
+// one delay (half a network hop, or more) after it is sent, so the messages a
+// partition sends during one synchronisation window are only ever delivered
+// in a later window: windows run without hearing from anybody, and the
+// exchange at each window's end is all the coupling there is.
+//
+// Determinism: a window's messages are put in canonical order, (delivery
+// time, source Zone, order of sending within that Zone), whoever ran the
+// Zone. The order of sending within a Zone never depends on the partition
+// (a Zone's events run in the same order in every partition that could hold
+// it), so sorting by (time, Zone) with a stable sort, then merging the
+// partitions' sorted boxes by the same key, gives the same sequence for any
+// number of partitions.
+//
+// A message is REC doubles in one Float64Array (a SharedArrayBuffer's, when
+// partitions run on worker threads): no object per message.
+
+/** Doubles per message. */
+export const REC = 10;
+/** Field offsets in a record. */
+export const F_TIME = 0, F_ZONE = 1, F_KIND = 2, F_DEST = 3, F_A = 4, F_B = 5, F_C = 6, F_X = 7, F_Y = 8, F_W = 9;
+/** Destination of a message for the gateway side (every partition holds a replica of it). */
+export const TO_GATEWAY = -1;
+
+export class Mailbox {
+  /** Messages held. */
+  n = 0;
+  buf: Float64Array;
+  private perm = new Int32Array(0);
+  private tmp = new Float64Array(0);
+
+  constructor(capacity = 1024) {
+    this.buf = new Float64Array(capacity * REC);
+  }
+
+  /** Append a message from Zone `zone`, delivered at `time` to `dest` (a Zone, or TO_GATEWAY). */
+  push(time: number, zone: number, kind: number, dest: number, a: number, b: number, c: number, x: number, y: number, w: number): void {
+    if ((this.n + 1) * REC > this.buf.length) {
+      const g = new Float64Array(this.buf.length * 2);
+      g.set(this.buf);
+      this.buf = g;
+    }
+    const b0 = this.n++ * REC, f = this.buf;
+    f[b0] = time; f[b0 + 1] = zone; f[b0 + 2] = kind; f[b0 + 3] = dest;
+    f[b0 + 4] = a; f[b0 + 5] = b; f[b0 + 6] = c; f[b0 + 7] = x; f[b0 + 8] = y; f[b0 + 9] = w;
+  }
+
+  clear(): void {
+    this.n = 0;
+  }
+
+  /**
+   * Canonical order in place: by (time, Zone), stable. Messages are appended
+   * nearly in time order (most delays are equal), so an insertion sort of a
+   * permutation costs about one pass.
+   */
+  sort(): void {
+    const n = this.n, f = this.buf;
+    if (n < 2) return;
+    let sorted = true;
+    for (let i = 1; i < n && sorted; i++) sorted = !before(f, i * REC, (i - 1) * REC);
+    if (sorted) return;
+    if (this.perm.length < n) this.perm = new Int32Array(n * 2);
+    const p = this.perm;
+    for (let i = 0; i < n; i++) p[i] = i;
+    for (let i = 1; i < n; i++) {
+      const x = p[i];
+      let j = i - 1;
+      while (j >= 0 && before(f, x * REC, p[j] * REC)) {
+        p[j + 1] = p[j];
+        j--;
+      }
+      p[j + 1] = x;
+    }
+    if (this.tmp.length < n * REC) this.tmp = new Float64Array(n * REC * 2);
+    const t = this.tmp;
+    for (let i = 0; i < n; i++) t.set(f.subarray(p[i] * REC, p[i] * REC + REC), i * REC);
+    f.set(t.subarray(0, n * REC));
+  }
+}
+
+/** Whether the record at offset i goes strictly before the one at offset j (time, then Zone). */
+function before(f: Float64Array, i: number, j: number, g = f): boolean {
+  return f[i] < g[j] || (f[i] === g[j] && f[i + 1] < g[j + 1]);
+}
+
+/**
+ * Merge sorted runs of records (each `lists[k]` holding `counts[k]` records
+ * from offset 0) into `visit`, in canonical order; ties between runs go to
+ * the lower run index, which cannot happen between different partitions
+ * (a Zone belongs to one) and keeps the merge stable.
+ */
+export function mergeRuns(lists: Float64Array[], counts: number[], visit: (f: Float64Array, at: number) => void): void {
+  const k = lists.length;
+  if (k === 1) {
+    const f = lists[0];
+    for (let i = 0; i < counts[0]; i++) visit(f, i * REC);
+    return;
+  }
+  const pos = new Array<number>(k).fill(0);
+  for (;;) {
+    let best = -1;
+    for (let r = 0; r < k; r++) {
+      if (pos[r] >= counts[r]) continue;
+      if (best < 0 || before(lists[r], pos[r] * REC, pos[best] * REC, lists[best])) best = r;
+    }
+    if (best < 0) return;
+    visit(lists[best], pos[best]++ * REC);
+  }
+}
