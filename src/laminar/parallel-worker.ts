@@ -1,0 +1,84 @@
+// One Zone partition of a threaded run (parallel.ts): the partition's whole
+// loop, windows and exchanges through shared memory, as one piscina task.
+import { loadCore } from "../core/wasm.js";
+import { REC, mergeRuns } from "./mailbox.js";
+import { LaminarModel } from "./model.js";
+import { reportOf, type PartReport } from "./partitioned.js";
+import { BOX_RECORDS, C_COUNT, C_ERROR, C_FLAGS, C_GEN, C_PROGRESS_MS, type ParallelTask } from "./parallel.js";
+
+const SLICE_NS = 10_000_000;
+const BOX_BYTES = 8 + BOX_RECORDS * REC * 8;
+
+class PartitionFailed extends Error {}
+
+export default function runPartition(task: ParallelTask): PartReport & { coreBuild: string } {
+  const { config, index, count } = task;
+  const ctl = new Int32Array(task.control);
+  const counts = Array.from({ length: count }, (_, w) => new Int32Array(task.boxes, w * BOX_BYTES, 1));
+  const regions = Array.from({ length: count }, (_, w) => new Float64Array(task.boxes, w * BOX_BYTES + 8, BOX_RECORDS * REC));
+  const core = loadCore("auto");
+  const m = new LaminarModel(core, config, { index, count });
+  let simNow = 0;
+  const zones = `Zones ${m.z0}-${m.z1 - 1}`;
+
+  /** Everybody waits here; a failed partition elsewhere ends this one too. */
+  const barrier = (): void => {
+    const gen = Atomics.load(ctl, C_GEN);
+    if (Atomics.load(ctl, C_ERROR) !== 0) throw new PartitionFailed(`partition ${index} (${zones}) stopped at ${simNow / 1e6} ms: another partition failed`);
+    if (Atomics.add(ctl, C_COUNT, 1) === count - 1) {
+      Atomics.store(ctl, C_COUNT, 0);
+      Atomics.add(ctl, C_GEN, 1);
+      Atomics.notify(ctl, C_GEN);
+      return;
+    }
+    for (let spin = 0; Atomics.load(ctl, C_GEN) === gen; spin++) {
+      if (spin > 2000) Atomics.wait(ctl, C_GEN, gen, 50);
+    }
+    if (Atomics.load(ctl, C_ERROR) !== 0) throw new PartitionFailed(`partition ${index} (${zones}) stopped at ${simNow / 1e6} ms: another partition failed`);
+  };
+
+  const exchange = (): void => {
+    const box = m.outbox;
+    box.sort();
+    if (box.n > BOX_RECORDS) throw new Error(`${box.n} messages in one window, more than the ${BOX_RECORDS} a partition's shared mailbox holds`);
+    regions[index].set(box.buf.subarray(0, box.n * REC));
+    counts[index][0] = box.n;
+    barrier();
+    mergeRuns(regions, counts.map((c) => c[0]), (f, at) => m.accept(f, at));
+    m.outboxDelivered();
+    barrier();
+  };
+
+  try {
+    m.start();
+    const L = m.deltaNs, endNs = m.endArrivalsNs + Math.round(config.sim.drainS * 1e9);
+    while (simNow < endNs) {
+      const sliceEnd = Math.min(simNow + SLICE_NS, endNs);
+      while (simNow < sliceEnd) {
+        const gridEnd = (Math.floor(simNow / L) + 1) * L;
+        const stop = Math.min(sliceEnd, gridEnd);
+        m.runTo(stop);
+        simNow = stop;
+        if (stop === gridEnd) exchange();
+      }
+      if (index === 0) Atomics.store(ctl, C_PROGRESS_MS, Math.floor(simNow / 1e6));
+      // the same stopping rule as the one-thread run, decided on the same shared flags by everybody
+      if (simNow >= m.endArrivalsNs) {
+        Atomics.store(ctl, C_FLAGS + index, m.zonesIdle() && m.pendingMessages === 0 ? 1 : 0);
+        if (index === 0) Atomics.store(ctl, C_FLAGS + count, m.gatewayIdle() ? 1 : 0);
+        barrier();
+        let idle = Atomics.load(ctl, C_FLAGS + count) === 1;
+        for (let w = 0; w < count; w++) idle &&= Atomics.load(ctl, C_FLAGS + w) === 1;
+        barrier();
+        if (idle) break;
+      }
+    }
+    m.finish();
+    m.invariants?.end();
+    return { ...reportOf(m), coreBuild: core.flavor };
+  } catch (e) {
+    if (e instanceof PartitionFailed) throw e;
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new Error(`partition ${index} (${zones}) failed at simulated ${simNow / 1e6} ms: ${msg}`);
+  }
+}

@@ -1,0 +1,68 @@
+// One Laminar run on W worker threads (a piscina pool of W long-lived
+// tasks), one Zone partition each (docs/parallel.md). The partitions meet at
+// every window's end through shared memory: each writes its sorted outbox
+// into its own region of a SharedArrayBuffer, all wait at a barrier, each
+// reads every region in canonical order, and all wait again before the
+// regions are reused. No message object crosses a thread. At every 10 ms
+// slice the partitions also share whether they are idle, so all of them
+// stop at the same simulated time, exactly where the one-thread run would.
+//
+// The result is the same as runLaminar's with any number of partitions.
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import { Piscina } from "piscina";
+import type { Config } from "../model/params.js";
+import type { RunOptions } from "../model/run-options.js";
+import { laminarResult, type SimResult } from "./run.js";
+import type { PartReport } from "./partitioned.js";
+import { REC } from "./mailbox.js";
+
+/** Control words (Int32) in the shared control block. */
+export const C_COUNT = 0, C_GEN = 1, C_ERROR = 2, C_PROGRESS_MS = 3, C_FLAGS = 4;
+/** Messages one partition may send in one window (beyond this the run stops with an error). */
+export const BOX_RECORDS = 1 << 16;
+
+export interface ParallelTask {
+  config: Config;
+  index: number;
+  count: number;
+  control: SharedArrayBuffer;
+  boxes: SharedArrayBuffer;
+}
+
+/** Run one simulation on `workers` threads; the result equals runLaminar(config, { partitions: workers }) but for timing fields. */
+export async function runLaminarParallel(config: Config, workers: number, opts: RunOptions = {}): Promise<SimResult> {
+  if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`);
+  const wall0 = performance.now();
+  const control = new SharedArrayBuffer(4 * (C_FLAGS + 2 * workers));
+  const boxes = new SharedArrayBuffer(workers * (8 + BOX_RECORDS * REC * 8));
+  const ctl = new Int32Array(control);
+  const pool = new Piscina({
+    filename: fileURLToPath(new URL("./parallel-worker.js", import.meta.url)),
+    minThreads: workers,
+    maxThreads: workers,
+    idleTimeout: Infinity,
+    concurrentTasksPerWorker: 1,
+  });
+  const endNs = Math.round((config.sim.durationS + config.sim.drainS) * 1e9);
+  const ticker = opts.onProgress === undefined ? null : setInterval(() => opts.onProgress!(Atomics.load(ctl, C_PROGRESS_MS) * 1e6, endNs), 250);
+  try {
+    const reports = await Promise.all(Array.from({ length: workers }, (_, index) => {
+      const task: ParallelTask = { config, index, count: workers, control, boxes };
+      return (pool.run(task) as Promise<PartReport>).catch((e: unknown) => {
+        // a partition failed: tell the others (they leave their barrier) and report where
+        Atomics.store(ctl, C_ERROR, 1);
+        Atomics.add(ctl, C_GEN, 1);
+        Atomics.notify(ctl, C_GEN);
+        throw e;
+      });
+    }));
+    reports.sort((a, b) => a.index - b.index);
+    opts.onProgress?.(reports[0].simulatedNs, endNs);
+    const coreBuild = (reports[0] as PartReport & { coreBuild?: string }).coreBuild ?? "simd";
+    return laminarResult(config, reports, coreBuild, (performance.now() - wall0) / 1000);
+  } finally {
+    if (ticker !== null) clearInterval(ticker);
+    await pool.destroy();
+  }
+}
