@@ -59,6 +59,7 @@ export default function runPartition(task: ParallelTask): PartReport & { coreBui
         const stop = Math.min(sliceEnd, gridEnd);
         m.runTo(stop);
         simNow = stop;
+        if (task.fault?.index === index && simNow >= task.fault.ns) throw new Error("injected fault");
         if (stop === gridEnd) exchange();
       }
       if (index === 0) Atomics.store(ctl, C_PROGRESS_MS, Math.floor(simNow / 1e6));

@@ -28,10 +28,12 @@ export interface ParallelTask {
   count: number;
   control: SharedArrayBuffer;
   boxes: SharedArrayBuffer;
+  /** Fault injection for tests: partition `index` throws once it has simulated `ns`. */
+  fault?: { index: number; ns: number };
 }
 
 /** Run one simulation on `workers` threads; the result equals runLaminar(config, { partitions: workers }) but for timing fields. */
-export async function runLaminarParallel(config: Config, workers: number, opts: RunOptions = {}): Promise<SimResult> {
+export async function runLaminarParallel(config: Config, workers: number, opts: RunOptions = {}, fault?: ParallelTask["fault"]): Promise<SimResult> {
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`);
   const wall0 = performance.now();
   const control = new SharedArrayBuffer(4 * (C_FLAGS + 2 * workers));
@@ -48,7 +50,7 @@ export async function runLaminarParallel(config: Config, workers: number, opts: 
   const ticker = opts.onProgress === undefined ? null : setInterval(() => opts.onProgress!(Atomics.load(ctl, C_PROGRESS_MS) * 1e6, endNs), 250);
   try {
     const reports = await Promise.all(Array.from({ length: workers }, (_, index) => {
-      const task: ParallelTask = { config, index, count: workers, control, boxes };
+      const task: ParallelTask = { config, index, count: workers, control, boxes, fault };
       return (pool.run(task) as Promise<PartReport>).catch((e: unknown) => {
         // a partition failed: tell the others (they leave their barrier) and report where
         Atomics.store(ctl, C_ERROR, 1);

@@ -151,6 +151,11 @@ describe("laminar sim: bad input", () => {
     refused([...SMALL, "--rho", "-1", "--json"], /workload\.rho/);
   });
 
+  it("bad --workers", () => {
+    for (const w of ["0", "-1", "1.5", "abc", "65"]) refused([...SMALL, "--json", "--workers", w], /--workers/);
+    refused([...SMALL, "--json", "--workers", "2", "--scheduler", "slurm"], /--workers/);
+  });
+
   it("bad --set values and names", () => {
     refused([...SMALL, "--json", "--set", "cluster.atomsPerNode=100"], /cluster\.atomsPerNode/);
     refused([...SMALL, "--json", "--set", "network.hopMs=-1"], /network\.hopMs/);
@@ -214,5 +219,21 @@ describe("laminar sim with the memory model and Airlock", () => {
     const j = JSON.parse(r.out);
     expect(j.lTaskOomKills).toBeGreaterThan(0);
     expect(j.suspensions).toBe(0);
+  });
+});
+
+describe("laminar sim --workers", () => {
+  it("splits the Zones over threads and prints the same result as one thread", () => {
+    const args = ["--nodes", "600", "--duration", "0.2", "--no-progress", "--seed", SEED, "--json", "--set", "memory.enabled=true"];
+    const one = laminar("sim", ...args);
+    const two = laminar("sim", ...args, "--workers", "2");
+    expect(one.code, one.err).toBe(0);
+    expect(two.code, two.err).toBe(0);
+    const strip = (o: string) => {
+      const { eventsProcessed, invariantChecks, ...r } = withoutWall(JSON.parse(o) as Record<string, unknown>);
+      void eventsProcessed; void invariantChecks;
+      return r;
+    };
+    expect(strip(two.out)).toEqual(strip(one.out));
   });
 });

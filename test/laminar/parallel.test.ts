@@ -1,0 +1,32 @@
+// The threaded runner: W worker threads give the one-thread result, field
+// for field; a partition that fails ends the run with an error naming its
+// Zones and the simulated time, and the other threads do not hang.
+import { describe, expect, it } from "vitest";
+import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import { runLaminar, type SimResult } from "../../src/laminar/run.js";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { packageRoot } from "../../src/core/paths.js";
+
+// the worker threads load the built module (dist/, built by `npm test`'s pretest), as the CLI does
+const { runLaminarParallel } = (await import(pathToFileURL(join(packageRoot(), "dist", "src", "laminar", "parallel.js")).href)) as typeof import("../../src/laminar/parallel.js");
+
+function outcome(r: SimResult): string {
+  const { wallSeconds, tasksPerWallSecond, peakRssMiB, eventsProcessed, invariantChecks, ...rest } = r;
+  void wallSeconds; void tasksPerWallSecond; void peakRssMiB; void eventsProcessed; void invariantChecks;
+  return JSON.stringify(rest);
+}
+
+describe("runLaminarParallel", () => {
+  it("gives the one-thread result on 2 and 4 threads (memory model and Airlock on)", async () => {
+    const c = applySets(defaultConfig(), ["cluster.nodes=800", "sim.durationS=0.3", "memory.enabled=true", "sim.checkInvariants=true"]);
+    const ref = outcome(runLaminar(c));
+    expect(outcome(await runLaminarParallel(c, 2))).toBe(ref);
+    expect(outcome(await runLaminarParallel(c, 4))).toBe(ref);
+  }, 120_000);
+
+  it("a failing partition ends the run with its Zone range and simulated time, without hanging the others", async () => {
+    const c = applySets(defaultConfig(), ["cluster.nodes=600", "sim.durationS=0.2"]);
+    await expect(runLaminarParallel(c, 3, {}, { index: 1, ns: 50_000_000 })).rejects.toThrow(/partition 1 \(Zones \d+-\d+\) failed at simulated 50(\.\d+)? ms: injected fault/);
+  }, 60_000);
+});
