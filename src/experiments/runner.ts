@@ -1,5 +1,6 @@
 // Runs experiment points in parallel on a piscina pool of worker threads, one
-// point per task. Each finished point is written at once to
+// point per task (a Laminar point may split its Zones over threads of its
+// own when there are fewer points than threads: splitWorkers). Each finished point is written at once to
 // DIR/points/<key>.json, so an interrupted sweep resumes where it stopped:
 // points whose file exists are read back, not rerun.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -24,6 +25,18 @@ export interface RunnerOptions {
   onDone?: (done: number, total: number, last: PointResult) => void;
 }
 
+/**
+ * How W worker threads are shared between `todo` points: as many points at
+ * a time as threads (one thread each) while there are more points than
+ * threads; with fewer points, each Laminar point splits its Zones over the
+ * threads left to it (results do not depend on the split).
+ */
+export function splitWorkers(workers: number, todo: number): { points: number; threads: number } {
+  const w = Math.max(1, Math.floor(workers));
+  const points = Math.max(1, Math.min(w, todo));
+  return { points, threads: Math.max(1, Math.floor(w / points)) };
+}
+
 export async function runPoints(points: Point[], o: RunnerOptions): Promise<PointResult[]> {
   const dir = join(o.out, "points");
   mkdirSync(dir, { recursive: true });
@@ -46,15 +59,16 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
     }
   });
   if (todo.length > 0) {
+    const { points: concurrent, threads } = splitWorkers(o.workers ?? availableParallelism(), todo.length);
     const pool = new Piscina({
       filename: fileURLToPath(new URL("./worker.js", import.meta.url)),
-      maxThreads: Math.max(1, Math.min(o.workers ?? availableParallelism(), todo.length)),
+      maxThreads: concurrent,
       minThreads: 1,
       idleTimeout: 1000,
     });
     try {
       await Promise.all(todo.map(async (j) => {
-        const result = (await pool.run({ sets: [...j.point.sets, `sim.seed=${j.seed}`] })) as Record<string, unknown>;
+        const result = (await pool.run({ sets: [...j.point.sets, `sim.seed=${j.seed}`], threads })) as Record<string, unknown>;
         writeFileSync(join(dir, `${j.key}.json.tmp`), JSON.stringify(result));
         // rename is atomic: a point file is either complete or absent
         renameSync(join(dir, `${j.key}.json.tmp`), join(dir, `${j.key}.json`));
