@@ -2,8 +2,12 @@
 // simulated tasks per wall second on one core at 5,000 nodes, rho = 0.8).
 //
 //   npx tsc -p tsconfig.json && node dist/bench/sim-laminar.js
-//        [--nodes=5000] [--rho=0.8] [--duration=2] [--rounds=3] [--set=name=value ...] [--json]
+//        [--nodes=5000] [--rho=0.8] [--duration=2] [--rounds=3] [--workers=1,2] [--set=name=value ...] [--json]
 //
+// With several worker counts (--workers=1,2), each round runs every count
+// one after the other (side by side, so machine noise hits all alike) and
+// the summary adds each count's median and the median per-round speed-up
+// over the first count.
 // Each round runs one simulation in its own child process (a cold JIT, as a
 // user's run has) and reads the run's own figures from its result: simulated
 // tasks per wall second and per CPU second (CPU time is steadier on a shared
@@ -29,11 +33,13 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-async function child(sets: string[]): Promise<void> {
+async function child(workers: number, sets: string[]): Promise<void> {
   const { applySets, defaultConfig } = await import("../src/model/params-config.js");
   const { runLaminar } = await import("../src/laminar/run.js");
+  const { runLaminarParallel } = await import("../src/laminar/parallel.js");
   const cpu0 = process.cpuUsage();
-  const r = runLaminar(applySets(defaultConfig(), sets));
+  const config = applySets(defaultConfig(), sets);
+  const r = workers > 1 ? await runLaminarParallel(config, workers) : runLaminar(config);
   const cpu = process.cpuUsage(cpu0);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const out: Round = {
@@ -49,37 +55,57 @@ function main(): void {
   const opt = (name: string, dflt: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
   const json = args.includes("--json");
   const nodes = opt("nodes", "5000"), rho = opt("rho", "0.8"), duration = opt("duration", "2"), rounds = Number(opt("rounds", "3"));
+  const workers = opt("workers", "1").split(",").map(Number);
+  if (workers.some((w) => !Number.isInteger(w) || w < 1)) throw new Error(`bench: --workers takes positive integers, got ${opt("workers", "1")}`);
   const extra = args.filter((a) => a.startsWith("--set=")).map((a) => a.slice(6));
   const sets = [`cluster.nodes=${nodes}`, `workload.rho=${rho}`, `sim.durationS=${duration}`, "sim.drainS=0", ...extra];
   const self = fileURLToPath(import.meta.url);
-  const results: Round[] = [];
+  const results = new Map<number, Round[]>(workers.map((w) => [w, []]));
+  let first: Round | null = null;
   for (let i = 0; i < rounds; i++) {
-    const out = execFileSync(process.execPath, [self, "--child", ...sets], { encoding: "utf8", maxBuffer: 1 << 20 });
-    const r = JSON.parse(out) as Round;
-    if (results.length > 0 && (r.arrived !== results[0].arrived || r.started !== results[0].started || r.eventsProcessed !== results[0].eventsProcessed)) {
-      throw new Error("bench: rounds of the same configuration disagree: the run is not deterministic");
+    for (const w of workers) {
+      const out = execFileSync(process.execPath, [self, "--child", String(w), ...sets], { encoding: "utf8", maxBuffer: 1 << 20 });
+      const r = JSON.parse(out) as Round;
+      const same = results.get(w)![0];
+      if ((first !== null && (r.arrived !== first.arrived || r.started !== first.started)) || (same !== undefined && r.eventsProcessed !== same.eventsProcessed)) {
+        throw new Error("bench: runs of the same configuration disagree: the run is not deterministic");
+      }
+      first ??= r;
+      results.get(w)!.push(r);
+      if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${w} worker(s): ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s\n`);
     }
-    results.push(r);
-    if (!json) process.stderr.write(`round ${i + 1}/${rounds}: ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s\n`);
   }
-  const pick = (k: keyof Round) => median(results.map((r) => r[k]));
+  const base = results.get(workers[0])!;
+  const byWorkers = workers.map((w) => {
+    const rs = results.get(w)!;
+    const pick = (k: keyof Round) => median(rs.map((r) => r[k]));
+    return {
+      workers: w,
+      eventsProcessed: rs[0].eventsProcessed,
+      medianWallSeconds: pick("wallSeconds"),
+      medianTasksPerWallSecond: pick("tasksPerWallSecond"),
+      medianTasksPerCpuSecond: pick("tasksPerCpuSecond"),
+      medianPeakRssMiB: pick("peakRssMiB"),
+      medianSpeedup: median(rs.map((r, i) => base[i].wallSeconds / r.wallSeconds)),
+    };
+  });
   const summary = {
     config: { nodes: Number(nodes), rho: Number(rho), durationS: Number(duration), sets },
     rounds,
-    arrived: results[0].arrived,
-    eventsProcessed: results[0].eventsProcessed,
-    eventsPerTask: results[0].eventsProcessed / results[0].arrived,
-    medianWallSeconds: pick("wallSeconds"),
-    medianTasksPerWallSecond: pick("tasksPerWallSecond"),
-    medianTasksPerCpuSecond: pick("tasksPerCpuSecond"),
-    medianPeakRssMiB: pick("peakRssMiB"),
+    arrived: first!.arrived,
+    eventsPerTask: base[0].eventsProcessed / first!.arrived,
+    ...byWorkers[0],
+    byWorkers,
   };
   if (json) console.log(JSON.stringify(summary, null, 2));
   else {
-    console.log(`laminar sim, ${nodes} nodes, rho ${rho}, ${duration} s simulated, ${results[0].arrived} tasks, ${summary.eventsPerTask.toFixed(2)} events/task`);
-    console.log(`median over ${rounds} rounds: ${Math.round(summary.medianTasksPerWallSecond)} tasks/wall-s, ${Math.round(summary.medianTasksPerCpuSecond)} tasks/CPU-s, ${summary.medianWallSeconds.toFixed(2)} s wall, peak ${summary.medianPeakRssMiB.toFixed(0)} MiB`);
+    console.log(`laminar sim, ${nodes} nodes, rho ${rho}, ${duration} s simulated, ${first!.arrived} tasks, ${summary.eventsPerTask.toFixed(2)} events/task`);
+    for (const b of byWorkers) {
+      console.log(`${b.workers} worker(s), median over ${rounds} rounds: ${Math.round(b.medianTasksPerWallSecond)} tasks/wall-s, ${Math.round(b.medianTasksPerCpuSecond)} tasks/CPU-s, ${b.medianWallSeconds.toFixed(2)} s wall, peak ${b.medianPeakRssMiB.toFixed(0)} MiB` +
+        (b.workers === workers[0] ? "" : `, speed-up ${b.medianSpeedup.toFixed(2)}x`));
+    }
   }
 }
 
-if (process.argv[2] === "--child") await child(process.argv.slice(3));
+if (process.argv[2] === "--child") await child(Number(process.argv[3]), process.argv.slice(4));
 else main();
