@@ -118,8 +118,8 @@ export class LaminarModel {
   private readonly inbox = new Mailbox();
   private inHead = 0;
   private pool = new Float64Array(256 * REC);
-  private poolFree = new Int32Array(256);
-  private poolTop = 0;
+  private poolFree = Int32Array.from({ length: 256 }, (_, i) => i);
+  private poolTop = 256;
   /** Messages sent or accepted and not yet handled. */
   private msgsPending = 0;
   /** Deposits forfeited, per Zone (summed in Zone order at the end: the same sum for any partitioning). */
@@ -399,7 +399,7 @@ export class LaminarModel {
    * simulate every Zone; partitioned runs are driven by partitioned.ts).
    */
   runUntil(until: number): void {
-    if (this.partition.count !== 1) throw new Error("runUntil: a partition of a run is driven by its PartitionedRun");
+    if (this.partition.count !== 1) throw new Error("runUntil: a partition of a run is driven by its PartitionSet or the threaded runner");
     const L = this.deltaNs;
     while (this.engine.now < until) {
       const gridEnd = (Math.floor(this.engine.now / L) + 1) * L;
@@ -420,9 +420,15 @@ export class LaminarModel {
     this.outbox.clear();
   }
 
-  /** Run this instance's events before `until` (one window, or part of one). */
+  /**
+   * Run this instance's events before `until` (one window, or part of one),
+   * then apply the gateway-side messages delivered before it that no event
+   * has needed yet: the state at a window's end is the same in every
+   * partition, whatever events it happened to have.
+   */
   runTo(until: number): void {
     this.engine.run(until, this.dispatch);
+    this.drain(until - 1);
   }
 
   /**
