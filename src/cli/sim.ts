@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { Config } from "../model/params.js";
 import { formatTable } from "../report/table.js";
 import { Progress } from "./progress.js";
+import { availableParallelism } from "node:os";
 import { UsageError } from "./errors.js";
 import type { SimResult } from "../laminar/run.js";
 import type { SlurmResult } from "../baselines/slurm.js";
@@ -32,6 +33,9 @@ interface Options {
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** From this many nodes, a Laminar run uses every core unless --workers says otherwise (smaller runs would spend more on starting threads than they save). */
+export const AUTO_WORKERS_NODES = 10_000;
 
 /** The --set list a run uses: the user's --set, then the named flags. */
 export function simSets(o: Options): string[] {
@@ -137,13 +141,14 @@ export function simCommand(): Command {
     .option("--json", "print one JSON object with every result field on stdout")
     .option("--out <dir>", "also write result.json and series.csv into this directory")
     .option("--no-progress", "no progress bar on stderr")
-    .option("--workers <w>", "Laminar only: split the Zones over w worker threads (the result is the same for any w; default 1)")
+    .option("--workers <w>", `Laminar only: split the Zones over w worker threads; the result is the same for any w (default: 1 below ${AUTO_WORKERS_NODES} nodes, else the cores available, ${availableParallelism()} here)`)
     .addHelpText("after", "\nExamples:\n  laminar sim --nodes 1000 --duration 2\n  laminar sim --nodes 32000 --duration 30 --workers 2 --json > result.json\n  laminar sim --nodes 5000 --rho 0.8 --duration 30 --json > result.json\n  laminar sim --set network.loss=0.2 --set regeneration.enabled=false")
     .action(async (o: Options) => {
       const { resolveConfig } = await import("../model/params-config.js");
       const config = resolveConfig(o.config, simSets(o));
       supported(config);
-      const workers = o.workers === undefined ? 1 : Number(o.workers);
+      const workers = o.workers !== undefined ? Number(o.workers)
+        : config.sim.scheduler === "laminar" && config.cluster.nodes >= AUTO_WORKERS_NODES ? availableParallelism() : 1;
       if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError(`--workers must be an integer from 1 to 64, got '${o.workers}'`);
       if (workers > 1 && config.sim.scheduler !== "laminar") throw new UsageError(`--workers: only the laminar scheduler runs on several threads (got ${config.sim.scheduler})`);
       const endMs = (config.sim.durationS + config.sim.drainS) * 1000;
