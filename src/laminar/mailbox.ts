@@ -51,32 +51,44 @@ export class Mailbox {
   }
 
   /**
-   * Canonical order in place: by (time, Zone), stable. Messages are appended
-   * nearly in time order (most delays are equal), so an insertion sort of a
-   * permutation costs about one pass.
+   * Canonical order in place: by (time, Zone), stable. Every message takes
+   * the same delay and a partition sends in time order, so times never
+   * decrease within a box; only runs of equal time (many nodes settle their
+   * windows at the same nanosecond) need ordering by Zone: a stable
+   * counting sort of each such run.
    */
   sort(): void {
     const n = this.n, f = this.buf;
-    if (n < 2) return;
-    let sorted = true;
-    for (let i = 1; i < n && sorted; i++) sorted = !before(f, i * REC, (i - 1) * REC);
-    if (sorted) return;
-    if (this.perm.length < n) this.perm = new Int32Array(n * 2);
-    const p = this.perm;
-    for (let i = 0; i < n; i++) p[i] = i;
-    for (let i = 1; i < n; i++) {
-      const x = p[i];
-      let j = i - 1;
-      while (j >= 0 && before(f, x * REC, p[j] * REC)) {
-        p[j + 1] = p[j];
-        j--;
+    let i = 0;
+    while (i < n) {
+      let j = i + 1, sorted = true;
+      while (j < n && f[j * REC] === f[i * REC]) {
+        if (f[j * REC + F_ZONE] < f[(j - 1) * REC + F_ZONE]) sorted = false;
+        j++;
       }
-      p[j + 1] = x;
+      if (j < n && f[j * REC] < f[i * REC]) throw new Error("mailbox: messages out of time order (every message must take the same delay)");
+      if (!sorted) this.sortRunByZone(i, j);
+      i = j;
     }
-    if (this.tmp.length < n * REC) this.tmp = new Float64Array(n * REC * 2);
+  }
+
+  /** Stable counting sort of records [i, j) by Zone. */
+  private sortRunByZone(i: number, j: number): void {
+    const f = this.buf, k = j - i;
+    let zmax = 0;
+    for (let r = i; r < j; r++) zmax = Math.max(zmax, f[r * REC + F_ZONE]);
+    if (this.perm.length < zmax + 2) this.perm = new Int32Array((zmax + 2) * 2);
+    const start = this.perm;
+    start.fill(0, 0, zmax + 2);
+    for (let r = i; r < j; r++) start[f[r * REC + F_ZONE] + 1]++;
+    for (let z = 0; z <= zmax; z++) start[z + 1] += start[z];
+    if (this.tmp.length < k * REC) this.tmp = new Float64Array(k * REC * 2);
     const t = this.tmp;
-    for (let i = 0; i < n; i++) t.set(f.subarray(p[i] * REC, p[i] * REC + REC), i * REC);
-    f.set(t.subarray(0, n * REC));
+    for (let r = i; r < j; r++) {
+      const dst = start[f[r * REC + F_ZONE]]++ * REC, src = r * REC;
+      for (let x = 0; x < REC; x++) t[dst + x] = f[src + x];
+    }
+    f.set(t.subarray(0, k * REC), i * REC);
   }
 }
 

@@ -58,7 +58,9 @@ describe("mailbox", () => {
     fc.assert(fc.property(
       fc.array(fc.record({ t: fc.integer({ min: 0, max: 5 }), z: fc.integer({ min: 0, max: 5 }) }), { maxLength: 60 }),
       fc.integer({ min: 1, max: 4 }),
-      (msgs, boxes) => {
+      (unordered, boxes) => {
+        // a partition sends in time order (every message takes the same delay)
+        const msgs = [...unordered].sort((x, y) => x.t - y.t);
         // sequence number within each Zone = order of sending
         const seq = new Map<number, number>();
         const all = new Mailbox(2);
@@ -84,5 +86,12 @@ describe("mailbox", () => {
         expect(REC).toBe(10);
       },
     ));
+  });
+
+  it("refuses a box whose times go backwards (a message that did not take the common delay)", () => {
+    const b = new Mailbox();
+    b.push(5, 0, 1, -1, 0, 0, 0, 0, 0, 0);
+    b.push(4, 1, 1, -1, 0, 0, 0, 0, 0, 0);
+    expect(() => b.sort()).toThrow(/out of time order/);
   });
 });
