@@ -117,6 +117,8 @@ export class LaminarModel {
   /** Gateway-side messages received and not yet applied (from inHead on), in delivery order. */
   private readonly inbox = new Mailbox();
   private inHead = 0;
+  /** Delivery time of the first queued gateway-side message (Infinity: none): the one check every event pays. */
+  private nextMsgAt = Infinity;
   private pool = new Float64Array(256 * REC);
   private poolFree = Int32Array.from({ length: 256 }, (_, i) => i);
   private poolTop = 256;
@@ -451,6 +453,7 @@ export class LaminarModel {
       }
       const f0 = at;
       box.push(f[f0], f[f0 + F_ZONE], kind, dest, f[f0 + F_A], f[f0 + F_B], f[f0 + F_C], f[f0 + F_X], f[f0 + F_Y], f[f0 + F_W]);
+      if (this.nextMsgAt === Infinity) this.nextMsgAt = f[f0];
       this.msgsPending++;
       if (kind === M_PULL && this.ownsZone(f[at + F_C])) this.engine.post(f[at] + this.hopNs - this.deltaNs + f[at + F_X] - this.engine.now, K_PULL, f[at + F_B]);
       return;
@@ -484,6 +487,7 @@ export class LaminarModel {
       h = 0;
     }
     this.inHead = h;
+    this.nextMsgAt = h < box.n ? f[h * REC] : Infinity;
   }
 
   private growPool(): void {
@@ -552,7 +556,7 @@ export class LaminarModel {
   }
 
   private readonly dispatch = (kind: number, s: number): void => {
-    if (this.inHead < this.inbox.n && this.inbox.buf[this.inHead * REC] <= this.engine.now) this.drain(this.engine.now);
+    if (this.nextMsgAt <= this.engine.now) this.drain(this.engine.now);
     switch (kind) {
       case K_TEG: this.gatewayBatch(); break;
       case K_ADDRESS: this.address(s); break;
