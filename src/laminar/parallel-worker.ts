@@ -4,7 +4,7 @@ import { loadCore } from "../core/wasm.js";
 import { REC, mergeRuns } from "./mailbox.js";
 import { LaminarModel } from "./model.js";
 import { reportOf, type PartReport } from "./partitioned.js";
-import { BOX_RECORDS, C_COUNT, C_ERROR, C_FLAGS, C_GEN, C_PROGRESS_MS, type ParallelTask } from "./parallel.js";
+import { BOX_RECORDS, C_COUNT, C_ERROR, C_GEN, C_PARTS, C_PROGRESS_MS, P_IDLE, P_MS, P_WORDS, P_Z0, P_Z1, type ParallelTask } from "./parallel.js";
 
 const SLICE_NS = 10_000_000;
 const BOX_BYTES = 8 + BOX_RECORDS * REC * 8;
@@ -20,6 +20,9 @@ export default function runPartition(task: ParallelTask): PartReport & { coreBui
   const m = new LaminarModel(core, config, { index, count });
   let simNow = 0;
   const zones = `Zones ${m.z0}-${m.z1 - 1}`;
+  const me = C_PARTS + P_WORDS * index;
+  Atomics.store(ctl, me + P_Z0, m.z0);
+  Atomics.store(ctl, me + P_Z1, m.z1);
 
   /** Everybody waits here; a failed partition elsewhere ends this one too. */
   const barrier = (): void => {
@@ -59,17 +62,22 @@ export default function runPartition(task: ParallelTask): PartReport & { coreBui
         const stop = Math.min(sliceEnd, gridEnd);
         m.runTo(stop);
         simNow = stop;
-        if (task.fault?.index === index && simNow >= task.fault.ns) throw new Error("injected fault");
+        if (task.fault?.index === index && simNow >= task.fault.ns) {
+          Atomics.store(ctl, me + P_MS, Math.floor(simNow / 1e6));
+          if (task.fault.exit === true) process.exit(1);
+          throw new Error("injected fault");
+        }
         if (stop === gridEnd) exchange();
       }
+      Atomics.store(ctl, me + P_MS, Math.floor(simNow / 1e6));
       if (index === 0) Atomics.store(ctl, C_PROGRESS_MS, Math.floor(simNow / 1e6));
       // the same stopping rule as the one-thread run, decided on the same shared flags by everybody
       if (simNow >= m.endArrivalsNs) {
-        Atomics.store(ctl, C_FLAGS + index, m.zonesIdle() && m.pendingMessages === 0 ? 1 : 0);
-        if (index === 0) Atomics.store(ctl, C_FLAGS + count, m.gatewayIdle() ? 1 : 0);
+        Atomics.store(ctl, me + P_IDLE, m.zonesIdle() && m.pendingMessages === 0 ? 1 : 0);
+        if (index === 0) Atomics.store(ctl, C_PARTS + P_WORDS * count, m.gatewayIdle() ? 1 : 0);
         barrier();
-        let idle = Atomics.load(ctl, C_FLAGS + count) === 1;
-        for (let w = 0; w < count; w++) idle &&= Atomics.load(ctl, C_FLAGS + w) === 1;
+        let idle = Atomics.load(ctl, C_PARTS + P_WORDS * count) === 1;
+        for (let w = 0; w < count; w++) idle &&= Atomics.load(ctl, C_PARTS + P_WORDS * w + P_IDLE) === 1;
         barrier();
         if (idle) break;
       }

@@ -17,8 +17,14 @@ import { laminarResult, type SimResult } from "./run.js";
 import type { PartReport } from "./partitioned.js";
 import { REC } from "./mailbox.js";
 
-/** Control words (Int32) in the shared control block. */
-export const C_COUNT = 0, C_GEN = 1, C_ERROR = 2, C_PROGRESS_MS = 3, C_FLAGS = 4;
+/**
+ * Control words (Int32) in the shared control block: barrier count and
+ * generation, error flag, partition 0's simulated ms, then four words per
+ * partition (idle flag, first Zone, last Zone + 1, simulated ms) and the
+ * gateway side's idle flag.
+ */
+export const C_COUNT = 0, C_GEN = 1, C_ERROR = 2, C_PROGRESS_MS = 3, C_PARTS = 4;
+export const P_IDLE = 0, P_Z0 = 1, P_Z1 = 2, P_MS = 3, P_WORDS = 4;
 /** Messages one partition may send in one window (beyond this the run stops with an error). */
 export const BOX_RECORDS = 1 << 16;
 
@@ -28,15 +34,15 @@ export interface ParallelTask {
   count: number;
   control: SharedArrayBuffer;
   boxes: SharedArrayBuffer;
-  /** Fault injection for tests: partition `index` throws once it has simulated `ns`. */
-  fault?: { index: number; ns: number };
+  /** Fault injection for tests: partition `index` throws (or its thread exits) once it has simulated `ns`. */
+  fault?: { index: number; ns: number; exit?: boolean };
 }
 
 /** Run one simulation on `workers` threads; the result equals runLaminar(config, { partitions: workers }) but for timing fields. */
 export async function runLaminarParallel(config: Config, workers: number, opts: RunOptions = {}, fault?: ParallelTask["fault"]): Promise<SimResult> {
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`);
   const wall0 = performance.now();
-  const control = new SharedArrayBuffer(4 * (C_FLAGS + 2 * workers));
+  const control = new SharedArrayBuffer(4 * (C_PARTS + P_WORDS * workers + 1));
   const boxes = new SharedArrayBuffer(workers * (8 + BOX_RECORDS * REC * 8));
   const ctl = new Int32Array(control);
   const pool = new Piscina({
@@ -56,7 +62,11 @@ export async function runLaminarParallel(config: Config, workers: number, opts: 
         Atomics.store(ctl, C_ERROR, 1);
         Atomics.add(ctl, C_GEN, 1);
         Atomics.notify(ctl, C_GEN);
-        throw e;
+        const msg = e instanceof Error ? e.message : String(e);
+        if (msg.startsWith("partition ")) throw e;
+        // the thread died without a word (killed, out of memory): what the shared block last said of it
+        const b = C_PARTS + P_WORDS * index;
+        throw new Error(`partition ${index} (Zones ${Atomics.load(ctl, b + P_Z0)}-${Atomics.load(ctl, b + P_Z1) - 1}) died at simulated ${Atomics.load(ctl, b + P_MS)} ms: ${msg}`);
       });
     }));
     reports.sort((a, b) => a.index - b.index);
