@@ -4,7 +4,8 @@ import { loadCore } from "../core/wasm.js";
 import { REC, mergeRuns } from "./mailbox.js";
 import { LaminarModel } from "./model.js";
 import { reportOf, type PartReport } from "./partitioned.js";
-import { BOX_RECORDS, C_COUNT, C_ERROR, C_GEN, C_PARTS, C_PROGRESS_MS, P_IDLE, P_MS, P_WORDS, P_Z0, P_Z1, type ParallelTask } from "./parallel.js";
+import { InvariantError } from "./invariants.js";
+import { BOX_RECORDS, C_COUNT, C_ERROR, C_GEN, C_PARTS, C_PROGRESS_MS, INVARIANT_TAG, P_IDLE, P_MS, P_WORDS, P_Z0, P_Z1, type ParallelTask } from "./parallel.js";
 
 const SLICE_NS = 10_000_000;
 const BOX_BYTES = 8 + BOX_RECORDS * REC * 8;
@@ -65,7 +66,7 @@ export default function runPartition(task: ParallelTask): PartReport & { coreBui
         if (task.fault?.index === index && simNow >= task.fault.ns) {
           Atomics.store(ctl, me + P_MS, Math.floor(simNow / 1e6));
           if (task.fault.exit === true) process.exit(1);
-          throw new Error("injected fault");
+          throw task.fault.invariant === true ? new InvariantError("injected violation") : new Error("injected fault");
         }
         if (stop === gridEnd) exchange();
       }
@@ -88,6 +89,8 @@ export default function runPartition(task: ParallelTask): PartReport & { coreBui
   } catch (e) {
     if (e instanceof PartitionFailed) throw e;
     const msg = e instanceof Error ? e.message : String(e);
-    throw new Error(`partition ${index} (${zones}) failed at simulated ${simNow / 1e6} ms: ${msg}`);
+    // the error's class does not survive the thread boundary: its name travels in the message
+    const kind = e instanceof InvariantError ? INVARIANT_TAG : "";
+    throw new Error(`partition ${index} (${zones}) failed at simulated ${simNow / 1e6} ms: ${kind}${msg}`);
   }
 }

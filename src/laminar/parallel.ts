@@ -16,6 +16,7 @@ import type { RunOptions } from "../model/run-options.js";
 import { laminarResult, type SimResult } from "./run.js";
 import type { PartReport } from "./partitioned.js";
 import { REC } from "./mailbox.js";
+import { InvariantError } from "./invariants.js";
 
 /**
  * Control words (Int32) in the shared control block: barrier count and
@@ -25,6 +26,8 @@ import { REC } from "./mailbox.js";
  */
 export const C_COUNT = 0, C_GEN = 1, C_ERROR = 2, C_PROGRESS_MS = 3, C_PARTS = 4;
 export const P_IDLE = 0, P_Z0 = 1, P_Z1 = 2, P_MS = 3, P_WORDS = 4;
+/** Marks, in a partition's error message, an invariant violation (raised again as an InvariantError: exit code 3). */
+export const INVARIANT_TAG = "invariant violated: ";
 /** Messages one partition may send in one window (beyond this the run stops with an error). */
 export const BOX_RECORDS = 1 << 16;
 
@@ -34,8 +37,8 @@ export interface ParallelTask {
   count: number;
   control: SharedArrayBuffer;
   boxes: SharedArrayBuffer;
-  /** Fault injection for tests: partition `index` throws (or its thread exits) once it has simulated `ns`. */
-  fault?: { index: number; ns: number; exit?: boolean };
+  /** Fault injection for tests: partition `index` throws (an invariant violation, or its thread exits) once it has simulated `ns`. */
+  fault?: { index: number; ns: number; exit?: boolean; invariant?: boolean };
 }
 
 /** Run one simulation on `workers` threads; the result equals runLaminar(config, { partitions: workers }) but for timing fields. */
@@ -63,7 +66,7 @@ export async function runLaminarParallel(config: Config, workers: number, opts: 
         Atomics.add(ctl, C_GEN, 1);
         Atomics.notify(ctl, C_GEN);
         const msg = e instanceof Error ? e.message : String(e);
-        if (msg.startsWith("partition ")) throw e;
+        if (msg.startsWith("partition ")) throw msg.includes(INVARIANT_TAG) ? new InvariantError(msg) : e;
         // the thread died without a word (killed, out of memory): what the shared block last said of it
         const b = C_PARTS + P_WORDS * index;
         throw new Error(`partition ${index} (Zones ${Atomics.load(ctl, b + P_Z0)}-${Atomics.load(ctl, b + P_Z1) - 1}) died at simulated ${Atomics.load(ctl, b + P_MS)} ms: ${msg}`);

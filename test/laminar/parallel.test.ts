@@ -30,6 +30,12 @@ describe("runLaminarParallel", () => {
     await expect(runLaminarParallel(c, 3, {}, { index: 1, ns: 50_000_000 })).rejects.toThrow(/partition 1 \(Zones \d+-\d+\) failed at simulated 50(\.\d+)? ms: injected fault/);
   }, 60_000);
 
+  it("an invariant violation in a partition is raised again as one (the CLI's exit code 3)", async () => {
+    const c = applySets(defaultConfig(), ["cluster.nodes=600", "sim.durationS=0.2"]);
+    await expect(runLaminarParallel(c, 2, {}, { index: 1, ns: 20_000_000, invariant: true }))
+      .rejects.toMatchObject({ name: "InvariantError", message: expect.stringMatching(/partition 1 \(Zones \d+-\d+\) failed at simulated 20 ms: invariant violated: injected violation/) });
+  }, 60_000);
+
   it("a partition whose thread dies ends the run with its Zone range and last simulated time", async () => {
     const c = applySets(defaultConfig(), ["cluster.nodes=600", "sim.durationS=0.2"]);
     await expect(runLaminarParallel(c, 2, {}, { index: 0, ns: 30_000_000, exit: true })).rejects.toThrow(/partition 0 \(Zones 0-\d+\) died at simulated 30 ms/);
