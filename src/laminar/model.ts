@@ -518,7 +518,7 @@ export class LaminarModel {
     const a = f[at + F_A], b = f[at + F_B];
     switch (f[at + F_KIND]) {
       case M_REACTIVATE: return this.reactivate(a, f[at + F_ZONE]);
-      case M_LAND_REQ: return this.landRequest(a, b, f[at + F_C], f[at + F_X]);
+      case M_LAND_REQ: return this.landRequest(f[at + F_DEST], a, b, f[at + F_C], f[at + F_X]);
       case M_LAND_RESP: return this.landAnswer(a, b, f[at + F_C], f[at + F_X], f[at + F_Y], f[at + F_W]);
       default: throw new Error(`laminar: unknown message kind ${f[at + F_KIND]}`);
     }
@@ -1434,14 +1434,16 @@ export class LaminarModel {
   }
 
   /**
-   * A secondary probe (DA pd in Zone pz) that won atoms asks for task t's
-   * suspended image here, half a hop after its win: the first request while
-   * the ledger entry is still here gets it; the entry leaves the ledger (its
-   * atoms and image freed) and the answer carries the execution state.
+   * A secondary probe (DA pd in Zone pz) that won atoms asks Zone `home` for
+   * task t's suspended image, half a hop after its win: the first request
+   * while the reactivated ledger entry is still there gets it; the entry
+   * leaves the ledger (its atoms and image freed) and the answer carries the
+   * execution state. An entry resumed in place (and perhaps suspended again
+   * since) is no longer the probe's to take.
    */
-  private landRequest(t: number, pd: number, pz: number, computeNs: number): void {
+  private landRequest(home: number, t: number, pd: number, pz: number, computeNs: number): void {
     const D = this.das, a = this.tasks.anchor[t];
-    if (a < 0) return this.send(pz, M_LAND_RESP, pz, pd, 0, computeNs);
+    if (a < 0 || (D.flags[a] & FLAG_REACTIVATED) === 0) return this.send(home, M_LAND_RESP, pz, pd, 0, computeNs);
     const src = D.node[a], z = this.cluster.zoneOf[src];
     this.invariants?.landing(a);
     this.engine.cancelIn(D.timerHandle, a);
