@@ -35,11 +35,10 @@ const median = (xs: number[]) => {
 
 async function child(workers: number, sets: string[]): Promise<void> {
   const { applySets, defaultConfig } = await import("../src/model/params-config.js");
-  const { runLaminar } = await import("../src/laminar/run.js");
-  const { runLaminarParallel } = await import("../src/laminar/parallel.js");
+  const { runScheduler } = await import("../src/schedulers.js");
   const cpu0 = process.cpuUsage();
-  const config = applySets(defaultConfig(), sets);
-  const r = workers > 1 ? await runLaminarParallel(config, workers) : runLaminar(config);
+  const config = applySets(defaultConfig(), [...sets, "sim.scheduler=laminar"]);
+  const r = await runScheduler(config, workers);
   const cpu = process.cpuUsage(cpu0);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const out: Round = {

@@ -16,3 +16,9 @@ export async function schedulerRun(name: Config["sim"]["scheduler"]): Promise<Sc
     case "flux": return (await import("./baselines/flux.js")).runFlux;
   }
 }
+
+/** One run of config.sim.scheduler; a Laminar run splits its Zones over `threads` worker threads when more than one (the same result). */
+export async function runScheduler(config: Config, threads = 1, opts?: RunOptions): Promise<CommonResult> {
+  if (threads > 1 && config.sim.scheduler === "laminar") return (await import("./laminar/parallel.js")).runLaminarParallel(config, threads, opts);
+  return (await schedulerRun(config.sim.scheduler))(config, opts);
+}

@@ -15,7 +15,7 @@ import type { RayResult } from "../baselines/ray.js";
 import type { FluxResult } from "../baselines/flux.js";
 import type { CommonResult } from "../metrics/result.js";
 import type { SeriesPoint } from "../metrics/run-metrics.js";
-import { schedulerRun } from "../schedulers.js";
+import { runScheduler } from "../schedulers.js";
 
 interface Options {
   scheduler?: string;
@@ -154,9 +154,7 @@ export function simCommand(): Command {
       const endMs = (config.sim.durationS + config.sim.drainS) * 1000;
       const bar = new Progress({ total: endMs, label: "sim", enabled: o.progress !== false && process.stderr.isTTY === true });
       const onProgress = (now: number) => bar.update(now / 1e6, `${(now / 1e9).toFixed(2)} s simulated`);
-      const result = workers > 1
-        ? await (await import("../laminar/parallel.js")).runLaminarParallel(config, workers, { onProgress })
-        : (await schedulerRun(config.sim.scheduler))(config, { onProgress });
+      const result = await runScheduler(config, workers, { onProgress });
       bar.finish();
       if (o.out !== undefined) {
         try {

@@ -3,7 +3,7 @@
 // returned record (experiments compare end-of-run figures), except with the
 // memory model on: Exp5's second figure is a time series.
 import { applySets, defaultConfig } from "../model/params-config.js";
-import { schedulerRun } from "../schedulers.js";
+import { runScheduler } from "../schedulers.js";
 
 export interface PointTask {
   sets: string[];
@@ -13,10 +13,7 @@ export interface PointTask {
 
 export default async function runPoint(task: PointTask): Promise<Record<string, unknown>> {
   const config = applySets(defaultConfig(), task.sets);
-  const threads = task.threads ?? 1;
-  const full = threads > 1 && config.sim.scheduler === "laminar"
-    ? await (await import("../laminar/parallel.js")).runLaminarParallel(config, threads)
-    : (await schedulerRun(config.sim.scheduler))(config);
+  const full = await runScheduler(config, task.threads ?? 1);
   if (config.memory.enabled) return full as unknown as Record<string, unknown>;
   const { series: _series, ...result } = full;
   return result as unknown as Record<string, unknown>;

@@ -1,6 +1,6 @@
 // Timestamped messages between a Zone partition and the gateway side, or
 // between two Zones (docs/parallel.md). Every message is delivered exactly
-// one delay (half a network hop, or more) after it is sent, so the messages a
+// one delay (half a network hop) after it is sent, so the messages a
 // partition sends during one synchronisation window are only ever delivered
 // in a later window: windows run without hearing from anybody, and the
 // exchange at each window's end is all the coupling there is.
@@ -90,6 +90,22 @@ export class Mailbox {
     }
     f.set(t.subarray(0, k * REC), i * REC);
   }
+}
+
+/**
+ * Advance from `now` to `until` in windows on the grid k * L: `runTo` each
+ * piece (a window, or the part of one before `until`), and `exchange` at
+ * every grid point reached. Returns `until`.
+ */
+export function runWindows(now: number, until: number, L: number, runTo: (t: number) => void, exchange: () => void): number {
+  while (now < until) {
+    const gridEnd = (Math.floor(now / L) + 1) * L;
+    const stop = Math.min(until, gridEnd);
+    runTo(stop);
+    now = stop;
+    if (stop === gridEnd) exchange();
+  }
+  return now;
 }
 
 /** Whether the record at offset i goes strictly before the one at offset j (time, then Zone). */

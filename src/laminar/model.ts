@@ -52,7 +52,7 @@ import { largestResident, resumeOrder, suspensionOrder } from "./airlock.js";
 import { byPriority, regenerationDue, sampleDistinct } from "./decisions.js";
 import { Invariants } from "./invariants.js";
 import { growTyped } from "../sim/slot-store.js";
-import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, REC, TO_GATEWAY } from "./mailbox.js";
+import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 
 // Event kinds (1, 2 and 5 are retired: arrivals and landings have no events).
 const K_TEG = 3, K_ADDRESS = 4, K_ARBITRATE = 6, K_PULL = 7, K_COMPLETE = 8, K_REGEN_SWEEP = 9,
@@ -402,18 +402,7 @@ export class LaminarModel {
    */
   runUntil(until: number): void {
     if (this.partition.count !== 1) throw new Error("runUntil: a partition of a run is driven by its PartitionSet or the threaded runner");
-    const L = this.deltaNs;
-    while (this.engine.now < until) {
-      const gridEnd = (Math.floor(this.engine.now / L) + 1) * L;
-      const stop = Math.min(until, gridEnd);
-      this.runTo(stop);
-      if (stop === gridEnd) {
-        this.outbox.sort();
-        const f = this.outbox.buf;
-        for (let i = 0; i < this.outbox.n; i++) this.accept(f, i * REC);
-        this.outboxDelivered();
-      }
-    }
+    runWindows(this.engine.now, until, this.deltaNs, (t) => this.runTo(t), () => exchange([this]));
   }
 
   /** The window's outbox has been handed to every partition (accept): it empties. */
@@ -451,9 +440,8 @@ export class LaminarModel {
         box.n -= this.inHead;
         this.inHead = 0;
       }
-      const f0 = at;
-      box.push(f[f0], f[f0 + F_ZONE], kind, dest, f[f0 + F_A], f[f0 + F_B], f[f0 + F_C], f[f0 + F_X], f[f0 + F_Y], f[f0 + F_W]);
-      if (this.nextMsgAt === Infinity) this.nextMsgAt = f[f0];
+      box.push(f[at], f[at + F_ZONE], kind, dest, f[at + F_A], f[at + F_B], f[at + F_C], f[at + F_X], f[at + F_Y], f[at + F_W]);
+      if (this.nextMsgAt === Infinity) this.nextMsgAt = f[at];
       this.msgsPending++;
       if (kind === M_PULL && this.ownsZone(f[at + F_C])) this.engine.post(f[at] + this.hopNs - this.deltaNs + f[at + F_X] - this.engine.now, K_PULL, f[at + F_B]);
       return;
@@ -1624,6 +1612,15 @@ export class LaminarModel {
     this.invariants?.all();
     this.engine.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
   }
+}
+
+/** Exchange one window's messages between partitions (all of a run's, on this thread): canonical order, every partition sees all. */
+export function exchange(models: LaminarModel[]): void {
+  for (const m of models) m.outbox.sort();
+  mergeRuns(models.map((m) => m.outbox.buf), models.map((m) => m.outbox.n), (f, at) => {
+    for (const m of models) m.accept(f, at);
+  });
+  for (const m of models) m.outboxDelivered();
 }
 
 /**

@@ -1,13 +1,13 @@
 // One Zone partition of a threaded run (parallel.ts): the partition's whole
 // loop, windows and exchanges through shared memory, as one piscina task.
 import { loadCore } from "../core/wasm.js";
-import { REC, mergeRuns } from "./mailbox.js";
+import { runSlices, type SlicedModel } from "../model/run-options.js";
+import { REC, mergeRuns, runWindows } from "./mailbox.js";
 import { LaminarModel } from "./model.js";
 import { reportOf, type PartReport } from "./partitioned.js";
 import { InvariantError } from "./invariants.js";
 import { BOX_RECORDS, C_COUNT, C_ERROR, C_GEN, C_PARTS, C_PROGRESS_MS, INVARIANT_TAG, P_IDLE, P_MS, P_WORDS, P_Z0, P_Z1, type ParallelTask } from "./parallel.js";
 
-const SLICE_NS = 10_000_000;
 const BOX_BYTES = 8 + BOX_RECORDS * REC * 8;
 
 class PartitionFailed extends Error {}
@@ -53,36 +53,38 @@ export default function runPartition(task: ParallelTask): PartReport & { coreBui
     barrier();
   };
 
+  const runTo = (t: number): void => {
+    m.runTo(t);
+    simNow = t;
+    if (task.fault?.index === index && simNow >= task.fault.ns) {
+      Atomics.store(ctl, me + P_MS, Math.floor(simNow / 1e6));
+      if (task.fault.exit === true) process.exit(1);
+      throw task.fault.invariant === true ? new InvariantError("injected violation") : new Error("injected fault");
+    }
+  };
+
+  // the one-thread run's slices and stopping rule (runSlices), the idle test decided on the same shared flags by everybody
+  const partition: SlicedModel = {
+    endArrivalsNs: m.endArrivalsNs,
+    runUntil: (until) => runWindows(simNow, until, m.deltaNs, runTo, exchange),
+    quiescent: () => {
+      Atomics.store(ctl, me + P_IDLE, m.zonesIdle() && m.pendingMessages === 0 ? 1 : 0);
+      if (index === 0) Atomics.store(ctl, C_PARTS + P_WORDS * count, m.gatewayIdle() ? 1 : 0);
+      barrier();
+      let idle = Atomics.load(ctl, C_PARTS + P_WORDS * count) === 1;
+      for (let w = 0; w < count; w++) idle &&= Atomics.load(ctl, C_PARTS + P_WORDS * w + P_IDLE) === 1;
+      barrier();
+      return idle;
+    },
+  };
+  const onProgress = (now: number): void => {
+    Atomics.store(ctl, me + P_MS, Math.floor(now / 1e6));
+    if (index === 0) Atomics.store(ctl, C_PROGRESS_MS, Math.floor(now / 1e6));
+  };
+
   try {
     m.start();
-    const L = m.deltaNs, endNs = m.endArrivalsNs + Math.round(config.sim.drainS * 1e9);
-    while (simNow < endNs) {
-      const sliceEnd = Math.min(simNow + SLICE_NS, endNs);
-      while (simNow < sliceEnd) {
-        const gridEnd = (Math.floor(simNow / L) + 1) * L;
-        const stop = Math.min(sliceEnd, gridEnd);
-        m.runTo(stop);
-        simNow = stop;
-        if (task.fault?.index === index && simNow >= task.fault.ns) {
-          Atomics.store(ctl, me + P_MS, Math.floor(simNow / 1e6));
-          if (task.fault.exit === true) process.exit(1);
-          throw task.fault.invariant === true ? new InvariantError("injected violation") : new Error("injected fault");
-        }
-        if (stop === gridEnd) exchange();
-      }
-      Atomics.store(ctl, me + P_MS, Math.floor(simNow / 1e6));
-      if (index === 0) Atomics.store(ctl, C_PROGRESS_MS, Math.floor(simNow / 1e6));
-      // the same stopping rule as the one-thread run, decided on the same shared flags by everybody
-      if (simNow >= m.endArrivalsNs) {
-        Atomics.store(ctl, me + P_IDLE, m.zonesIdle() && m.pendingMessages === 0 ? 1 : 0);
-        if (index === 0) Atomics.store(ctl, C_PARTS + P_WORDS * count, m.gatewayIdle() ? 1 : 0);
-        barrier();
-        let idle = Atomics.load(ctl, C_PARTS + P_WORDS * count) === 1;
-        for (let w = 0; w < count; w++) idle &&= Atomics.load(ctl, C_PARTS + P_WORDS * w + P_IDLE) === 1;
-        barrier();
-        if (idle) break;
-      }
-    }
+    runSlices(partition, config.sim.drainS, { onProgress });
     m.finish();
     m.invariants?.end();
     return { ...reportOf(m), coreBuild: core.flavor };

@@ -10,8 +10,8 @@
 import type { Config } from "../model/params.js";
 import type { Core } from "../core/wasm.js";
 import type { SlicedModel } from "../model/run-options.js";
-import { mergeRuns } from "./mailbox.js";
-import { LaminarModel } from "./model.js";
+import { runWindows } from "./mailbox.js";
+import { exchange, LaminarModel } from "./model.js";
 import type { RunMetricsJSON } from "../metrics/run-metrics.js";
 
 /** What one partition reports at the end of a run (plain data: it may cross a thread boundary). */
@@ -47,20 +47,6 @@ export function reportOf(m: LaminarModel): PartReport {
   };
 }
 
-/** Exchange one window's messages between partitions: canonical order, every partition sees all. */
-export function exchange(models: LaminarModel[]): void {
-  for (const m of models) m.outbox.sort();
-  mergeRuns(models.map((m) => m.outbox.buf), models.map((m) => m.outbox.n), (f, at) => {
-    for (const m of models) m.accept(f, at);
-  });
-  for (const m of models) m.outboxDelivered();
-}
-
-/** Synchronisation window (ns) of a run: the message delay, half a network hop. */
-export function windowNs(c: Config): number {
-  return Math.max(1, Math.floor(Math.round(c.network.hopMs * 1e6) / 2));
-}
-
 export class PartitionSet implements SlicedModel {
   readonly models: LaminarModel[];
   readonly endArrivalsNs: number;
@@ -72,7 +58,6 @@ export class PartitionSet implements SlicedModel {
     this.models = cores.map((core, index) => new LaminarModel(core, config, { index, count: P }));
     this.endArrivalsNs = this.models[0].endArrivalsNs;
     this.L = this.models[0].deltaNs;
-    if (this.L !== windowNs(config)) throw new Error("partitioned: window and message delay disagree");
   }
 
   start(): void {
@@ -80,14 +65,9 @@ export class PartitionSet implements SlicedModel {
   }
 
   runUntil(until: number): void {
-    const L = this.L;
-    while (this.now < until) {
-      const gridEnd = (Math.floor(this.now / L) + 1) * L;
-      const stop = Math.min(until, gridEnd);
-      for (const m of this.models) m.runTo(stop);
-      this.now = stop;
-      if (stop === gridEnd) exchange(this.models);
-    }
+    this.now = runWindows(this.now, until, this.L, (t) => {
+      for (const m of this.models) m.runTo(t);
+    }, () => exchange(this.models));
   }
 
   quiescent(): boolean {

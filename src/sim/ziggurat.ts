@@ -20,7 +20,6 @@ const WN = new Float64Array(128);
 const FN = new Float64Array(128);
 const R = 3.442619855899;
 
-
 (function setup() {
   const m1 = 2147483648;
   const vn = 9.91256303526217e-3;
