@@ -16,6 +16,7 @@
 // if they do not. Reported: the median of each figure over the rounds.
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import type { ThreadTiming } from "../src/model/run-options.js";
 
 interface Round {
   arrived: number;
@@ -26,6 +27,9 @@ interface Round {
   tasksPerWallSecond: number;
   tasksPerCpuSecond: number;
   peakRssMiB: number;
+  /** Threaded runs: the partitions' mean share of wall time spent waiting at window ends, and their longest setup. */
+  waitShare: number | null;
+  setupS: number | null;
 }
 
 const median = (xs: number[]) => {
@@ -38,13 +42,16 @@ async function child(workers: number, sets: string[]): Promise<void> {
   const { runScheduler } = await import("../src/schedulers.js");
   const cpu0 = process.cpuUsage();
   const config = applySets(defaultConfig(), [...sets, "sim.scheduler=laminar"]);
-  const r = await runScheduler(config, workers);
+  let timing: ThreadTiming[] = [];
+  const r = await runScheduler(config, workers, { onThreadTiming: (t) => { timing = t; } });
   const cpu = process.cpuUsage(cpu0);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const out: Round = {
     arrived: r.arrived, started: r.started, eventsProcessed: r.eventsProcessed,
     wallSeconds: r.wallSeconds, cpuSeconds, tasksPerWallSecond: r.tasksPerWallSecond,
     tasksPerCpuSecond: r.arrived / cpuSeconds, peakRssMiB: r.peakRssMiB,
+    waitShare: timing.length === 0 ? null : timing.reduce((a, t) => a + t.waitS / (t.setupS + t.busyS + t.waitS), 0) / timing.length,
+    setupS: timing.length === 0 ? null : Math.max(...timing.map((t) => t.setupS)),
   };
   process.stdout.write(JSON.stringify(out));
 }
@@ -71,13 +78,14 @@ function main(): void {
       }
       first ??= r;
       results.get(w)!.push(r);
-      if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${w} worker(s): ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s\n`);
+      const threads = r.waitShare === null ? "" : `; threads: setup ${r.setupS!.toFixed(2)} s, ${(100 * r.waitShare).toFixed(1)}% of their time waiting at window ends`;
+      if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${w} worker(s): ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s${threads}\n`);
     }
   }
   const base = results.get(workers[0])!;
   const byWorkers = workers.map((w) => {
     const rs = results.get(w)!;
-    const pick = (k: keyof Round) => median(rs.map((r) => r[k]));
+    const pick = (k: Exclude<keyof Round, "waitShare" | "setupS">) => median(rs.map((r) => r[k]));
     return {
       workers: w,
       eventsProcessed: rs[0].eventsProcessed,
@@ -85,6 +93,7 @@ function main(): void {
       medianTasksPerWallSecond: pick("tasksPerWallSecond"),
       medianTasksPerCpuSecond: pick("tasksPerCpuSecond"),
       medianPeakRssMiB: pick("peakRssMiB"),
+      medianWaitShare: rs[0].waitShare === null ? null : median(rs.map((r) => r.waitShare!)),
       medianSpeedup: median(rs.map((r, i) => base[i].wallSeconds / r.wallSeconds)),
     };
   });

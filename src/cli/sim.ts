@@ -5,6 +5,7 @@ import { Command } from "commander";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../model/params.js";
+import type { ThreadTiming } from "../model/run-options.js";
 import { formatTable } from "../report/table.js";
 import { Progress } from "./progress.js";
 import { availableParallelism } from "node:os";
@@ -100,7 +101,15 @@ function extraRows(r: CommonResult): Array<[string, string]> {
   return [];
 }
 
-export function summary(r: CommonResult): string {
+/** Where a threaded run's threads spent their time (none for a one-thread run). */
+function threadRows(t: ThreadTiming[]): Array<[string, string]> {
+  if (t.length === 0) return [];
+  const busy = t.map((x) => x.busyS), share = t.map((x) => x.waitS / (x.setupS + x.busyS + x.waitS));
+  const mean = share.reduce((a, b) => a + b, 0) / share.length;
+  return [["threads", `${t.length}: simulating ${Math.min(...busy).toFixed(1)}-${Math.max(...busy).toFixed(1)} s each, ${(100 * mean).toFixed(1)}% of their time waiting at window ends`]];
+}
+
+export function summary(r: CommonResult, threads: ThreadTiming[] = []): string {
   const c = r.config;
   const rows: Array<[string, string]> = [
     ["cluster", `${c.cluster.nodes} nodes x ${c.cluster.atomsPerNode} atoms, rho ${c.workload.rho}, ${c.sim.durationS} s, seed ${c.sim.seed}`],
@@ -114,6 +123,7 @@ export function summary(r: CommonResult): string {
     ["still waiting at the end", String(r.inFlightAtEnd)],
     ...extraRows(r),
     ["run", `${r.eventsProcessed} events, ${r.wallSeconds.toFixed(1)} s wall, ${Math.round(r.tasksPerWallSecond)} tasks/s, peak ${r.peakRssMiB.toFixed(0)} MiB`],
+    ...threadRows(threads),
   ];
   return formatTable(["", r.scheduler], rows);
 }
@@ -154,7 +164,8 @@ export function simCommand(): Command {
       const endMs = (config.sim.durationS + config.sim.drainS) * 1000;
       const bar = new Progress({ total: endMs, label: "sim", enabled: o.progress !== false && process.stderr.isTTY === true });
       const onProgress = (now: number) => bar.update(now / 1e6, `${(now / 1e9).toFixed(2)} s simulated`);
-      const result = await runScheduler(config, workers, { onProgress });
+      let threads: ThreadTiming[] = [];
+      const result = await runScheduler(config, workers, { onProgress, onThreadTiming: (t) => { threads = t; } });
       bar.finish();
       if (o.out !== undefined) {
         try {
@@ -166,6 +177,6 @@ export function simCommand(): Command {
         }
       }
       if (o.json) process.stdout.write(JSON.stringify(result) + "\n");
-      else console.log(summary(result));
+      else console.log(summary(result, threads));
     });
 }

@@ -1,7 +1,8 @@
 // One Zone partition of a threaded run (parallel.ts): the partition's whole
 // loop, windows and exchanges through shared memory, as one piscina task.
+import { performance } from "node:perf_hooks";
 import { loadCore } from "../core/wasm.js";
-import { runSlices, type SlicedModel } from "../model/run-options.js";
+import { runSlices, type SlicedModel, type ThreadTiming } from "../model/run-options.js";
 import { REC, mergeRuns, runWindows } from "./mailbox.js";
 import { LaminarModel } from "./model.js";
 import { reportOf, type PartReport } from "./partitioned.js";
@@ -12,8 +13,10 @@ const BOX_BYTES = 8 + BOX_RECORDS * REC * 8;
 
 class PartitionFailed extends Error {}
 
-export default function runPartition(task: ParallelTask): PartReport & { coreBuild: string } {
+export default function runPartition(task: ParallelTask): PartReport & { coreBuild: string; timing: ThreadTiming } {
   const { config, index, count } = task;
+  const t0 = performance.now();
+  let waitMs = 0;
   const ctl = new Int32Array(task.control);
   const counts = Array.from({ length: count }, (_, w) => new Int32Array(task.boxes, w * BOX_BYTES, 1));
   const regions = Array.from({ length: count }, (_, w) => new Float64Array(task.boxes, w * BOX_BYTES + 8, BOX_RECORDS * REC));
@@ -27,6 +30,14 @@ export default function runPartition(task: ParallelTask): PartReport & { coreBui
 
   /** Everybody waits here; a failed partition elsewhere ends this one too. */
   const barrier = (): void => {
+    const w0 = performance.now();
+    try {
+      wait();
+    } finally {
+      waitMs += performance.now() - w0;
+    }
+  };
+  const wait = (): void => {
     const gen = Atomics.load(ctl, C_GEN);
     if (Atomics.load(ctl, C_ERROR) !== 0) throw new PartitionFailed(`partition ${index} (${zones}) stopped at ${simNow / 1e6} ms: another partition failed`);
     if (Atomics.add(ctl, C_COUNT, 1) === count - 1) {
@@ -83,11 +94,14 @@ export default function runPartition(task: ParallelTask): PartReport & { coreBui
   };
 
   try {
+    const t1 = performance.now();
     m.start();
     runSlices(partition, config.sim.drainS, { onProgress });
     m.finish();
     m.invariants?.end();
-    return { ...reportOf(m), coreBuild: core.flavor };
+    const t2 = performance.now();
+    const timing: ThreadTiming = { index, zones: [m.z0, m.z1 - 1], setupS: (t1 - t0) / 1000, busyS: (t2 - t1 - waitMs) / 1000, waitS: waitMs / 1000 };
+    return { ...reportOf(m), coreBuild: core.flavor, timing };
   } catch (e) {
     if (e instanceof PartitionFailed) throw e;
     const msg = e instanceof Error ? e.message : String(e);

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { Piscina } from "piscina";
 import type { Config } from "../model/params.js";
-import type { RunOptions } from "../model/run-options.js";
+import type { RunOptions, ThreadTiming } from "../model/run-options.js";
 import { laminarResult, type SimResult } from "./run.js";
 import type { PartReport } from "./partitioned.js";
 import { REC } from "./mailbox.js";
@@ -75,6 +75,7 @@ export async function runLaminarParallel(config: Config, workers: number, opts: 
     reports.sort((a, b) => a.index - b.index);
     opts.onProgress?.(reports[0].simulatedNs, endNs);
     const coreBuild = (reports[0] as PartReport & { coreBuild?: string }).coreBuild ?? "simd";
+    opts.onThreadTiming?.(reports.map((r) => (r as PartReport & { timing: ThreadTiming }).timing));
     return laminarResult(config, reports, coreBuild, (performance.now() - wall0) / 1000);
   } finally {
     if (ticker !== null) clearInterval(ticker);

@@ -6,6 +6,21 @@ export interface RunOptions {
   onProgress?: (nowNs: number, endNs: number) => void;
   /** A core instance to build on (default: a fresh one; a run takes it over). */
   core?: Core;
+  /** Threaded Laminar runs: where each partition's thread spent its wall time, called once at the end. */
+  onThreadTiming?: (timing: ThreadTiming[]) => void;
+}
+
+/**
+ * Wall seconds of one partition's thread: building its model (setup),
+ * simulating (busy), and waiting for the other partitions at window ends
+ * (wait, which includes exchanging messages' hand-over, not their handling).
+ */
+export interface ThreadTiming {
+  index: number;
+  zones: [number, number];
+  setupS: number;
+  busyS: number;
+  waitS: number;
 }
 
 /** What runSlices drives: a model that runs to a time and knows when it is done. */

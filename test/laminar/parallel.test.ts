@@ -25,6 +25,23 @@ describe("runLaminarParallel", () => {
     expect(outcome(await runLaminarParallel(c, 4))).toBe(ref);
   }, 120_000);
 
+  it("reports each thread's setup, busy and waiting time, over Zone ranges that cover the cluster in order", async () => {
+    const c = applySets(defaultConfig(), ["cluster.nodes=1600", "sim.durationS=0.2"]);
+    let timing: import("../../src/model/run-options.js").ThreadTiming[] = [];
+    const r = await runLaminarParallel(c, 3, { onThreadTiming: (t) => { timing = t; } });
+    expect(timing.map((t) => t.index)).toEqual([0, 1, 2]);
+    expect(timing[0].zones[0]).toBe(0);
+    for (let i = 1; i < 3; i++) expect(timing[i].zones[0]).toBe(timing[i - 1].zones[1] + 1);
+    for (const t of timing) {
+      expect(t.zones[1]).toBeGreaterThanOrEqual(t.zones[0]);
+      expect(t.setupS).toBeGreaterThan(0);
+      expect(t.busyS).toBeGreaterThan(0);
+      expect(t.waitS).toBeGreaterThanOrEqual(0);
+      // a thread's time is inside the run's wall time
+      expect(t.setupS + t.busyS + t.waitS).toBeLessThanOrEqual(r.wallSeconds);
+    }
+  }, 60_000);
+
   it("a failing partition ends the run with its Zone range and simulated time, without hanging the others", async () => {
     const c = applySets(defaultConfig(), ["cluster.nodes=600", "sim.durationS=0.2"]);
     await expect(runLaminarParallel(c, 3, {}, { index: 1, ns: 50_000_000 })).rejects.toThrow(/partition 1 \(Zones \d+-\d+\) failed at simulated 50(\.\d+)? ms: injected fault/);
