@@ -40,6 +40,7 @@ const median = (xs: number[]) => {
 async function child(workers: number, sets: string[]): Promise<void> {
   const { applySets, defaultConfig } = await import("../src/model/params-config.js");
   const { runScheduler } = await import("../src/schedulers.js");
+  const { waitShare } = await import("../src/model/run-options.js");
   const cpu0 = process.cpuUsage();
   const config = applySets(defaultConfig(), [...sets, "sim.scheduler=laminar"]);
   let timing: ThreadTiming[] = [];
@@ -50,7 +51,7 @@ async function child(workers: number, sets: string[]): Promise<void> {
     arrived: r.arrived, started: r.started, eventsProcessed: r.eventsProcessed,
     wallSeconds: r.wallSeconds, cpuSeconds, tasksPerWallSecond: r.tasksPerWallSecond,
     tasksPerCpuSecond: r.arrived / cpuSeconds, peakRssMiB: r.peakRssMiB,
-    waitShare: timing.length === 0 ? null : timing.reduce((a, t) => a + t.waitS / (t.setupS + t.busyS + t.waitS), 0) / timing.length,
+    waitShare: timing.length === 0 ? null : waitShare(timing),
     setupS: timing.length === 0 ? null : Math.max(...timing.map((t) => t.setupS)),
   };
   process.stdout.write(JSON.stringify(out));

@@ -5,7 +5,7 @@ import { Command } from "commander";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../model/params.js";
-import type { ThreadTiming } from "../model/run-options.js";
+import { waitShare, type ThreadTiming } from "../model/run-options.js";
 import { formatTable } from "../report/table.js";
 import { Progress } from "./progress.js";
 import { availableParallelism } from "node:os";
@@ -104,9 +104,8 @@ function extraRows(r: CommonResult): Array<[string, string]> {
 /** Where a threaded run's threads spent their time (none for a one-thread run). */
 function threadRows(t: ThreadTiming[]): Array<[string, string]> {
   if (t.length === 0) return [];
-  const busy = t.map((x) => x.busyS), share = t.map((x) => x.waitS / (x.setupS + x.busyS + x.waitS));
-  const mean = share.reduce((a, b) => a + b, 0) / share.length;
-  return [["threads", `${t.length}: simulating ${Math.min(...busy).toFixed(1)}-${Math.max(...busy).toFixed(1)} s each, ${(100 * mean).toFixed(1)}% of their time waiting at window ends`]];
+  const busy = t.map((x) => x.busyS);
+  return [["threads", `${t.length}: simulating ${Math.min(...busy).toFixed(1)}-${Math.max(...busy).toFixed(1)} s each, ${(100 * waitShare(t)).toFixed(1)}% of their time waiting at window ends`]];
 }
 
 export function summary(r: CommonResult, threads: ThreadTiming[] = []): string {

@@ -12,8 +12,8 @@ export interface RunOptions {
 
 /**
  * Wall seconds of one partition's thread: building its model (setup),
- * simulating (busy), and waiting for the other partitions at window ends
- * (wait, which includes exchanging messages' hand-over, not their handling).
+ * simulating (busy, handling messages included) and waiting at the barriers
+ * of window ends and idle checks (wait). zones: its first and last Zone.
  */
 export interface ThreadTiming {
   index: number;
@@ -21,6 +21,12 @@ export interface ThreadTiming {
   setupS: number;
   busyS: number;
   waitS: number;
+}
+
+/** Mean share of the threads' time spent waiting (0 for no threads). */
+export function waitShare(timing: ThreadTiming[]): number {
+  if (timing.length === 0) return 0;
+  return timing.reduce((a, t) => a + t.waitS / (t.setupS + t.busyS + t.waitS), 0) / timing.length;
 }
 
 /** What runSlices drives: a model that runs to a time and knows when it is done. */
