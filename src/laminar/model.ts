@@ -1480,18 +1480,20 @@ export class LaminarModel {
   /** DA d ends without starting its task; the gateway side learns it half a hop later (taskLost). */
   private daEnd(d: number, end: number, cause: number): void {
     this.metrics.onDaEnd(end);
-    const D = this.das, t = D.task[d], z = this.cluster.zoneOf[D.node[d]];
-    D.state[d] = 0;
-    D.slots.release(d);
-    this.send(z, M_DA_END, TO_GATEWAY, t, cause);
+    this.release(d, M_DA_END, cause);
   }
 
   /** DA d's life ends after its task started (completed, killed, reclaimed, or landed elsewhere); `how`: R_* bits. */
   private retire(d: number, how: number): void {
+    this.release(d, M_RETIRE, how);
+  }
+
+  /** Free DA d's slot and tell the gateway side (message `kind` about its task, with `arg`) from its Zone. */
+  private release(d: number, kind: number, arg: number): void {
     const D = this.das, t = D.task[d], z = this.cluster.zoneOf[D.node[d]];
     D.state[d] = 0;
     D.slots.release(d);
-    this.send(z, M_RETIRE, TO_GATEWAY, t, how);
+    this.send(z, kind, TO_GATEWAY, t, arg);
   }
 
   /** Gateway side: a DA of task t ended without starting it; if it was the task's last hope, the task fails with `cause`. */
