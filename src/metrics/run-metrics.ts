@@ -173,12 +173,7 @@ export class RunMetrics {
   /** A RunMetrics holding what toJSON() wrote. */
   static fromJSON(o: RunMetricsJSON, deadlineNs: number): RunMetrics {
     const m = new RunMetrics(deadlineNs, o.survival !== null);
-    const self = m as unknown as Record<string, number>;
-    for (const k of COUNTERS) self[k] = o.counters[k];
-    m.failedBy.set(o.failedBy);
-    m.daEnds.set(o.daEnds);
-    for (const k of HISTOGRAMS) m[k].merge(LatencyHistogram.fromJSON(o.histograms[k]));
-    if (o.survival !== null) Object.assign(m.survival!, o.survival);
+    m.addCounts(o);
     for (const p of o.series) m.series.push({ ...p });
     return m;
   }
@@ -190,15 +185,7 @@ export class RunMetrics {
    * is recomputed from the sums.
    */
   add(o: RunMetricsJSON): void {
-    const self = this as unknown as Record<string, number>;
-    for (const k of COUNTERS) self[k] += o.counters[k];
-    for (let i = 0; i < this.failedBy.length; i++) this.failedBy[i] += o.failedBy[i];
-    for (let i = 0; i < this.daEnds.length; i++) this.daEnds[i] += o.daEnds[i];
-    for (const k of HISTOGRAMS) this[k].merge(LatencyHistogram.fromJSON(o.histograms[k]));
-    if (this.survival !== null && o.survival !== null) {
-      const v = this.survival as unknown as Record<string, number>;
-      for (const k of SURVIVAL) v[k] += o.survival[k];
-    }
+    this.addCounts(o);
     if (o.series.length !== this.series.length) throw new Error(`metrics: merging series of ${o.series.length} and ${this.series.length} points`);
     let completed = 0, ended = 0;
     for (let i = 0; i < this.series.length; i++) {
@@ -210,6 +197,19 @@ export class RunMetrics {
         ended += (p.completed as number) + (p.oomKillsL as number) + (p.oomKillsF as number) + (p.reclaimed as number);
         p.executionSurvival = ended > 0 ? completed / ended : null;
       }
+    }
+  }
+
+  /** Add another's counters, failure and DA-end counts, histograms and survival counters (not its series). */
+  private addCounts(o: RunMetricsJSON): void {
+    const self = this as unknown as Record<string, number>;
+    for (const k of COUNTERS) self[k] += o.counters[k];
+    for (let i = 0; i < this.failedBy.length; i++) this.failedBy[i] += o.failedBy[i];
+    for (let i = 0; i < this.daEnds.length; i++) this.daEnds[i] += o.daEnds[i];
+    for (const k of HISTOGRAMS) this[k].merge(LatencyHistogram.fromJSON(o.histograms[k]));
+    if (this.survival !== null && o.survival !== null) {
+      const v = this.survival as unknown as Record<string, number>;
+      for (const k of SURVIVAL) v[k] += o.survival[k];
     }
   }
 
