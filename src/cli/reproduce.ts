@@ -26,7 +26,7 @@ export function reproduceCommand(): Command {
     .option("--scale <scale>", "quick (the default: minutes on a laptop) or paper (the paper's sizes and durations: hours)", "quick")
     .option("--seeds <k>", "seeds per point; with k > 1 the tables show the mean and a 95% interval", "1")
     .option("--out <dir>", "where results go; a rerun with the same directory resumes", "laminar-results")
-    .option("--workers <n>", `worker threads (default: the cores available, ${availableParallelism()} here): points run at once, one thread each; with fewer points left than threads, a Laminar point splits its Zones over the rest`)
+    .option("--workers <n>", `worker threads (default: the cores available, ${availableParallelism()} here): points run at once, one thread each; when there are fewer points to run than threads, each Laminar point splits its Zones over its share of them`)
     .option("--no-progress", "no progress bar on stderr")
     .addHelpText("after", "\nExamples:\n  laminar reproduce                     # every experiment, quick scale\n  laminar reproduce exp1 exp2 --seeds 3\n  laminar reproduce exp2 --scale paper --out exp2-paper")
     .action(async (names: string[], o: Options) => {
