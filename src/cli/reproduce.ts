@@ -2,7 +2,7 @@
 // the quick or the paper scale, points in parallel on worker threads, and
 // print one table per experiment with the paper's figures beside ours. Writes
 // DIR/results.json and DIR/results.csv; a rerun with the same DIR skips the
-// points already done.
+// points already done by the same build (--fresh runs them again).
 import { Command } from "commander";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +17,7 @@ interface Options {
   out: string;
   workers?: string;
   progress?: boolean;
+  fresh?: boolean;
 }
 
 export function reproduceCommand(): Command {
@@ -25,8 +26,9 @@ export function reproduceCommand(): Command {
     .argument("[experiments...]", `experiments to run: ${EXPERIMENT_IDS.join(", ")} or all`, ["all"])
     .option("--scale <scale>", "quick (the default: minutes on a laptop) or paper (the paper's sizes and durations: hours)", "quick")
     .option("--seeds <k>", "seeds per point; with k > 1 the tables show the mean and a 95% interval", "1")
-    .option("--out <dir>", "where results go; a rerun with the same directory resumes", "laminar-results")
-    .option("--workers <n>", `worker threads (default: the cores available, ${availableParallelism()} here): points run at once, one thread each; when there are fewer points to run than threads, each Laminar point splits its Zones over its share of them`)
+    .option("--out <dir>", "where results go; a rerun with the same directory resumes the points this build of laminar wrote there", "laminar-results")
+    .option("--workers <n>", `worker threads (default: the cores available, ${availableParallelism()} here): points run at once, longest first, one thread each while points outnumber free threads; the last points share the free threads (a Laminar point splits its Zones over its share)`)
+    .option("--fresh", "delete the points already in --out and run them again (a rerun resumes only points of the same build of laminar)")
     .option("--no-progress", "no progress bar on stderr")
     .addHelpText("after", "\nExamples:\n  laminar reproduce                     # every experiment, quick scale\n  laminar reproduce exp1 exp2 --seeds 3\n  laminar reproduce exp2 --scale paper --out exp2-paper")
     .action(async (names: string[], o: Options) => {
@@ -42,16 +44,19 @@ export function reproduceCommand(): Command {
       }
       const experiments = EXPERIMENTS.filter((e) => ids.includes(e.id));
       const points = experiments.flatMap((e) => e.points(scale));
-      const { runPoints } = await import("../experiments/runner.js");
+      const { OtherBuildError, runPoints } = await import("../experiments/runner.js");
+      const { buildId } = await import("../experiments/build-id.js");
       const { experimentTable, writeResults } = await import("../experiments/report.js");
       const bar = new Progress({ total: points.length * seeds, label: `reproduce (${scale})`, enabled: o.progress !== false && process.stderr.isTTY === true });
       let resumed = 0;
       const results = await runPoints(points, {
-        out: o.out, seeds, workers,
+        out: o.out, seeds, workers, build: buildId(), fresh: o.fresh === true,
         onDone: (done, total, last) => {
           if (last.resumed) resumed++;
           bar.update(done, `${done}/${total} points, last ${last.point.experiment} ${last.point.scheduler} ${last.point.varied.name}=${last.point.varied.value}`);
         },
+      }).catch((e: unknown) => {
+        throw e instanceof OtherBuildError ? new UsageError(e.message) : e;
       });
       bar.finish();
       writeResults(o.out, results);

@@ -1,9 +1,12 @@
 // Runs experiment points in parallel on a piscina pool of worker threads, one
-// point per task (a Laminar point may split its Zones over threads of its
-// own when there are fewer points than threads: splitWorkers). Each finished point is written at once to
-// DIR/points/<key>.json, so an interrupted sweep resumes where it stopped:
-// points whose file exists are read back, not rerun.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+// point per task, longest first (pointCost), each given its share of the
+// threads free when it starts (grantThreads: a Laminar point splits its Zones
+// over them; the result is the same for any split). Each finished point is
+// written at once to DIR/points/<key>.json, so an interrupted sweep resumes
+// where it stopped: points whose file exists are read back, not rerun, when
+// DIR/points/BUILD names the same build of laminar (build-id.ts); points of
+// another build are refused (OtherBuildError) unless `fresh` clears them.
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,23 +26,62 @@ export interface RunnerOptions {
   seeds: number;
   workers?: number;
   onDone?: (done: number, total: number, last: PointResult) => void;
+  /** The build running the sweep (buildId()); points in `out` from another build are refused. */
+  build: string;
+  /** Delete the points already in `out` first (whatever build wrote them). */
+  fresh?: boolean;
+}
+
+/** `out` holds points written by another build of laminar (or by one that recorded none). */
+export class OtherBuildError extends Error {
+  override name = "OtherBuildError";
 }
 
 /**
- * How W worker threads are shared between `todo` points: as many points at
- * a time as threads (one thread each) while there are more points than
- * threads; with fewer points, each Laminar point splits its Zones over the
- * threads left to it (results do not depend on the split).
+ * Make `dir` hold only points of build `build`: with `fresh`, delete every
+ * point there; otherwise refuse points recorded by another build. Then
+ * record `build` as the directory's.
  */
-export function splitWorkers(workers: number, todo: number): { points: number; threads: number } {
-  const w = Math.max(1, Math.floor(workers));
-  const points = Math.max(1, Math.min(w, todo));
-  return { points, threads: Math.max(1, Math.floor(w / points)) };
+function claimPointsDir(dir: string, build: string, fresh: boolean): void {
+  mkdirSync(dir, { recursive: true });
+  const points = readdirSync(dir).filter((f) => f.endsWith(".json") || f.endsWith(".json.tmp"));
+  const stamp = join(dir, "BUILD");
+  const recorded = existsSync(stamp) ? readFileSync(stamp, "utf8").trim() : null;
+  if (fresh) for (const f of points) rmSync(join(dir, f), { force: true });
+  else if (points.length > 0 && recorded !== build) {
+    throw new OtherBuildError(
+      `${dir} holds ${points.length} point(s) from ${recorded === null ? "a build that recorded no id" : `another build of laminar (${recorded}; this is ${build})`}: ` +
+      "pass --fresh to run them again, or choose another --out",
+    );
+  }
+  writeFileSync(stamp, `${build}\n`);
+}
+
+/**
+ * A point's expected cost, to start the longest points first: its task count
+ * (nodes x rho x simulated seconds of arrivals). Only the order matters.
+ */
+export function pointCost(p: Point): number {
+  const d = p.sets.find((s) => s.startsWith("sim.durationS="));
+  const seconds = d === undefined ? 1 : Number(d.slice("sim.durationS=".length));
+  return p.nodes * p.rho * (Number.isFinite(seconds) ? seconds : 1);
+}
+
+/**
+ * Threads for the next point to start, given the threads free now and the
+ * points waiting (this one included): one each while waiting points
+ * outnumber free threads, so every thread has a point; the last points share
+ * what is free, the larger share to the point that starts first (the
+ * longest). Only a Laminar point splits its Zones; any other takes one.
+ */
+export function grantThreads(free: number, waiting: number, splits: boolean): number {
+  if (!splits || free <= 1) return 1;
+  return Math.ceil(free / Math.min(waiting, free));
 }
 
 export async function runPoints(points: Point[], o: RunnerOptions): Promise<PointResult[]> {
   const dir = join(o.out, "points");
-  mkdirSync(dir, { recursive: true });
+  claimPointsDir(dir, o.build, o.fresh === true);
   const jobs: Array<{ point: Point; seed: number; key: string }> = [];
   for (const point of points) for (let seed = 1; seed <= o.seeds; seed++) jobs.push({ point, seed, key: pointKey(point, seed) });
   const results: PointResult[] = [];
@@ -59,21 +101,42 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
     }
   });
   if (todo.length > 0) {
-    const { points: concurrent, threads } = splitWorkers(o.workers ?? availableParallelism(), todo.length);
+    const workers = Math.max(1, Math.floor(o.workers ?? availableParallelism()));
+    // longest first (a stable sort: the specs' order among equals), so a long point does not start last and run alone
+    const queue = [...todo].sort((a, b) => pointCost(b.point) - pointCost(a.point));
     const pool = new Piscina({
       filename: fileURLToPath(new URL("./worker.js", import.meta.url)),
-      maxThreads: concurrent,
+      maxThreads: Math.min(workers, todo.length),
       minThreads: 1,
       idleTimeout: 1000,
     });
     try {
-      await Promise.all(todo.map(async (j) => {
-        const result = (await pool.run({ sets: [...j.point.sets, `sim.seed=${j.seed}`], threads })) as Record<string, unknown>;
-        writeFileSync(join(dir, `${j.key}.json.tmp`), JSON.stringify(result));
-        // rename is atomic: a point file is either complete or absent
-        renameSync(join(dir, `${j.key}.json.tmp`), join(dir, `${j.key}.json`));
-        finish({ ...j, result, resumed: false });
-      }));
+      await new Promise<void>((resolve, reject) => {
+        let free = workers, running = 0, failed = false;
+        const startMore = (): void => {
+          while (!failed && queue.length > 0 && free > 0) {
+            const j = queue.shift()!;
+            const threads = grantThreads(free, queue.length + 1, j.point.scheduler === "laminar");
+            free -= threads;
+            running++;
+            pool.run({ sets: [...j.point.sets, `sim.seed=${j.seed}`], threads }).then((r) => {
+              const result = r as Record<string, unknown>;
+              writeFileSync(join(dir, `${j.key}.json.tmp`), JSON.stringify(result));
+              // rename is atomic: a point file is either complete or absent
+              renameSync(join(dir, `${j.key}.json.tmp`), join(dir, `${j.key}.json`));
+              finish({ ...j, result, resumed: false });
+              free += threads;
+              running--;
+              if (queue.length === 0 && running === 0) resolve();
+              else startMore();
+            }).catch((e: unknown) => {
+              failed = true;
+              reject(e);
+            });
+          }
+        };
+        startMore();
+      });
     } finally {
       await pool.destroy();
     }

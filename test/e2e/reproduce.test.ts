@@ -5,7 +5,7 @@
 // rho = 0.8 keep the start-success ordering the paper reports.
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { packageRoot } from "../../src/core/paths.js";
@@ -39,7 +39,8 @@ describe("laminar reproduce", () => {
       const csv = readFileSync(join(out, "results.csv"), "utf8").trim().split("\n");
       expect(csv).toHaveLength(5);
       expect(csv[0].startsWith("experiment,scheduler,rho,nodes,varied,value,seed")).toBe(true);
-      expect(readdirSync(join(out, "points"))).toHaveLength(4);
+      expect(readdirSync(join(out, "points")).filter((f) => f.endsWith(".json"))).toHaveLength(4);
+      expect(readFileSync(join(out, "points", "BUILD"), "utf8")).toMatch(/^[0-9a-f]{16}\n$/);
       const svg = readFileSync(join(out, "exp4a-success.svg"), "utf8");
       expect(svg.startsWith("<svg")).toBe(true);
       expect(svg).toMatch(/two-phase on/);
@@ -50,6 +51,15 @@ describe("laminar reproduce", () => {
       const again = laminar("reproduce", "exp4a", "--out", out, "--no-progress");
       expect(again.code).toBe(0);
       expect(again.out).toMatch(/4 runs \(4 from earlier runs/);
+      // points written by another build are refused in one line, and --fresh runs them again
+      writeFileSync(join(out, "points", "BUILD"), "0123456789abcdef\n");
+      const other = laminar("reproduce", "exp4a", "--out", out, "--no-progress");
+      expect(other.code).toBe(2);
+      expect(other.err.trim().split("\n")).toHaveLength(1);
+      expect(other.err).toMatch(/^laminar: .* holds 4 point\(s\) from another build of laminar \(0123456789abcdef; .*--fresh/);
+      const fresh = laminar("reproduce", "exp4a", "--out", out, "--no-progress", "--fresh");
+      expect(fresh.code).toBe(0);
+      expect(fresh.out).toMatch(/4 runs \(0 from earlier runs/);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
