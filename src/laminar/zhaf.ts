@@ -33,6 +33,9 @@
 // Snapshots live in a ring of RING versions per Zone; a node whose replica
 // fell out of the ring (it missed RING - 1 broadcasts in a row) reads the
 // oldest version kept, which is stale anyway under the missingness guard.
+// The ring keeps every version's time and aggregates, but the tables of only
+// the versions a node can read: with the guard, those younger than the
+// stale age (a few); without it, all RING.
 import type { Config } from "../model/params.js";
 import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
@@ -86,7 +89,9 @@ export class ZoneField {
   private readonly ztBytes: Int32Array;
   /** Byte offset of the field inside a Zone table is 0; of the rows, rowsAt[z]. */
   private readonly rowsAt: Int32Array;
-  /** Pointer of Zone z's master table; its ring slot s is at master + (1 + s) * ztBytes. */
+  /** Table copies kept per Zone (<= ring): version v's table is at master + (1 + v % copies) * ztBytes. */
+  private readonly copies: number;
+  /** Pointer of Zone z's master table. */
   private readonly master: Float64Array;
   /** Per Zone: snapshots taken (the newest is version taken - 1), broadcasts delivered, uploads delivered. */
   readonly taken: Int32Array;
@@ -138,6 +143,9 @@ export class ZoneField {
     this.projection = c.zhaf.projection;
     this.degradeHeat = c.zhaf.degradeHeat;
     this.loss = c.network.loss;
+    // snapshots are taken every broadcastMs, so at most floor(stale / broadcast) + 1 versions are younger
+    // than the stale age at any time (one more for the rounding of the period to whole ns)
+    this.copies = this.guard ? Math.min(this.ring, Math.floor(this.staleNs / (c.zhaf.broadcastMs * NS_PER_MS)) + 2) : this.ring;
     this.ztBytes = new Int32Array(Z);
     this.rowsAt = new Int32Array(Z);
     this.master = new Float64Array(Z);
@@ -146,7 +154,7 @@ export class ZoneField {
       const fieldBytes = Math.ceil((20 * nz) / 16) * 16;
       this.rowsAt[z] = fieldBytes;
       this.ztBytes[z] = fieldBytes + Math.ceil((nz * cl.rowBytes) / 16) * 16;
-      this.master[z] = arena.alloc((1 + this.ring) * this.ztBytes[z], 16);
+      this.master[z] = arena.alloc((1 + this.copies) * this.ztBytes[z], 16);
     }
     this.offsetsPtr = arena.alloc(8, 8);
     this.aggOut = arena.alloc(8, 8);
@@ -242,7 +250,7 @@ export class ZoneField {
     }
     q.size = keep;
     const v = this.taken[z]++;
-    const slot = v % this.ring, dst = m + (1 + slot) * this.ztBytes[z];
+    const slot = v % this.ring, dst = m + (1 + (v % this.copies)) * this.ztBytes[z];
     this.v.u8.copyWithin(dst, m, m + this.ztBytes[z]);
     const d = dst >> 2;
     if (this.guard) {
@@ -314,7 +322,8 @@ export class ZoneField {
       this.staleReplicaReads++;
       return -1;
     }
-    return this.master[z] + (1 + slot) * this.ztBytes[z];
+    if (v < this.taken[z] - this.copies) throw new Error(`zhaf: Zone ${z}'s version ${v} read after its table copy was reused`);
+    return this.master[z] + (1 + (v % this.copies)) * this.ztBytes[z];
   }
 
   rowsOffset(z: number): number {

@@ -122,6 +122,13 @@ describe("Z-HAF switches are wired", () => {
     expect(noGuard.zhaf.staleReplicaReads).toBe(0);
     expect(base.zhaf.staleReplicaReads).toBeGreaterThan(0);
   });
+  it("under heavy loss, replicas that fall behind read as stale, never from a reused table copy", () => {
+    // with the guard on, Z-HAF keeps the tables of only the versions younger than the stale age; a
+    // replica older than that must read as stale (a reused copy would throw), and those reads happen
+    const lossy = run("sim.durationS=0.2", "network.loss=0.5", "zhaf.broadcastMs=0.5", "regeneration.enabled=false");
+    expect(lossy.zhaf.replicaCopiesLost).toBeGreaterThan(1000);
+    expect(lossy.zhaf.staleReplicaReads).toBeGreaterThan(0);
+  });
   it("the artifact's wider placability runs", () => {
     const r = run("sim.durationS=0.2", "da.acceptProjected=true");
     expect(r.startSuccessRatio).toBeGreaterThan(0.99);
