@@ -49,36 +49,42 @@ export const MISSING_STAMP = -1e30;
 /** Degrade age passed to the core: only MISSING_STAMP rows exceed it. */
 export const DEGRADE_AGE = 1e20;
 
-/** Reports in flight for one Zone, in the order they were generated (per node, in time order). */
+/**
+ * Reports in flight for one Zone, in the order they were generated (per
+ * node, in time order). One record per report, so writing or applying one
+ * touches one cache line (for rows up to 320 atoms): measure time (f64, ns),
+ * node, S and H (integers), then the bitmap's words; it arrives at the
+ * measure time plus the Zone field's report delay.
+ */
 class ReportRing {
   cap: number;
   head = 0;
   size = 0;
-  node: Int32Array;
-  s: Float64Array;
-  h: Float64Array;
-  meas: Float64Array;
-  arrive: Float64Array;
-  bits: Uint32Array;
+  /** Record size in 32-bit words, and the offsets of its fields in them. */
+  readonly rec: number;
+  static readonly NODE = 2;
+  static readonly S = 3;
+  static readonly H = 4;
+  static readonly BITS = 6;
+  f64: Float64Array;
+  i32: Int32Array;
+  u32: Uint32Array;
   constructor(cap: number, readonly words: number) {
     this.cap = cap;
-    this.node = new Int32Array(cap);
-    this.s = new Float64Array(cap);
-    this.h = new Float64Array(cap);
-    this.meas = new Float64Array(cap);
-    this.arrive = new Float64Array(cap);
-    this.bits = new Uint32Array(cap * words);
+    this.rec = Math.ceil((4 * (ReportRing.BITS + words)) / 64) * 16;
+    const b = new ArrayBuffer(cap * this.rec * 4);
+    this.f64 = new Float64Array(b);
+    this.i32 = new Int32Array(b);
+    this.u32 = new Uint32Array(b);
   }
   grow(): void {
-    const cap = this.cap * 2, w = this.words;
-    const node = new Int32Array(cap), s = new Float64Array(cap), h = new Float64Array(cap);
-    const meas = new Float64Array(cap), arrive = new Float64Array(cap), bits = new Uint32Array(cap * w);
+    const cap = this.cap * 2, rec = this.rec;
+    const b = new ArrayBuffer(cap * rec * 4), u32 = new Uint32Array(b);
     for (let i = 0; i < this.size; i++) {
       const j = (this.head + i) % this.cap;
-      node[i] = this.node[j]; s[i] = this.s[j]; h[i] = this.h[j]; meas[i] = this.meas[j]; arrive[i] = this.arrive[j];
-      bits.set(this.bits.subarray(j * w, j * w + w), i * w);
+      u32.set(this.u32.subarray(j * rec, j * rec + rec), i * rec);
     }
-    Object.assign(this, { cap, head: 0, node, s, h, meas, arrive, bits });
+    Object.assign(this, { cap, head: 0, f64: new Float64Array(b), i32: new Int32Array(b), u32 });
   }
 }
 
@@ -206,47 +212,50 @@ export class ZoneField {
     if (q.size === q.cap) q.grow();
     const j = (q.head + q.size) % q.cap;
     q.size++;
-    q.node[j] = node;
-    q.s[j] = pressured ? 0 : this.cl.free[node];
-    q.h[j] = heat;
-    q.meas[j] = measNs;
-    q.arrive[j] = measNs + this.reportDelayNs;
-    const w = this.words, u32 = this.v.u32, src = this.cl.row(node) >> 2, bits = q.bits, dst = j * w;
-    if (pressured) bits.fill(0, dst, dst + w);
-    else for (let i = 0; i < w; i++) bits[dst + i] = u32[src + i];
+    const r = j * q.rec, i32 = q.i32;
+    q.f64[r >> 1] = measNs;
+    i32[r + ReportRing.NODE] = node;
+    i32[r + ReportRing.S] = pressured ? 0 : this.cl.free[node];
+    i32[r + ReportRing.H] = heat;
+    const w = this.words, dst = r + ReportRing.BITS;
+    if (pressured) q.u32.fill(0, dst, dst + w);
+    else {
+      const u32 = this.v.u32, src = this.cl.row(node) >> 2, bits = q.u32;
+      for (let i = 0; i < w; i++) bits[dst + i] = u32[src + i];
+    }
   }
 
   /** Apply the reports that have arrived, then publish the master table as the next version; returns it. */
   snapshot(z: number, nowNs: number): number {
     const off = this.cl.offsets[z], nz = this.cl.offsets[z + 1] - off, m = this.master[z];
     const f32 = this.v.f32, u32 = this.v.u32;
-    const q = this.rings[z], w = this.words, a = this.alpha, bits = q.bits;
+    const q = this.rings[z], w = this.words, a = this.alpha, rec = q.rec, delay = this.reportDelayNs;
+    const qf = q.f64, qi = q.i32, qu = q.u32;
     let keep = 0;
     for (let i = 0; i < q.size; i++) {
-      const j = (q.head + i) % q.cap;
-      if (q.arrive[j] > nowNs) {
+      const j = (q.head + i) % q.cap, rj = j * rec;
+      const measNs = qf[rj >> 1], arrive = measNs + delay;
+      if (arrive > nowNs) {
         // not arrived yet: keep it, compacted towards the head, order unchanged
         const k = (q.head + keep++) % q.cap;
-        if (k !== j) {
-          q.node[k] = q.node[j]; q.s[k] = q.s[j]; q.h[k] = q.h[j]; q.meas[k] = q.meas[j]; q.arrive[k] = q.arrive[j];
-          for (let x = 0; x < w; x++) bits[k * w + x] = bits[j * w + x];
-        }
+        if (k !== j) qu.copyWithin(k * rec, rj, rj + rec);
         continue;
       }
-      const n = q.node[j], r = n - off, b = (m >> 2) + r;
-      const measMs = q.meas[j] / NS_PER_MS;
+      const n = qi[rj + ReportRing.NODE], sj = qi[rj + ReportRing.S], hj = qi[rj + ReportRing.H];
+      const r = n - off, b = (m >> 2) + r;
+      const measMs = measNs / NS_PER_MS;
       const dt = measMs - this.lastMeasMs[n];
       if (dt > 0) {
-        f32[b + 2 * nz] = a * ((q.s[j] - f32[b]) / dt) + (1 - a) * f32[b + 2 * nz];
-        f32[b + 3 * nz] = a * ((q.h[j] - f32[b + nz]) / dt) + (1 - a) * f32[b + 3 * nz];
+        f32[b + 2 * nz] = a * ((sj - f32[b]) / dt) + (1 - a) * f32[b + 2 * nz];
+        f32[b + 3 * nz] = a * ((hj - f32[b + nz]) / dt) + (1 - a) * f32[b + 3 * nz];
       }
-      f32[b] = q.s[j];
-      f32[b + nz] = q.h[j];
+      f32[b] = sj;
+      f32[b + nz] = hj;
       f32[b + 4 * nz] = measMs;
       this.lastMeasMs[n] = measMs;
-      this.lastHeard[n] = q.arrive[j];
-      const dst = ((m + this.rowsAt[z]) >> 2) + r * w;
-      for (let x = 0; x < w; x++) u32[dst + x] = bits[j * w + x];
+      this.lastHeard[n] = arrive;
+      const dst = ((m + this.rowsAt[z]) >> 2) + r * w, src = rj + ReportRing.BITS;
+      for (let x = 0; x < w; x++) u32[dst + x] = qu[src + x];
     }
     q.size = keep;
     const v = this.taken[z]++;
