@@ -512,11 +512,14 @@ export class LaminarModel {
     }
   }
 
-  /** End of the run: materialise the arrivals of the last moments, so every task that arrived is counted; settle the totals. */
+  /**
+   * End of the run: materialise the arrivals of the last moments, so every
+   * task that arrived is counted. The totals are settled once, over all
+   * partitions' counts (laminarResult).
+   */
   finish(): void {
     this.drain(this.engine.now - 1);
     this.flushArrivals(this.engine.now - 1);
-    settleMetrics(this.metrics, this.c, this.forfeit);
   }
 
   /** Per-Zone deposit totals (for merging partitions). */
