@@ -51,8 +51,9 @@ export const DEGRADE_AGE = 1e20;
 
 /**
  * Reports in flight for one Zone, in the order they were generated (per
- * node, in time order). One record per report, so writing or applying one
- * touches one cache line (for rows up to 320 atoms): measure time (f64, ns),
+ * node, in time order). One record per report, 64 bytes for rows up to 320
+ * atoms, so writing or applying one touches one or two cache lines instead
+ * of a line in each of six columns: measure time (f64, ns),
  * node, S and H (integers), then the bitmap's words; it arrives at the
  * measure time plus the Zone field's report delay.
  */
