@@ -44,17 +44,19 @@ export function reproduceCommand(): Command {
       }
       const experiments = EXPERIMENTS.filter((e) => ids.includes(e.id));
       const points = experiments.flatMap((e) => e.points(scale));
-      const { OtherBuildError, runPoints } = await import("../experiments/runner.js");
+      const { OtherBuildError, pointCost, runPoints } = await import("../experiments/runner.js");
       const { buildId } = await import("../experiments/build-id.js");
       const { experimentTable, writeResults } = await import("../experiments/report.js");
-      const bar = new Progress({ total: points.length * seeds, label: `reproduce (${scale})`, enabled: o.progress !== false && process.stderr.isTTY === true });
-      let resumed = 0;
+      // the bar counts work (pointCost: tasks to simulate), so it moves while long points run, and its ETA holds
+      const bar = new Progress({ total: points.reduce((a, p) => a + pointCost(p), 0) * seeds, label: `reproduce (${scale})`, enabled: o.progress !== false && process.stderr.isTTY === true });
+      let resumed = 0, status = `0/${points.length * seeds} points`;
       const results = await runPoints(points, {
         out: o.out, seeds, workers, build: buildId(), fresh: o.fresh === true,
         onDone: (done, total, last) => {
           if (last.resumed) resumed++;
-          bar.update(done, `${done}/${total} points, last ${last.point.experiment} ${last.point.scheduler} ${last.point.varied.name}=${last.point.varied.value}`);
+          status = `${done}/${total} points, last ${last.point.experiment} ${last.point.scheduler} ${last.point.varied.name}=${last.point.varied.value}`;
         },
+        onProgress: (done) => bar.update(done, status),
       }).catch((e: unknown) => {
         throw e instanceof OtherBuildError ? new UsageError(e.message) : e;
       });

@@ -26,6 +26,14 @@ export interface RunnerOptions {
   seeds: number;
   workers?: number;
   onDone?: (done: number, total: number, last: PointResult) => void;
+  /**
+   * Called every progressEveryMs while points run, and as each ends: work done
+   * and work in all, in pointCost units (points read back and finished ones
+   * whole, running ones by the share of their simulated time done).
+   */
+  onProgress?: (done: number, total: number) => void;
+  /** How often onProgress is called while points run, ms (default 1000). */
+  progressEveryMs?: number;
   /** The build running the sweep (buildId()); points in `out` from another build are refused. */
   build: string;
   /** Delete the points already in `out` first (whatever build wrote them). */
@@ -85,10 +93,21 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
   const jobs: Array<{ point: Point; seed: number; key: string }> = [];
   for (const point of points) for (let seed = 1; seed <= o.seeds; seed++) jobs.push({ point, seed, key: pointKey(point, seed) });
   const results: PointResult[] = [];
-  let done = 0;
+  let done = 0, doneCost = 0;
+  const totalCost = jobs.reduce((a, j) => a + pointCost(j.point), 0);
+  // points running now: their cost and the share of it done, written by their worker
+  const running = new Map<string, { cost: number; share: Float64Array }>();
+  const progress = (): void => {
+    let d = doneCost;
+    for (const r of running.values()) d += r.cost * r.share[0];
+    o.onProgress?.(d, totalCost);
+  };
   const finish = (r: PointResult) => {
     results.push(r);
+    running.delete(r.key);
+    doneCost += pointCost(r.point);
     o.onDone?.(++done, jobs.length, r);
+    progress();
   };
   const todo = jobs.filter((j) => {
     const file = join(dir, `${j.key}.json`);
@@ -110,24 +129,27 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
       minThreads: 1,
       idleTimeout: 1000,
     });
+    const ticker = o.onProgress === undefined ? null : setInterval(progress, o.progressEveryMs ?? 1000);
     try {
       await new Promise<void>((resolve, reject) => {
-        let free = workers, running = 0, failed = false;
+        let free = workers, busy = 0, failed = false;
         const startMore = (): void => {
           while (!failed && queue.length > 0 && free > 0) {
             const j = queue.shift()!;
             const threads = grantThreads(free, queue.length + 1, j.point.scheduler === "laminar");
             free -= threads;
-            running++;
-            pool.run({ sets: [...j.point.sets, `sim.seed=${j.seed}`], threads }).then((r) => {
+            busy++;
+            const shared = new SharedArrayBuffer(8);
+            running.set(j.key, { cost: pointCost(j.point), share: new Float64Array(shared) });
+            pool.run({ sets: [...j.point.sets, `sim.seed=${j.seed}`], threads, progress: shared }).then((r) => {
               const result = r as Record<string, unknown>;
               writeFileSync(join(dir, `${j.key}.json.tmp`), JSON.stringify(result));
               // rename is atomic: a point file is either complete or absent
               renameSync(join(dir, `${j.key}.json.tmp`), join(dir, `${j.key}.json`));
               finish({ ...j, result, resumed: false });
               free += threads;
-              running--;
-              if (queue.length === 0 && running === 0) resolve();
+              busy--;
+              if (queue.length === 0 && busy === 0) resolve();
               else startMore();
             }).catch((e: unknown) => {
               failed = true;
@@ -138,6 +160,7 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
         startMore();
       });
     } finally {
+      if (ticker !== null) clearInterval(ticker);
       await pool.destroy();
     }
   }

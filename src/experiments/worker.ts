@@ -1,5 +1,6 @@
 // One experiment point in a worker thread (a piscina task): the scheduler's
-// run on the point's settings (a Laminar run over `threads` threads of its own when given); the per-interval series is left out of the
+// run on the point's settings (a Laminar run over `threads` threads of its own when given), reporting how far it has
+// got through a shared buffer; the per-interval series is left out of the
 // returned record (experiments compare end-of-run figures), except with the
 // memory model on: Exp5's second figure is a time series.
 import { applySets, defaultConfig } from "../model/params-config.js";
@@ -9,11 +10,17 @@ export interface PointTask {
   sets: string[];
   /** Threads for this point (Laminar splits its Zones over them; the result is the same). */
   threads?: number;
+  /** 8 shared bytes: the run writes the share of its arrival window simulated so far (0 to 1) there as it goes. */
+  progress?: SharedArrayBuffer;
 }
 
 export default async function runPoint(task: PointTask): Promise<Record<string, unknown>> {
   const config = applySets(defaultConfig(), task.sets);
-  const full = await runScheduler(config, task.threads ?? 1);
+  const share = task.progress === undefined ? null : new Float64Array(task.progress);
+  // the work is in the arrival window; the drain after it is short and ends early once nothing is left
+  const arrivalsNs = config.sim.durationS * 1e9;
+  const onProgress = share === null ? undefined : (now: number) => { share[0] = arrivalsNs > 0 ? Math.min(1, now / arrivalsNs) : 1; };
+  const full = await runScheduler(config, task.threads ?? 1, { onProgress });
   if (config.memory.enabled) return full as unknown as Record<string, unknown>;
   const { series: _series, ...result } = full;
   return result as unknown as Record<string, unknown>;

@@ -1,0 +1,36 @@
+// runPoints (the built runner, as reproduce uses it) reports work done while a
+// point runs, not only when it ends, and ends at the total.
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { packageRoot } from "../../src/core/paths.js";
+import type { Point } from "../../src/experiments/specs.js";
+
+type Runner = typeof import("../../src/experiments/runner.js");
+
+describe("runPoints progress", () => {
+  it("moves while a point runs and ends at the sum of the points' costs", async () => {
+    // the worker file is resolved next to the runner, so use the built one (npm test builds first)
+    const { pointCost, runPoints } = (await import(pathToFileURL(join(packageRoot(), "dist", "src", "experiments", "runner.js")).href)) as Runner;
+    const point: Point = {
+      experiment: "t", scheduler: "laminar", rho: 0.8, nodes: 2000,
+      sets: ["cluster.nodes=2000", "workload.rho=0.8", "sim.durationS=1", "sim.drainS=1"],
+      varied: { name: "cluster.nodes", value: 2000 },
+    };
+    const out = mkdtempSync(join(tmpdir(), "laminar-progress-"));
+    try {
+      const seen: Array<[number, number]> = [];
+      const r = await runPoints([point], { out, seeds: 1, workers: 1, build: "test", progressEveryMs: 50, onProgress: (d, t) => seen.push([d, t]) });
+      expect(r).toHaveLength(1);
+      const total = pointCost(point);
+      expect(seen.every(([, t]) => t === total)).toBe(true);
+      for (let i = 1; i < seen.length; i++) expect(seen[i][0]).toBeGreaterThanOrEqual(seen[i - 1][0]);
+      expect(seen.at(-1)![0]).toBe(total);
+      expect(seen.some(([d]) => d > 0 && d < total)).toBe(true); // reported from inside the running point
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
