@@ -41,10 +41,10 @@ function shapeWord(kind: number, r: number): number {
 }
 
 /** Random bitmap tables: atoms, count and the rows (as u32 words). */
-export const tableArb = (maxNodes = 6) =>
+export const tableArb = (maxNodes = 6, widths: readonly number[] = WIDTHS) =>
   fc
     .record({
-      atoms: fc.constantFrom(...WIDTHS),
+      atoms: fc.constantFrom(...widths),
       count: fc.integer({ min: 0, max: maxNodes }),
       seedWords: fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer()), { minLength: 1, maxLength: 64 }),
       runs: fc.array(fc.tuple(fc.nat(1023), fc.nat(300), fc.boolean()), { maxLength: 8 }),

@@ -30,10 +30,28 @@ describe("utility field kernels agree: simd, scalar, TypeScript", () => {
     );
   });
 
-  it("scoreCandidates picks the same candidate", () => {
+  /** Free atoms and the longest free run of row r of a table of `atoms`-atom rows. */
+  const rowStats = (table: Uint32Array, atoms: number, r: number) => {
+    let free = 0, run = 0, best = 0;
+    for (let a = 0; a < atoms; a++) {
+      const bit = (table[r * (atoms / 32) + (a >> 5)] >>> (a & 31)) & 1;
+      free += bit;
+      run = bit ? run + 1 : 0;
+      best = Math.max(best, run);
+    }
+    return { free, best };
+  };
+
+  /**
+   * scoreCandidates agrees on random tables of the given row widths; with
+   * `edge`, the demand sits at the first candidate's free count (or longest
+   * run, when contiguous) minus 1, plus 0 or plus 1, where a placability
+   * test's boundary shows.
+   */
+  const scoreAgrees = (widths?: readonly number[], edge = false) => {
     fc.assert(
       fc.property(
-        tableArb(24).filter((t) => t.count > 0),
+        tableArb(24, widths).filter((t) => t.count > 0),
         fc.integer({ min: 0, max: 40 }),
         fc.array(fc.nat(), { maxLength: 20 }),
         fc.nat(1024),
@@ -48,8 +66,12 @@ describe("utility field kernels agree: simd, scalar, TypeScript", () => {
           const cand = Int32Array.from(picks.slice(0, nRaw).map((p) => p % count));
           const n = cand.length;
           const noise = Float32Array.from({ length: n }, (_, i) => Math.fround(Math.sin(seed + i) * 0.5));
-          const m = mRaw % (atoms + 1);
           const c = contiguous ? 1 : 0;
+          let m = mRaw % (atoms + 1);
+          if (edge && n > 0) {
+            const st = rowStats(table, atoms, cand[0]);
+            m = Math.min(atoms, Math.max(0, (c ? st.best : st.free) + (mRaw % 3) - 1));
+          }
           const want = ref.scoreCandidates(field, count, table, atoms, cand, n, now, m, c, gamma, degradeAge, noise);
           for (const [, core] of builds) {
             core.arena.reset();
@@ -60,7 +82,16 @@ describe("utility field kernels agree: simd, scalar, TypeScript", () => {
       ),
       RUNS,
     );
+  };
+
+  it("scoreCandidates picks the same candidate", () => scoreAgrees());
+
+  it("scoreCandidates picks the same candidate on 256-atom rows (the core's unrolled path)", () => {
+    scoreAgrees([256]);
+    scoreAgrees([256], true);
   });
+
+  it("scoreCandidates agrees when the demand is at a candidate's free count or longest run", () => scoreAgrees(undefined, true));
 
   it("zoneAggregate gives identical sums (fixed lane order)", () => {
     fc.assert(
