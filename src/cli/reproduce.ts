@@ -27,7 +27,7 @@ export function reproduceCommand(): Command {
     .option("--scale <scale>", "quick (the default: minutes on a laptop) or paper (the paper's sizes and durations: hours)", "quick")
     .option("--seeds <k>", "seeds per point; with k > 1 the tables show the mean and a 95% interval", "1")
     .option("--out <dir>", "where results go; a rerun with the same directory resumes the points this build of laminar wrote there", "laminar-results")
-    .option("--workers <n>", `worker threads (default: the cores available, ${availableParallelism()} here): points run at once, longest first, one thread each while points outnumber free threads; the last points share the free threads (a Laminar point splits its Zones over its share)`)
+    .option("--workers <n>", `worker threads (default: the cores available, ${availableParallelism()} here): points run at once, longest first, one thread each while points outnumber threads; when a sweep has fewer points than threads, they share them (a Laminar point splits its Zones over its share)`)
     .option("--fresh", "delete the points already in --out and run them again (a rerun resumes only points of the same build of laminar)")
     .option("--no-progress", "no progress bar on stderr")
     .addHelpText("after", "\nExamples:\n  laminar reproduce                     # every experiment, quick scale\n  laminar reproduce exp1 exp2 --seeds 3\n  laminar reproduce exp2 --scale paper --out exp2-paper")

@@ -70,7 +70,8 @@ function claimPointsDir(dir: string, build: string, fresh: boolean): void {
  * (nodes x rho x simulated seconds of arrivals). Only the order matters.
  */
 export function pointCost(p: Point): number {
-  const d = p.sets.find((s) => s.startsWith("sim.durationS="));
+  // the last assignment wins, as in applySets
+  const d = [...p.sets].reverse().find((s) => s.startsWith("sim.durationS="));
   const seconds = d === undefined ? 1 : Number(d.slice("sim.durationS=".length));
   return p.nodes * p.rho * (Number.isFinite(seconds) ? seconds : 1);
 }
@@ -78,9 +79,12 @@ export function pointCost(p: Point): number {
 /**
  * Threads for the next point to start, given the threads free now and the
  * points waiting (this one included): one each while waiting points
- * outnumber free threads, so every thread has a point; the last points share
- * what is free, the larger share to the point that starts first (the
- * longest). Only a Laminar point splits its Zones; any other takes one.
+ * outnumber free threads, so every thread has a point; when fewer points
+ * wait than threads are free (a sweep of fewer points than threads), they
+ * share them, the larger share to the point that starts first (the
+ * longest). Threads that come free one at a time go to the next point
+ * whole: a point keeps its threads until it ends. Only a Laminar point
+ * splits its Zones; any other takes one.
  */
 export function grantThreads(free: number, waiting: number, splits: boolean): number {
   if (!splits || free <= 1) return 1;
@@ -109,18 +113,21 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
     o.onDone?.(++done, jobs.length, r);
     progress();
   };
+  const workers = o.workers ?? availableParallelism();
+  if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`runPoints: workers must be a positive integer, got ${workers}`);
   const todo = jobs.filter((j) => {
     const file = join(dir, `${j.key}.json`);
     if (!existsSync(file)) return true;
+    let result: Record<string, unknown>;
     try {
-      finish({ ...j, result: JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>, resumed: true });
-      return false;
+      result = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
     } catch {
       return true; // a damaged file (an interrupted write): run the point again
     }
+    finish({ ...j, result, resumed: true });
+    return false;
   });
   if (todo.length > 0) {
-    const workers = Math.max(1, Math.floor(o.workers ?? availableParallelism()));
     // longest first (a stable sort: the specs' order among equals), so a long point does not start last and run alone
     const queue = [...todo].sort((a, b) => pointCost(b.point) - pointCost(a.point));
     const pool = new Piscina({
@@ -129,10 +136,23 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
       minThreads: 1,
       idleTimeout: 1000,
     });
-    const ticker = o.onProgress === undefined ? null : setInterval(progress, o.progressEveryMs ?? 1000);
+    let ticker: ReturnType<typeof setInterval> | null = null;
     try {
       await new Promise<void>((resolve, reject) => {
         let free = workers, busy = 0, failed = false;
+        const fail = (e: unknown): void => {
+          failed = true;
+          reject(e);
+        };
+        if (o.onProgress !== undefined) {
+          ticker = setInterval(() => {
+            try {
+              progress();
+            } catch (e) {
+              fail(e);
+            }
+          }, o.progressEveryMs ?? 1000);
+        }
         const startMore = (): void => {
           while (!failed && queue.length > 0 && free > 0) {
             const j = queue.shift()!;
@@ -151,10 +171,7 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
               busy--;
               if (queue.length === 0 && busy === 0) resolve();
               else startMore();
-            }).catch((e: unknown) => {
-              failed = true;
-              reject(e);
-            });
+            }).catch(fail);
           }
         };
         startMore();

@@ -150,9 +150,10 @@ export class ZoneField {
     this.projection = c.zhaf.projection;
     this.degradeHeat = c.zhaf.degradeHeat;
     this.loss = c.network.loss;
-    // snapshots are taken every broadcastMs, so at most floor(stale / broadcast) + 1 versions are younger
-    // than the stale age at any time (one more for the rounding of the period to whole ns)
-    this.copies = this.guard ? Math.min(this.ring, Math.floor(this.staleNs / (c.zhaf.broadcastMs * NS_PER_MS)) + 2) : this.ring;
+    // snapshots are taken every period, so at most floor(stale / period) + 1 versions are younger
+    // than the stale age at any time (one more kept as a margin)
+    const periodNs = Math.max(1, Math.round(c.zhaf.broadcastMs * NS_PER_MS)); // as the model schedules snapshots
+    this.copies = this.guard ? Math.min(this.ring, Math.floor(this.staleNs / periodNs) + 2) : this.ring;
     this.ztBytes = new Int32Array(Z);
     this.rowsAt = new Int32Array(Z);
     this.master = new Float64Array(Z);
