@@ -92,13 +92,16 @@ export function grantThreads(free: number, waiting: number, splits: boolean): nu
 }
 
 export async function runPoints(points: Point[], o: RunnerOptions): Promise<PointResult[]> {
+  const workers = o.workers ?? availableParallelism();
+  if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`runPoints: workers must be a positive integer, got ${workers}`);
   const dir = join(o.out, "points");
   claimPointsDir(dir, o.build, o.fresh === true);
-  const jobs: Array<{ point: Point; seed: number; key: string }> = [];
-  for (const point of points) for (let seed = 1; seed <= o.seeds; seed++) jobs.push({ point, seed, key: pointKey(point, seed) });
+  type Job = { point: Point; seed: number; key: string; cost: number };
+  const jobs: Job[] = [];
+  for (const point of points) for (let seed = 1; seed <= o.seeds; seed++) jobs.push({ point, seed, key: pointKey(point, seed), cost: pointCost(point) });
   const results: PointResult[] = [];
   let done = 0, doneCost = 0;
-  const totalCost = jobs.reduce((a, j) => a + pointCost(j.point), 0);
+  const totalCost = jobs.reduce((a, j) => a + j.cost, 0);
   // points running now: their cost and the share of it done, written by their worker
   const running = new Map<string, { cost: number; share: Float64Array }>();
   const progress = (): void => {
@@ -106,15 +109,14 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
     for (const r of running.values()) d += r.cost * r.share[0];
     o.onProgress?.(d, totalCost);
   };
-  const finish = (r: PointResult) => {
+  const finish = ({ point, seed, key, cost }: Job, result: Record<string, unknown>, resumed: boolean) => {
+    const r: PointResult = { point, seed, key, result, resumed };
     results.push(r);
-    running.delete(r.key);
-    doneCost += pointCost(r.point);
+    running.delete(key);
+    doneCost += cost;
     o.onDone?.(++done, jobs.length, r);
     progress();
   };
-  const workers = o.workers ?? availableParallelism();
-  if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`runPoints: workers must be a positive integer, got ${workers}`);
   const todo = jobs.filter((j) => {
     const file = join(dir, `${j.key}.json`);
     if (!existsSync(file)) return true;
@@ -124,12 +126,12 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
     } catch {
       return true; // a damaged file (an interrupted write): run the point again
     }
-    finish({ ...j, result, resumed: true });
+    finish(j, result, true);
     return false;
   });
   if (todo.length > 0) {
     // longest first (a stable sort: the specs' order among equals), so a long point does not start last and run alone
-    const queue = [...todo].sort((a, b) => pointCost(b.point) - pointCost(a.point));
+    const queue = [...todo].sort((a, b) => b.cost - a.cost);
     const pool = new Piscina({
       filename: fileURLToPath(new URL("./worker.js", import.meta.url)),
       maxThreads: Math.min(workers, todo.length),
@@ -160,13 +162,13 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
             free -= threads;
             busy++;
             const shared = new SharedArrayBuffer(8);
-            running.set(j.key, { cost: pointCost(j.point), share: new Float64Array(shared) });
+            running.set(j.key, { cost: j.cost, share: new Float64Array(shared) });
             pool.run({ sets: [...j.point.sets, `sim.seed=${j.seed}`], threads, progress: shared }).then((r) => {
               const result = r as Record<string, unknown>;
               writeFileSync(join(dir, `${j.key}.json.tmp`), JSON.stringify(result));
               // rename is atomic: a point file is either complete or absent
               renameSync(join(dir, `${j.key}.json.tmp`), join(dir, `${j.key}.json`));
-              finish({ ...j, result, resumed: false });
+              finish(j, result, false);
               free += threads;
               busy--;
               if (queue.length === 0 && busy === 0) resolve();

@@ -13,7 +13,10 @@ const BOX_BYTES = 8 + BOX_RECORDS * REC * 8;
 
 class PartitionFailed extends Error {}
 
-export default function runPartition(task: ParallelTask): PartReport & { coreBuild: string; timing: ThreadTiming } {
+/** What a partition's thread returns: its report, the core build it ran on, and where its time went. */
+export type PartitionResult = PartReport & { coreBuild: string; timing: ThreadTiming };
+
+export default function runPartition(task: ParallelTask): PartitionResult {
   const { config, index, count } = task;
   const t0 = performance.now();
   let waitMs = 0;

@@ -12,9 +12,9 @@ import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { Piscina } from "piscina";
 import type { Config } from "../model/params.js";
-import type { RunOptions, ThreadTiming } from "../model/run-options.js";
+import type { RunOptions } from "../model/run-options.js";
 import { laminarResult, type SimResult } from "./run.js";
-import type { PartReport } from "./partitioned.js";
+import type { PartitionResult } from "./parallel-worker.js";
 import { REC } from "./mailbox.js";
 import { InvariantError } from "./invariants.js";
 
@@ -60,7 +60,7 @@ export async function runLaminarParallel(config: Config, workers: number, opts: 
   try {
     const reports = await Promise.all(Array.from({ length: workers }, (_, index) => {
       const task: ParallelTask = { config, index, count: workers, control, boxes, fault };
-      return (pool.run(task) as Promise<PartReport>).catch((e: unknown) => {
+      return (pool.run(task) as Promise<PartitionResult>).catch((e: unknown) => {
         // a partition failed: tell the others (they leave their barrier) and report where
         Atomics.store(ctl, C_ERROR, 1);
         Atomics.add(ctl, C_GEN, 1);
@@ -74,9 +74,8 @@ export async function runLaminarParallel(config: Config, workers: number, opts: 
     }));
     reports.sort((a, b) => a.index - b.index);
     opts.onProgress?.(reports[0].simulatedNs, endNs);
-    const coreBuild = (reports[0] as PartReport & { coreBuild?: string }).coreBuild ?? "simd";
-    opts.onThreadTiming?.(reports.map((r) => (r as PartReport & { timing: ThreadTiming }).timing));
-    return laminarResult(config, reports, coreBuild, (performance.now() - wall0) / 1000);
+    opts.onThreadTiming?.(reports.map((r) => r.timing));
+    return laminarResult(config, reports, reports[0].coreBuild, (performance.now() - wall0) / 1000);
   } finally {
     if (ticker !== null) clearInterval(ticker);
     await pool.destroy();
