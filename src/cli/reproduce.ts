@@ -2,7 +2,8 @@
 // the quick or the paper scale, points in parallel on worker threads, and
 // print one table per experiment with the paper's figures beside ours. Writes
 // DIR/results.json and DIR/results.csv; a rerun with the same DIR skips the
-// points already done by the same build (--fresh runs them again).
+// points already done by the same build (--fresh runs this command's points
+// again; other points in DIR are kept).
 import { Command } from "commander";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -28,7 +29,7 @@ export function reproduceCommand(): Command {
     .option("--seeds <k>", "seeds per point; with k > 1 the tables show the mean and a 95% interval", "1")
     .option("--out <dir>", "where results go; a rerun with the same directory resumes the points this build of laminar wrote there", "laminar-results")
     .option("--workers <n>", `worker threads (default: the cores available, ${availableParallelism()} here): points run at once, longest first, one thread each while points outnumber threads; when a sweep has fewer points than threads, they share them (a Laminar point splits its Zones over its share)`)
-    .option("--fresh", "delete the points already in --out and run them again (a rerun resumes only points of the same build of laminar)")
+    .option("--fresh", "run this command's points again, deleting those already in --out (a rerun resumes only points the same build of laminar wrote; other experiments' points there are kept)")
     .option("--no-progress", "no progress bar on stderr")
     .addHelpText("after", "\nExamples:\n  laminar reproduce                     # every experiment, quick scale\n  laminar reproduce exp1 exp2 --seeds 3\n  laminar reproduce exp2 --scale paper --out exp2-paper")
     .action(async (names: string[], o: Options) => {

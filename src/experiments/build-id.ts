@@ -1,6 +1,6 @@
 // Which build of laminar produced a sweep's points: a hash over the package
 // version, the compiled JavaScript (dist/src) and the core (build/*.wasm).
-// `reproduce` records it beside the points it writes and resumes only points
+// `reproduce` records it in each point file it writes and resumes only points
 // of the same build, so a sweep never mixes results of two versions of the
 // model. Any rebuilt change counts, help text included: that errs on the
 // side of running a point again.

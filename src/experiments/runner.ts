@@ -2,11 +2,12 @@
 // point per task, longest first (pointCost), each given its share of the
 // threads free when it starts (grantThreads: a Laminar point splits its Zones
 // over them; the result is the same for any split). Each finished point is
-// written at once to DIR/points/<key>.json, so an interrupted sweep resumes
-// where it stopped: points whose file exists are read back, not rerun, when
-// DIR/points/BUILD names the same build of laminar (build-id.ts); points of
-// another build are refused (OtherBuildError) unless `fresh` clears them.
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// written at once to DIR/points/<key>.json with the build of laminar that ran
+// it (build-id.ts), so an interrupted sweep resumes where it stopped: points
+// of this sweep whose file exists are read back, not rerun, when the same
+// build wrote them; points of another build are refused (OtherBuildError)
+// unless `fresh` deletes them. Other points in DIR are left alone.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,35 +35,47 @@ export interface RunnerOptions {
   onProgress?: (done: number, total: number) => void;
   /** How often onProgress is called while points run, ms (default 1000). */
   progressEveryMs?: number;
-  /** The build running the sweep (buildId()); points in `out` from another build are refused. */
+  /** The build running the sweep (buildId()): recorded in each point it writes; this sweep's points in `out` from another build are refused. */
   build: string;
-  /** Delete the points already in `out` first (whatever build wrote them). */
+  /** Delete this sweep's points already in `out` first (whatever build wrote them); other points there stay. */
   fresh?: boolean;
 }
 
-/** `out` holds points written by another build of laminar (or by one that recorded none). */
+/** `out` holds points of this sweep written by another build of laminar (or by one that recorded none). */
 export class OtherBuildError extends Error {
   override name = "OtherBuildError";
 }
 
+/** What DIR/points/<key>.json holds: the build that ran the point, and its result. */
+interface PointFile {
+  build: string;
+  result: Record<string, unknown>;
+}
+
 /**
- * Make `dir` hold only points of build `build`: with `fresh`, delete every
- * point there; otherwise refuse points recorded by another build. Then
- * record `build` as the directory's.
+ * A point's file: its build and result; null when absent or damaged (an
+ * interrupted write: the point runs again); build null for a file from a
+ * version of laminar that recorded none (the bare result).
  */
-function claimPointsDir(dir: string, build: string, fresh: boolean): void {
-  mkdirSync(dir, { recursive: true });
-  const points = readdirSync(dir).filter((f) => f.endsWith(".json") || f.endsWith(".json.tmp"));
-  const stamp = join(dir, "BUILD");
-  const recorded = existsSync(stamp) ? readFileSync(stamp, "utf8").trim() : null;
-  if (fresh) for (const f of points) rmSync(join(dir, f), { force: true });
-  else if (points.length > 0 && recorded !== build) {
-    throw new OtherBuildError(
-      `${dir} holds ${points.length} point(s) from ${recorded === null ? "a build that recorded no id" : `another build of laminar (${recorded}; this is ${build})`}: ` +
-      "pass --fresh to run them again, or choose another --out",
-    );
+function readPoint(file: string): { build: string | null; result: Record<string, unknown> } | null {
+  if (!existsSync(file)) return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
   }
-  writeFileSync(stamp, `${build}\n`);
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return null;
+  const o = v as Partial<PointFile>;
+  if (typeof o.build === "string" && o.result !== null && typeof o.result === "object" && !Array.isArray(o.result)) return { build: o.build, result: o.result };
+  return { build: null, result: v as Record<string, unknown> };
+}
+
+/** Write a point's file atomically (rename): it is either complete or absent. */
+function writePoint(dir: string, key: string, build: string, result: Record<string, unknown>): void {
+  const body: PointFile = { build, result };
+  writeFileSync(join(dir, `${key}.json.tmp`), JSON.stringify(body));
+  renameSync(join(dir, `${key}.json.tmp`), join(dir, `${key}.json`));
 }
 
 /**
@@ -95,7 +108,7 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
   const workers = o.workers ?? availableParallelism();
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`runPoints: workers must be a positive integer, got ${workers}`);
   const dir = join(o.out, "points");
-  claimPointsDir(dir, o.build, o.fresh === true);
+  mkdirSync(dir, { recursive: true });
   type Job = { point: Point; seed: number; key: string; cost: number };
   const jobs: Job[] = [];
   for (const point of points) for (let seed = 1; seed <= o.seeds; seed++) jobs.push({ point, seed, key: pointKey(point, seed), cost: pointCost(point) });
@@ -117,16 +130,25 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
     o.onDone?.(++done, jobs.length, r);
     progress();
   };
-  const todo = jobs.filter((j) => {
-    const file = join(dir, `${j.key}.json`);
-    if (!existsSync(file)) return true;
-    let result: Record<string, unknown>;
-    try {
-      result = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-    } catch {
-      return true; // a damaged file (an interrupted write): run the point again
-    }
-    finish(j, result, true);
+  // this sweep's points already in DIR: resumed when this build wrote them;
+  // from another build, refused, or deleted with `fresh`
+  const found = jobs.map((j) => readPoint(join(dir, `${j.key}.json`)));
+  if (o.fresh === true) {
+    for (const j of jobs) for (const f of [`${j.key}.json`, `${j.key}.json.tmp`]) rmSync(join(dir, f), { force: true });
+    found.fill(null);
+  }
+  const others = found.filter((f) => f !== null && f.build !== o.build) as Array<{ build: string | null }>;
+  if (others.length > 0) {
+    const builds = [...new Set(others.map((f) => f.build ?? "none recorded"))];
+    throw new OtherBuildError(
+      `${dir} holds ${others.length} of this sweep's ${jobs.length} point(s) from another build of laminar ` +
+      `(${builds.length === 1 ? builds[0] : `${builds.length} builds`}; this is ${o.build}): pass --fresh to run them again, or choose another --out`,
+    );
+  }
+  const todo = jobs.filter((j, i) => {
+    const f = found[i];
+    if (f === null) return true;
+    finish(j, f.result, true);
     return false;
   });
   if (todo.length > 0) {
@@ -165,9 +187,7 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
             running.set(j.key, { cost: j.cost, share: new Float64Array(shared) });
             pool.run({ sets: [...j.point.sets, `sim.seed=${j.seed}`], threads, progress: shared }).then((r) => {
               const result = r as Record<string, unknown>;
-              writeFileSync(join(dir, `${j.key}.json.tmp`), JSON.stringify(result));
-              // rename is atomic: a point file is either complete or absent
-              renameSync(join(dir, `${j.key}.json.tmp`), join(dir, `${j.key}.json`));
+              writePoint(dir, j.key, o.build, result);
               finish(j, result, false);
               free += threads;
               busy--;

@@ -40,7 +40,8 @@ describe("laminar reproduce", () => {
       expect(csv).toHaveLength(5);
       expect(csv[0].startsWith("experiment,scheduler,rho,nodes,varied,value,seed")).toBe(true);
       expect(readdirSync(join(out, "points")).filter((f) => f.endsWith(".json"))).toHaveLength(4);
-      expect(readFileSync(join(out, "points", "BUILD"), "utf8")).toMatch(/^[0-9a-f]{16}\n$/);
+      const pointFiles = readdirSync(join(out, "points")).filter((f) => f.endsWith(".json"));
+      for (const f of pointFiles) expect((JSON.parse(readFileSync(join(out, "points", f), "utf8")) as { build: string }).build).toMatch(/^[0-9a-f]{16}$/);
       const svg = readFileSync(join(out, "exp4a-success.svg"), "utf8");
       expect(svg.startsWith("<svg")).toBe(true);
       expect(svg).toMatch(/two-phase on/);
@@ -52,14 +53,20 @@ describe("laminar reproduce", () => {
       expect(again.code).toBe(0);
       expect(again.out).toMatch(/4 runs \(4 from earlier runs/);
       // points written by another build are refused in one line, and --fresh runs them again
-      writeFileSync(join(out, "points", "BUILD"), "0123456789abcdef\n");
+      for (const f of pointFiles) {
+        const p = join(out, "points", f), body = JSON.parse(readFileSync(p, "utf8")) as { build: string };
+        writeFileSync(p, JSON.stringify({ ...body, build: "0123456789abcdef" }));
+      }
+      // a point of another experiment, from yet another build: --fresh on exp4a leaves it alone
+      writeFileSync(join(out, "points", "other-experiment.json"), JSON.stringify({ build: "fedcba9876543210", result: { arrived: 1 } }));
       const other = laminar("reproduce", "exp4a", "--out", out, "--no-progress");
       expect(other.code).toBe(2);
       expect(other.err.trim().split("\n")).toHaveLength(1);
-      expect(other.err).toMatch(/^laminar: .* holds 4 point\(s\) from another build of laminar \(0123456789abcdef; .*--fresh/);
+      expect(other.err).toMatch(/^laminar: .* holds 4 of this sweep's 4 point\(s\) from another build of laminar \(0123456789abcdef; this is [0-9a-f]{16}\): pass --fresh/);
       const fresh = laminar("reproduce", "exp4a", "--out", out, "--no-progress", "--fresh");
       expect(fresh.code).toBe(0);
       expect(fresh.out).toMatch(/4 runs \(0 from earlier runs/);
+      expect(readFileSync(join(out, "points", "other-experiment.json"), "utf8")).toMatch(/fedcba9876543210/);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

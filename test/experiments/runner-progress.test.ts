@@ -37,8 +37,7 @@ describe("runPoints", () => {
     const out = mkdtempSync(join(tmpdir(), "laminar-resume-"));
     try {
       mkdirSync(join(out, "points"), { recursive: true });
-      writeFileSync(join(out, "points", "BUILD"), "test\n");
-      writeFileSync(join(out, "points", `${pointKey(point, 1)}.json`), JSON.stringify({ arrived: 1 }));
+      writeFileSync(join(out, "points", `${pointKey(point, 1)}.json`), JSON.stringify({ build: "test", result: { arrived: 1 } }));
       let calls = 0;
       const onDone = () => {
         calls++;
