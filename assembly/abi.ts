@@ -35,6 +35,11 @@ export const E_HORIZON: i32 = -10;
 export const E_ARG: i32 = -11;
 /** Expected outcome, not a bad argument: nothing fits; nothing was changed. */
 export const E_NOFIT: i32 = -12;
+/**
+ * Expected outcome, not a bad argument: a step is left to the host, which then
+ * calls again (probeCandidates: a normal draw off the ziggurat's fast path).
+ */
+export const E_DEFER: i32 = -13;
 
 export const MIN_ATOMS: i32 = 64;
 export const MAX_ATOMS: i32 = 1024;

@@ -16,5 +16,6 @@ export function abiVersion(): i32 { return 1; }
 export function memoryBytes(): f64 { return <f64>memBytes(); }
 export * from "./bitmap";
 export * from "./score";
+export * from "./probe";
 export * from "./wheel";
 export * from "./memory";

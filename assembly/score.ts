@@ -3,19 +3,15 @@
 // aggregation and TEG Zone weights. See docs/abi.md ("Utility field").
 //
 // Field layout at `field` (nodeCount = n): f32 S[n] | H[n] | dS[n] | dH[n] | stamp[n].
-import { checkAtoms, checkBuf, E_ARG, E_COUNT, E_ID, E_K, E_NOFIT, OK, overlaps } from "./abi";
+import { checkAtoms, checkBuf, E_ARG, E_COUNT, E_ID, E_K, OK, overlaps } from "./abi";
 import { fastExp2Neg, fastLog2 } from "./fastmath";
-import { rowFirstRun, rowFirstRunLong4, rowFree } from "./row";
+import { bestCandidate, pos } from "./choose";
 
 /** Utility of already projected slack and heat. */
 export function utility(s: f32, h: f32, gamma: f32): f32 {
   return fastLog2(<f32>1.0 + s) - gamma * fastLog2(<f32>1.0 + h);
 }
 
-// @ts-ignore: decorator
-@inline function pos(x: f32): f32 {
-  return x > 0 ? x : 0; // NaN -> 0, the same in every build and in TypeScript
-}
 
 /**
  * Index (into cand) of the best placable candidate by U + noise[i], ties to
@@ -43,30 +39,7 @@ export function scoreCandidates(
     if (j < 0 || j >= nodeCount) return E_ID;
     if (!isFinite(load<f32>(noise + (<usize>i << 2)))) return E_ARG;
   }
-  const nn = <usize>nodeCount << 2;
-  const stride = <usize>words << 3;
-  let best: f32 = -Infinity;
-  let bi: i32 = E_NOFIT;
-  for (let i = 0; i < n; i++) {
-    const j = load<i32>(cand + (<usize>i << 2));
-    const jo = <usize>j << 2;
-    const age = pos(now - load<f32>(field + 4 * nn + jo));
-    if (age > degradeAge) continue; // long-degrade: out of the candidate set
-    const row = table + <usize>j * stride;
-    let placable: bool;
-    if (words == 4) {
-      // 256-atom rows (the default), unrolled: 12% faster a call in isolation
-      placable = contiguous
-        ? (m >= 64 ? rowFirstRunLong4(row, m) : rowFirstRun(row, 4, m)) >= 0
-        : <i32>(popcnt<u64>(load<u64>(row)) + popcnt<u64>(load<u64>(row, 8)) + popcnt<u64>(load<u64>(row, 16)) + popcnt<u64>(load<u64>(row, 24))) >= m;
-    } else placable = contiguous ? rowFirstRun(row, words, m) >= 0 : rowFree(row, words) >= m;
-    if (!placable) continue;
-    const sp = pos(load<f32>(field + jo) + age * load<f32>(field + 2 * nn + jo));
-    const hp = pos(load<f32>(field + nn + jo) + age * load<f32>(field + 3 * nn + jo));
-    const u = (fastLog2(<f32>1.0 + sp) - gamma * fastLog2(<f32>1.0 + hp)) + load<f32>(noise + (<usize>i << 2));
-    if (bi < 0 || u > best) { best = u; bi = i; } // the first placable wins even at U = -Infinity
-  }
-  return bi;
+  return bestCandidate(field, nodeCount, table, words, cand, n, now, m, contiguous, gamma, degradeAge, noise);
 }
 
 /** Projected slack of the row at p (p = field + 4 * node; nn = 4 * nodeCount): 0 when degraded. */

@@ -59,7 +59,8 @@ enum laminar_status {
   LAMINAR_E_ID = -9,        /* an id or index outside its table (also: bad Zone offsets) */
   LAMINAR_E_HORIZON = -10,  /* a deadline beyond the timing wheel's horizon */
   LAMINAR_E_ARG = -11,      /* any other invalid argument (NaN, temperature <= 0, u outside [0,1), bad tick) */
-  LAMINAR_E_NOFIT = -12     /* an expected outcome, not a bad argument: nothing fits, nothing changed */
+  LAMINAR_E_NOFIT = -12,    /* an expected outcome, not a bad argument: nothing fits, nothing changed */
+  LAMINAR_E_DEFER = -13     /* an expected outcome: a step is left to the host, which then calls again (probeCandidates) */
 };
 
 /* ------------------------------------------------------------------------- */
@@ -145,6 +146,10 @@ enum laminar_status {
   X(int32_t, scoreCandidates,                                                                           \
     (laminar_ptr field, int32_t nodeCount, laminar_ptr table, int32_t atoms, laminar_ptr cand, int32_t n, \
      float now, int32_t m, int32_t contiguous, float gamma, float degradeAge, laminar_ptr noise))       \
+  X(int32_t, probeCandidates,                                                                           \
+    (laminar_ptr field, int32_t nodeCount, laminar_ptr table, int32_t atoms, int32_t k, float now, int32_t m, \
+     int32_t contiguous, float gamma, float degradeAge, double sigma, laminar_ptr rng, laminar_ptr zig,   \
+     laminar_ptr seen, laminar_ptr cand, laminar_ptr noise, int32_t start))                             \
   X(int32_t, zoneAggregate,                                                                             \
     (laminar_ptr field, int32_t nodeCount, laminar_ptr offsets, int32_t zones, float now, float degradeAge, \
      float degradeHeat, laminar_ptr outSlack, laminar_ptr outHeat))                                     \
@@ -229,6 +234,18 @@ float utility(float s, float h, float gamma);
 int32_t scoreCandidates(laminar_ptr field, int32_t nodeCount, laminar_ptr table, int32_t atoms, laminar_ptr cand,
                         int32_t n, float now, int32_t m, int32_t contiguous, float gamma, float degradeAge,
                         laminar_ptr noise);
+/** One DA probe action: sample k distinct candidates of [0, nodeCount) (nodeCount <= 65536; all of
+ *  them in order when k = nodeCount) into cand: i32[k] with the xoshiro128** stream rng: i32[6]
+ *  (s0..s3, not all 0), using seen: u32[ceil(nodeCount/32)] (all 0 on entry, left 0), then draw
+ *  noise: f32[k] = sigma * N(0,1) (ziggurat, tables zig: u32 KN[128] then f64 WN[128], 8-aligned;
+ *  0 <= sigma <= 1e30) and return scoreCandidates' choice over them (or E_NOFIT). A draw off the
+ *  ziggurat's fast path returns E_DEFER with rng[0..3] the stream after word rng[5] (an i32) drawn
+ *  for candidate rng[4]: the host finishes that draw, stores its noise, and calls again with
+ *  start = rng[4] + 1 (cand and noise[0, start) are then kept). Written buffers overlap nothing. */
+int32_t probeCandidates(laminar_ptr field, int32_t nodeCount, laminar_ptr table, int32_t atoms, int32_t k,
+                        float now, int32_t m, int32_t contiguous, float gamma, float degradeAge, double sigma,
+                        laminar_ptr rng, laminar_ptr zig, laminar_ptr seen, laminar_ptr cand, laminar_ptr noise,
+                        int32_t start);
 /** Zone z is nodes offsets[z] .. offsets[z+1]-1 (offsets: i32[zones+1], non-decreasing, first
  *  >= 0, last <= nodeCount; else E_ID). Writes outSlack: f32[zones] = mean projected slack and
  *  outHeat: f32[zones] = total projected heat (an empty Zone gives 0 and 0). Sums use four

@@ -31,6 +31,12 @@ export interface CoreExports {
     field: number, nodeCount: number, table: number, atoms: number, cand: number, n: number,
     now: number, m: number, contiguous: number, gamma: number, degradeAge: number, noise: number,
   ): number;
+  // probe action (assembly/probe.ts): sampling, noise and choice in one call; E_DEFER: see docs/abi.md
+  probeCandidates(
+    field: number, nodeCount: number, table: number, atoms: number, k: number, now: number, m: number,
+    contiguous: number, gamma: number, degradeAge: number, sigma: number, rng: number, zig: number,
+    seen: number, cand: number, noise: number, start: number,
+  ): number;
   zoneAggregate(
     field: number, nodeCount: number, offsets: number, zones: number, now: number,
     degradeAge: number, degradeHeat: number, outSlack: number, outHeat: number,

@@ -13,6 +13,7 @@ export const Status = {
   E_HORIZON: -10,
   E_ARG: -11,
   E_NOFIT: -12,
+  E_DEFER: -13,
 } as const;
 
 const MESSAGES: Record<number, string> = {
@@ -28,6 +29,7 @@ const MESSAGES: Record<number, string> = {
   [Status.E_HORIZON]: "deadline beyond the timing wheel's horizon",
   [Status.E_ARG]: "invalid argument",
   [Status.E_NOFIT]: "nothing fits",
+  [Status.E_DEFER]: "a step is left to the caller, which then calls again",
 };
 
 /** Human-readable text for a status code. */

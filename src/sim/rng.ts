@@ -138,6 +138,24 @@ export class Rng {
   }
 
   /** An independent copy at the same position (same future draws). */
+  /** Copy the four state words to i32[at, at + 4) (the core's memory, for a kernel that draws from this stream). */
+  saveState(i32: Int32Array, at: number): void {
+    const s = this.s;
+    i32[at] = s[0];
+    i32[at + 1] = s[1];
+    i32[at + 2] = s[2];
+    i32[at + 3] = s[3];
+  }
+
+  /** Take the four state words back from i32[at, at + 4), as a kernel left them (not all zero). */
+  loadState(i32: Int32Array, at: number): void {
+    const s = this.s;
+    s[0] = i32[at];
+    s[1] = i32[at + 1];
+    s[2] = i32[at + 2];
+    s[3] = i32[at + 3];
+  }
+
   clone(): Rng {
     const c = new Rng(this.s);
     c.g.set(this.g);

@@ -17,6 +17,8 @@ export interface WordSource {
 
 const KN = new Uint32Array(128);
 const WN = new Float64Array(128);
+/** The fast path's tables in the core's layout (docs/abi.md, "Probe action"): KN u32[128], then WN f64[128]. */
+export const ZIG_BYTES = 128 * 4 + 128 * 8;
 const FN = new Float64Array(128);
 const R = 3.442619855899;
 
@@ -40,11 +42,28 @@ const R = 3.442619855899;
   }
 })();
 
+/** Write the fast path's tables at byte offset `at` (8-aligned) of `buf` (the core's memory), as probeCandidates reads them. */
+export function writeZigguratTables(buf: ArrayBuffer, at: number): void {
+  new Uint32Array(buf, at, 128).set(KN);
+  new Float64Array(buf, at + 512, 128).set(WN);
+}
+
 /** One standard normal draw from `rng` (an Rng on the simulation's paths). */
 export function zigguratNormal(rng: WordSource): number {
-  let hz = rng.nextU32() | 0;
-  let iz = hz & 127;
+  const hz = rng.nextU32() | 0;
+  const iz = hz & 127;
   if (Math.abs(hz) < KN[iz]) return hz * WN[iz];
+  return zigguratFinish(rng, hz);
+}
+
+/**
+ * The rest of a draw whose first word, as an i32 hz, missed the fast path
+ * (|hz| >= KN[hz & 127]): the wedge or tail tests, drawing from `rng` as
+ * needed. zigguratNormal is the fast path and this; the core's probe action
+ * leaves exactly this part to the host (docs/abi.md, "Probe action").
+ */
+export function zigguratFinish(rng: WordSource, hz: number): number {
+  let iz = hz & 127;
   for (;;) {
     if (iz === 0) {
       // the base layer's tail beyond R (Marsaglia 1964)

@@ -29,7 +29,7 @@
 
 enum {
   OK = 0, E_NULL = -1, E_BOUNDS = -2, E_ALIGN = -3, E_ATOMS = -4, E_COUNT = -5, E_K = -6,
-  E_CONFLICT = -7, E_FULL = -8, E_ID = -9, E_HORIZON = -10, E_ARG = -11, E_NOFIT = -12
+  E_CONFLICT = -7, E_FULL = -8, E_ID = -9, E_HORIZON = -10, E_ARG = -11, E_NOFIT = -12, E_DEFER = -13
 };
 
 static const uint64_t ALL = ~0ull;

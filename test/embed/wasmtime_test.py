@@ -28,7 +28,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 
 # Status codes (docs/abi.md).
 OK, E_NULL, E_BOUNDS, E_ALIGN, E_ATOMS, E_COUNT, E_K = 0, -1, -2, -3, -4, -5, -6
-E_CONFLICT, E_FULL, E_ID, E_HORIZON, E_ARG, E_NOFIT = -7, -8, -9, -10, -11, -12
+E_CONFLICT, E_FULL, E_ID, E_HORIZON, E_ARG, E_NOFIT, E_DEFER = -7, -8, -9, -10, -11, -12, -13
 
 ALL = 0xFFFFFFFFFFFFFFFF
 U64 = ALL
@@ -711,7 +711,7 @@ def check_header(t, c):
     enum = dict((k, int(v)) for k, v in re.findall(r"LAMINAR_(E_\w+|OK)\s*=\s*(-?\d+)", text))
     want_codes = dict(OK=OK, E_NULL=E_NULL, E_BOUNDS=E_BOUNDS, E_ALIGN=E_ALIGN, E_ATOMS=E_ATOMS, E_COUNT=E_COUNT,
                       E_K=E_K, E_CONFLICT=E_CONFLICT, E_FULL=E_FULL, E_ID=E_ID, E_HORIZON=E_HORIZON, E_ARG=E_ARG,
-                      E_NOFIT=E_NOFIT)
+                      E_NOFIT=E_NOFIT, E_DEFER=E_DEFER)
     t.check("header: status codes", enum, want_codes)
 
     def define(name):

@@ -1,0 +1,134 @@
+// One DA probe action in one call: bounded candidate sampling, the
+// symmetry-breaking score noise, and the choice (scoreCandidates' rule), with
+// the caller's xoshiro128** stream. The draws are exactly those of the
+// TypeScript path (src/laminar/decisions.ts sampleDistinct, then
+// src/sim/ziggurat.ts zigguratNormal per candidate), so a run gives the same
+// result whichever path it takes. A normal draw off the ziggurat's fast path
+// (about 3% of draws; it needs exp and log, whose last bits differ between
+// libraries) is left to the host: the call returns E_DEFER with the stream
+// where the draw stopped, the host finishes that draw and calls again from
+// the next candidate. See docs/abi.md ("Probe action").
+import { checkAtoms, checkBuf, E_ARG, E_COUNT, E_DEFER, E_ID, E_K, OK, overlaps } from "./abi";
+import { bestCandidate } from "./choose";
+
+/** Bytes of the ziggurat table region: KN u32[128], then WN f64[128]. */
+const ZIG_BYTES: u64 = 128 * 4 + 128 * 8;
+/** Bytes of the stream region: i32 s0..s3, then the deferred draw's candidate index and word. */
+const RNG_BYTES: u64 = 24;
+
+// the stream's state while a call runs (module globals: the cheapest place WASM has)
+let s0: u32 = 0, s1: u32 = 0, s2: u32 = 0, s3: u32 = 0;
+
+/** xoshiro128** (as src/sim/rng.ts nextU32). */
+// @ts-ignore: decorator
+@inline function next(): u32 {
+  const a0 = s0, a1 = s1;
+  const t2 = s2 ^ a0, t3 = s3 ^ a1;
+  const x = a1 * 5;
+  const r = ((x << 7) | (x >>> 25)) * 9;
+  s0 = a0 ^ t3;
+  s1 = a1 ^ t2;
+  s2 = t2 ^ (a1 << 9);
+  s3 = (t3 << 11) | (t3 >>> 21);
+  return r;
+}
+
+// @ts-ignore: decorator
+@inline function saveStream(rng: usize): void {
+  store<u32>(rng, s0);
+  store<u32>(rng, s1, 4);
+  store<u32>(rng, s2, 8);
+  store<u32>(rng, s3, 12);
+}
+
+/**
+ * Sample k distinct node indices of [0, nodeCount) with the stream into
+ * cand (all of them, in order, with no draw, when k = nodeCount), draw the
+ * noise of candidates start..k-1 into noise (sigma x a standard normal, as
+ * f32; 0 when sigma = 0), and return the index into cand of the best
+ * placable candidate (scoreCandidates), or E_NOFIT. start > 0 resumes after
+ * an E_DEFER: cand and noise[0, start) are kept, nothing is sampled.
+ */
+export function probeCandidates(
+  field: usize, nodeCount: i32, table: usize, atoms: i32, k: i32,
+  now: f32, m: i32, contiguous: i32, gamma: f32, degradeAge: f32, sigma: f64,
+  rng: usize, zig: usize, seen: usize, cand: usize, noise: usize, start: i32,
+): i32 {
+  let e = checkAtoms(atoms); if (e != OK) return e;
+  if (nodeCount < 0 || k < 0) return E_COUNT;
+  if (nodeCount > 65536 || k > nodeCount || start < 0 || start > k) return E_ARG;
+  const words = atoms >> 6, seenWords = (nodeCount + 31) >> 5;
+  e = checkBuf(field, <i64>nodeCount * 5, 4); if (e != OK) return e;
+  e = checkBuf(table, <i64>nodeCount * words, 8); if (e != OK) return e;
+  e = checkBuf(rng, 6, 4); if (e != OK) return e;
+  e = checkBuf(zig, <i64>(ZIG_BYTES >> 2), 4, 8); if (e != OK) return e;
+  e = checkBuf(seen, seenWords, 4); if (e != OK) return e;
+  e = checkBuf(cand, k, 4); if (e != OK) return e;
+  e = checkBuf(noise, k, 4); if (e != OK) return e;
+  if (m < 0 || m > atoms) return E_K;
+  if (contiguous != 0 && contiguous != 1) return E_ARG;
+  if (isNaN(now) || !isFinite(gamma) || isNaN(degradeAge)) return E_ARG;
+  if (!(sigma >= 0 && sigma <= 1e30)) return E_ARG; // so every noise value is a finite f32
+  // what is written (cand, noise, rng, seen) overlaps nothing else
+  const kb = <u64>k << 2, sb = <u64>seenWords << 2, fb = <u64>nodeCount * 20, tb = (<u64>nodeCount * words) << 3;
+  if (overlaps(cand, kb, noise, kb) || overlaps(cand, kb, rng, RNG_BYTES) || overlaps(cand, kb, seen, sb) ||
+      overlaps(noise, kb, rng, RNG_BYTES) || overlaps(noise, kb, seen, sb) || overlaps(rng, RNG_BYTES, seen, sb)) return E_ARG;
+  if (overlaps(cand, kb, field, fb) || overlaps(cand, kb, table, tb) || overlaps(cand, kb, zig, ZIG_BYTES) ||
+      overlaps(noise, kb, field, fb) || overlaps(noise, kb, table, tb) || overlaps(noise, kb, zig, ZIG_BYTES) ||
+      overlaps(rng, RNG_BYTES, field, fb) || overlaps(rng, RNG_BYTES, table, tb) || overlaps(rng, RNG_BYTES, zig, ZIG_BYTES) ||
+      overlaps(seen, sb, field, fb) || overlaps(seen, sb, table, tb) || overlaps(seen, sb, zig, ZIG_BYTES)) return E_ARG;
+  s0 = load<u32>(rng); s1 = load<u32>(rng, 4); s2 = load<u32>(rng, 8); s3 = load<u32>(rng, 12);
+  if ((s0 | s1 | s2 | s3) == 0) return E_ARG; // xoshiro's fixed point: the sampling would never end
+  if (start == 0) {
+    if (k == nodeCount) {
+      for (let i = 0; i < k; i++) store<i32>(cand + (<usize>i << 2), i);
+    } else {
+      for (let w = 0; w < seenWords; w++) if (load<u32>(seen + (<usize>w << 2)) != 0) return E_ARG;
+      // two indices from each 32-bit word: Lemire's multiply-and-reject on each 16-bit half
+      const nz = <u32>nodeCount, reject = <u32>65536 % nz;
+      let bits: u32 = 0, have = 0;
+      for (let i = 0; i < k; ) {
+        if (have == 0) {
+          bits = next();
+          have = 2;
+        }
+        const u = have == 2 ? bits >>> 16 : bits & 0xffff;
+        have--;
+        const p = u * nz;
+        if ((p & 0xffff) < reject) continue;
+        const j = p >>> 16;
+        const wp = seen + (<usize>(j >>> 5) << 2), bit = <u32>1 << (j & 31), sw = load<u32>(wp);
+        if ((sw & bit) != 0) continue;
+        store<u32>(wp, sw | bit);
+        store<i32>(cand + (<usize>i << 2), <i32>j);
+        i++;
+      }
+      for (let i = 0; i < k; i++) store<u32>(seen + (<usize>(load<u32>(cand + (<usize>i << 2)) >>> 5) << 2), 0);
+    }
+  } else {
+    // resuming: cand was written by the first call, noise[0, start) by it and the host
+    for (let i = 0; i < k; i++) {
+      const j = load<i32>(cand + (<usize>i << 2));
+      if (j < 0 || j >= nodeCount) return E_ID;
+    }
+    for (let i = 0; i < start; i++) if (!isFinite(load<f32>(noise + (<usize>i << 2)))) return E_ARG;
+  }
+  if (sigma > 0) {
+    for (let i = start; i < k; i++) {
+      const hz = <i32>next(), iz = <usize>(hz & 127);
+      if (abs<i64>(<i64>hz) < <i64>load<u32>(zig + (iz << 2))) {
+        store<f32>(noise + (<usize>i << 2), <f32>(sigma * (<f64>hz * load<f64>(zig + 512 + (iz << 3)))));
+        continue;
+      }
+      // off the fast path: the host finishes this draw from word hz, then calls again with start = i + 1
+      saveStream(rng);
+      store<i32>(rng, i, 16);
+      store<i32>(rng, hz, 20);
+      return E_DEFER;
+    }
+  } else {
+    for (let i = start; i < k; i++) store<f32>(noise + (<usize>i << 2), 0);
+  }
+  saveStream(rng);
+  return bestCandidate(field, nodeCount, table, words, cand, k, now, m, contiguous, gamma, degradeAge, noise);
+}
