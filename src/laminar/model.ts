@@ -34,7 +34,7 @@ import { TimerSweep } from "../sim/timer-sweep.js";
 import { Views } from "../core/views.js";
 import { Streams, type Rng } from "../sim/rng.js";
 import { NS_PER_MS } from "../sim/time.js";
-import { writeZigguratTables, ZIG_BYTES, zigguratFinish, zigguratNormal } from "../sim/ziggurat.js";
+import { zigguratNormal } from "../sim/ziggurat.js";
 import { CLASS_F, CLASS_SQUATTER } from "../workload/bimodal.js";
 import { Arrivals } from "../workload/arrivals.js";
 import {
@@ -51,6 +51,7 @@ import { kib, MemoryField } from "./memory.js";
 import { largestResident, resumeOrder, suspensionOrder } from "./airlock.js";
 import { byPriority, regenerationDue, sampleDistinct } from "./decisions.js";
 import { Invariants } from "./invariants.js";
+import { Prober } from "./probe.js";
 import { growTyped } from "../sim/slot-store.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 
@@ -196,10 +197,8 @@ export class LaminarModel {
   private readonly row0: number;
   private readonly candLocal: Int32Array;
   private readonly seen: Int32Array;
-  /** probeCandidates' stream words, ziggurat tables and sampling scratch, in core memory. */
-  private readonly rngPtr: number;
-  private readonly zigPtr: number;
-  private readonly seenPtr: number;
+  /** The probe action through the core (probe.ts). */
+  private readonly prober: Prober;
   private seenGen = 0;
 
   private readonly deadlines: TimerSweep;
@@ -305,12 +304,7 @@ export class LaminarModel {
     let maxZone = 1;
     for (let z = 0; z < Z; z++) maxZone = Math.max(maxZone, offsets[z + 1] - offsets[z]);
     this.seen = new Int32Array(maxZone);
-    this.rngPtr = core.arena.alloc(24, 16);
-    this.zigPtr = core.arena.alloc(ZIG_BYTES, 16);
-    this.seenPtr = core.arena.alloc(4 * Math.ceil(maxZone / 32), 16);
-    this.views.sync();
-    writeZigguratTables(this.views.u8.buffer as ArrayBuffer, this.zigPtr);
-    this.views.u8.fill(0, this.seenPtr, this.seenPtr + 4 * Math.ceil(maxZone / 32));
+    this.prober = new Prober(core, kmax, maxZone);
 
     if (c.reservation.enabled) {
       const A = this.cluster.atoms;
@@ -756,7 +750,12 @@ export class LaminarModel {
     const zt = this.zhaf.replicaAt(n, z, this.engine.now);
     if (zt < 0) return -1;
     const k = Math.min(c.da.candidates, nz);
-    if (!c.da.acceptProjected && nz <= 65536) return this.probe(zt, nz, z, k, m, contiguous, rng);
+    const nowMs = this.engine.now / NS_PER_MS;
+    const table = zt + this.zhaf.rowsOffset(z);
+    if (!c.da.acceptProjected && nz <= 65536) {
+      // sampling, noise and scoring in one core call, drawing from rng as the path below does
+      return this.prober.choose(zt, nz, table, this.cluster.atoms, k, nowMs, m, contiguous ? 1 : 0, c.da.lambda, 1e20, c.da.noiseSigma, rng);
+    }
     const cand = this.candLocal;
     this.seenGen = sampleDistinct(rng, nz, k, cand, this.seen, this.seenGen);
     const i32 = this.views.i32, f32 = this.views.f32;
@@ -765,39 +764,11 @@ export class LaminarModel {
       i32[cp + i] = cand[i];
       f32[np + i] = sigma > 0 ? sigma * zigguratNormal(rng) : 0;
     }
-    const nowMs = this.engine.now / NS_PER_MS;
-    const table = zt + this.zhaf.rowsOffset(z);
     if (c.da.acceptProjected) return this.scoreProjected(zt, nz, table, k, nowMs, m, contiguous);
     const r = this.k.scoreCandidates(zt, nz, table, this.cluster.atoms, this.candPtr, k, nowMs, m, contiguous ? 1 : 0, c.da.lambda, 1e20, this.noisePtr);
     if (r === Status.E_NOFIT) return -1;
     if (r < 0) throw new Error(`agent: scoreCandidates failed with status ${r}`);
     return cand[r];
-  }
-
-  /**
-   * chooseTarget's sampling, noise and scoring in one core call
-   * (probeCandidates), drawing from `rng` exactly as the TypeScript path
-   * does; a normal draw off the ziggurat's fast path is finished here.
-   */
-  private probe(zt: number, nz: number, z: number, k: number, m: number, contiguous: boolean, rng: Rng): number {
-    const i32 = this.views.i32, rp = this.rngPtr >> 2, sigma = this.c.da.noiseSigma;
-    const table = zt + this.zhaf.rowsOffset(z), nowMs = this.engine.now / NS_PER_MS, cont = contiguous ? 1 : 0;
-    rng.saveState(i32, rp);
-    let start = 0, r: number;
-    for (;;) {
-      r = this.k.probeCandidates(zt, nz, table, this.cluster.atoms, k, nowMs, m, cont, this.c.da.lambda, 1e20, sigma,
-        this.rngPtr, this.zigPtr, this.seenPtr, this.candPtr, this.noisePtr, start);
-      if (r !== Status.E_DEFER) break;
-      rng.loadState(i32, rp);
-      const i = i32[rp + 4];
-      this.views.f32[(this.noisePtr >> 2) + i] = sigma * zigguratFinish(rng, i32[rp + 5]);
-      rng.saveState(i32, rp);
-      start = i + 1;
-    }
-    rng.loadState(i32, rp);
-    if (r === Status.E_NOFIT) return -1;
-    if (r < 0) throw new Error(`agent: probeCandidates failed with status ${r}`);
-    return i32[(this.candPtr >> 2) + r];
   }
 
   /** Scoring with the artifact's wider placability (bitmap fits, or projected Slack >= m); same utility as the core. */
