@@ -527,6 +527,64 @@ def check_score(t, c):
     t.check("scoreCandidates E_K m=65", sc([1], 65, 0), E_K)
     t.check("scoreCandidates E_COUNT nodeCount=-1", sc([1], 1, 0, node_count=-1), E_COUNT)
 
+    # probeCandidates: sampling with the caller's xoshiro128** stream, then scoreCandidates' choice
+    M32 = 0xFFFFFFFF
+
+    def xoshiro(st):
+        s0, s1, s2, s3 = st
+        t2, t3 = s2 ^ s0, s3 ^ s1
+        x = (s1 * 5) & M32
+        r = ((((x << 7) | (x >> 25)) & M32) * 9) & M32
+        st[:] = [s0 ^ t3, s1 ^ t2, (t2 ^ (s1 << 9)) & M32, ((t3 << 11) | (t3 >> 21)) & M32]
+        return r
+
+    def sample(st, nz, k):
+        out, bits, have, reject = [], 0, 0, 65536 % nz
+        while len(out) < k:
+            if have == 0:
+                bits, have = xoshiro(st), 2
+            u = bits >> 16 if have == 2 else bits & 0xFFFF
+            have -= 1
+            p = u * nz
+            if (p & 0xFFFF) < reject or (p >> 16) in out:
+                continue
+            out.append(p >> 16)
+        return out
+
+    rng, zig, seen = c.alloc(32), c.alloc(1536), c.alloc(16)
+    c.write(zig, "I", [0] * 384)
+    c.write(seen, "I", [0] * 4)
+
+    def probe(k, sigma=0.0, state=(1, 2, 3, 4), start=0, node_count=4):
+        c.write(rng, "i", list(state) + [0, 0])
+        return c.probeCandidates(field, node_count, tbl, 64, k, now, 4, 0, 0.5, 500.0, sigma, rng, zig, seen, cand, noise, start)
+
+    t.check("probeCandidates k = nodeCount: every node in order, no draw",
+            (probe(4), c.read(cand, "i", 4), c.read(rng, "i", 4)), (sc([0, 1, 2, 3], 4, 0), [0, 1, 2, 3], [1, 2, 3, 4]))
+    want_st = [1, 2, 3, 4]
+    want = sample(want_st, 4, 2)
+    r = probe(2)
+    got = c.read(cand, "i", 2)
+    t.check("probeCandidates samples as documented (two 16-bit halves a word, Lemire's rule)", got, want)
+    t.check("probeCandidates moves the stream", [x & M32 for x in c.read(rng, "i", 4)], want_st)
+    t.check("probeCandidates chooses as scoreCandidates", r, sc(got, 4, 0))
+    t.check("probeCandidates leaves seen clear", c.read(seen, "I", 4), [0, 0, 0, 0])
+    # with KN all 0, every draw is off the fast path: the host finishes it (E_DEFER)
+    st = [5, 6, 7, 8]
+    sample(st, 4, 2)
+    hz = xoshiro(st)
+    r = probe(2, sigma=0.5, state=(5, 6, 7, 8))
+    t.check("probeCandidates E_DEFER: candidate 0, its word, the stream after it",
+            (r, c.read(rng, "i", 6)[4:], [x & M32 for x in c.read(rng, "i", 4)]),
+            (E_DEFER, [0, hz - (1 << 32) if hz >= 1 << 31 else hz], st))
+    t.check("probeCandidates E_ARG all-zero stream", probe(2, state=(0, 0, 0, 0)), E_ARG)
+    t.check("probeCandidates E_ARG k > nodeCount", probe(5), E_ARG)
+    t.check("probeCandidates E_ARG start > k", probe(2, start=3), E_ARG)
+    t.check("probeCandidates E_ARG sigma < 0", probe(2, sigma=-1.0), E_ARG)
+    c.write(seen, "I", [1, 0, 0, 0])
+    t.check("probeCandidates E_ARG seen not clear", probe(2), E_ARG)
+    c.write(seen, "I", [0] * 4)
+
     # zoneAggregate: 13 nodes, zones [0,2) [2,2) [2,6) [6,13)
     now = 1000.0
     S = [1.0, 3.0, 2.0, 4.0, 6.0, 8.0] + [1.0] * 7
