@@ -71,6 +71,6 @@ export function reproduceCommand(): Command {
       for (const f of figs) writeFileSync(join(o.out, f.file), f.svg);
       const intro = `Scale ${scale}, ${seeds} seed(s) per point, ${results.length} runs. Ours: lines; the paper's reported figures: hollow diamonds (bars: "paper").`;
       writeFileSync(join(o.out, "report.html"), reportHtml("Laminar: the paper's experiments, reproduced", intro, tables, figs));
-      console.log(`\n${results.length} runs (${resumed} from earlier runs in ${o.out}); results in ${o.out}/results.json, results.csv, ${figs.length} SVG figures and report.html`);
+      console.log(`\n${results.length} runs (${resumed} from earlier runs in ${o.out}); results in ${o.out}/results.json, results.csv, ${figs.length} SVG figure${figs.length === 1 ? "" : "s"} and report.html`);
     });
 }
