@@ -304,7 +304,7 @@ export class LaminarModel {
     let maxZone = 1;
     for (let z = 0; z < Z; z++) maxZone = Math.max(maxZone, offsets[z + 1] - offsets[z]);
     this.seen = new Int32Array(maxZone);
-    this.prober = new Prober(core, kmax, maxZone);
+    this.prober = new Prober(core, this.views, kmax, maxZone);
 
     if (c.reservation.enabled) {
       const A = this.cluster.atoms;

@@ -5,6 +5,7 @@
 // leaves to its host (E_DEFER), are finished here. The buffers live in core
 // memory, allocated once.
 import type { Core } from "../core/wasm.js";
+import type { Views } from "../core/views.js";
 import type { CoreExports } from "../core/exports.js";
 import { Status } from "../core/status.js";
 import type { Rng } from "../sim/rng.js";
@@ -19,8 +20,13 @@ export class Prober {
   readonly noise: number;
   private readonly k: CoreExports;
 
-  /** Buffers for up to `maxCandidates` candidates from Zones of up to `maxZone` nodes. */
-  constructor(private readonly core: Core, maxCandidates: number, maxZone: number) {
+  /**
+   * Buffers for up to `maxCandidates` candidates from Zones of up to
+   * `maxZone` nodes. `views` are read as they are (reading the memory's
+   * buffer on every call costs more than the rest of it): whoever grows the
+   * core's memory syncs them, as the model does after each allocation.
+   */
+  constructor(core: Core, private readonly views: Views, maxCandidates: number, maxZone: number) {
     const a = core.arena, seenBytes = 4 * Math.ceil(maxZone / 32);
     this.k = core.exports;
     this.rng = a.alloc(24, 16);
@@ -30,6 +36,7 @@ export class Prober {
     this.noise = a.alloc(4 * maxCandidates, 16);
     writeZigguratTables(a.u8.buffer as ArrayBuffer, this.zig);
     a.u8.fill(0, this.seen, this.seen + seenBytes);
+    views.sync();
   }
 
   /**
@@ -40,7 +47,7 @@ export class Prober {
    */
   choose(field: number, nz: number, table: number, atoms: number, k: number, nowMs: number, m: number,
     contiguous: number, lambda: number, degradeAge: number, sigma: number, rng: Rng): number {
-    const a = this.core.arena, i32 = a.i32, rp = this.rng >> 2;
+    const v = this.views, i32 = v.i32, rp = this.rng >> 2;
     rng.saveState(i32, rp);
     let start = 0, r: number;
     for (;;) {
@@ -49,7 +56,7 @@ export class Prober {
       if (r !== Status.E_DEFER) break;
       rng.loadState(i32, rp);
       const i = i32[rp + 4];
-      a.f32[(this.noise >> 2) + i] = sigma * zigguratFinish(rng, i32[rp + 5]);
+      v.f32[(this.noise >> 2) + i] = sigma * zigguratFinish(rng, i32[rp + 5]);
       rng.saveState(i32, rp);
       start = i + 1;
     }

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import * as ref from "../../src/core/reference/score.js";
 import { Status } from "../../src/core/status.js";
 import type { Core } from "../../src/core/wasm.js";
+import { Views } from "../../src/core/views.js";
 import { sampleDistinct } from "../../src/laminar/decisions.js";
 import { Prober } from "../../src/laminar/probe.js";
 import { Rng } from "../../src/sim/rng.js";
@@ -76,7 +77,8 @@ function tables(nz: number, atoms: number, density: number, tableSeed: number, f
 }
 
 describe("Prober (probeCandidates) against the TypeScript path", () => {
-  const probers = new Map<Core, Prober>(builds.map(([, core]) => [core, new Prober(core, 64, 512)]));
+  const views = new Map<Core, Views>(builds.map(([, core]) => [core, new Views(core.exports.memory)]));
+  const probers = new Map<Core, Prober>(builds.map(([, core]) => [core, new Prober(core, views.get(core)!, 64, 512)]));
 
   it("chooses the same node, writes the same candidates and noise, and leaves the stream where the TypeScript path does", () => {
     let deferred = 0;
@@ -89,6 +91,7 @@ describe("Prober (probeCandidates) against the TypeScript path", () => {
         for (const [name, core] of builds) {
           const p = probers.get(core)!;
           const fp = put(core, field), tp = put(core, table);
+          views.get(core)!.sync(); // put() may have grown memory
           const rng = new Rng(c.seed);
           expect(p.choose(fp, c.nz, tp, c.atoms, c.k, c.now, c.m, c.contiguous, c.lambda, 1e20, c.sigma, rng), name).toBe(want.chosen);
           expect(Array.from(getI32(core, p.cand, c.k)), name).toEqual(Array.from(want.cand));
@@ -147,7 +150,7 @@ describe("the ziggurat's fast-path boundary", () => {
     for (let iz = 0; iz < 128; iz++) for (const hz of [KN[iz] | 0, -KN[iz] | 0]) if ((hz & 127) === iz && Math.abs(hz) === KN[iz]) edges.push(hz);
     expect(edges.length).toBeGreaterThan(0);
     const [, core] = builds[0];
-    const p = new Prober(core, 1, 1), k = core.exports, a = core.arena, rp = p.rng >> 2;
+    const p = new Prober(core, new Views(core.exports.memory), 1, 1), k = core.exports, a = core.arena, rp = p.rng >> 2;
     const fp = put(core, new Float32Array(5)), tp = put(core, new Uint32Array(8).fill(0xffffffff));
     for (const hz of edges) {
       expect(new Rng(stateFor(hz)).nextU32() | 0).toBe(hz);
@@ -178,7 +181,7 @@ describe("probeCandidates refuses bad arguments and writes nothing", () => {
       const k = core.exports, a = core.arena;
       const nz = 40, { table, field } = tables(nz, 256, 1, 3, 4);
       const fp = put(core, field), tp = put(core, table);
-      const rng = a.alloc(24, 16), zig = new Prober(core, 16, nz).zig, seen = a.alloc(8, 16), cand = a.alloc(64, 16), noise = a.alloc(64, 16);
+      const rng = a.alloc(24, 16), zig = new Prober(core, new Views(core.exports.memory), 16, nz).zig, seen = a.alloc(8, 16), cand = a.alloc(64, 16), noise = a.alloc(64, 16);
       a.u8.fill(0, seen, seen + 8);
       const setState = (w: number[]) => a.i32.set(w, rng >> 2);
       setState([1, 2, 3, 4]);
