@@ -68,7 +68,7 @@ export function probeCandidates(
   if (m < 0 || m > atoms) return E_K;
   if (contiguous != 0 && contiguous != 1) return E_ARG;
   if (isNaN(now) || !isFinite(gamma) || isNaN(degradeAge)) return E_ARG;
-  if (!(sigma >= 0 && sigma <= 1e30)) return E_ARG; // so every noise value is a finite f32
+  if (!(sigma >= 0 && sigma <= 1e30)) return E_ARG; // with the ziggurat's tables in zig, every noise value is a finite f32
   // what is written (cand, noise, rng, seen) overlaps nothing else
   const kb = <u64>k << 2, sb = <u64>seenWords << 2, fb = <u64>nodeCount * 20, tb = (<u64>nodeCount * words) << 3;
   if (overlaps(cand, kb, noise, kb) || overlaps(cand, kb, rng, RNG_BYTES) || overlaps(cand, kb, seen, sb) ||

@@ -241,7 +241,11 @@ int32_t scoreCandidates(laminar_ptr field, int32_t nodeCount, laminar_ptr table,
  *  0 <= sigma <= 1e30) and return scoreCandidates' choice over them (or E_NOFIT). A draw off the
  *  ziggurat's fast path returns E_DEFER with rng[0..3] the stream after word rng[5] (an i32) drawn
  *  for candidate rng[4]: the host finishes that draw, stores its noise, and calls again with
- *  start = rng[4] + 1 (cand and noise[0, start) are then kept). Written buffers overlap nothing. */
+ *  start = rng[4] + 1 (cand and noise[0, start) are then kept). Written buffers overlap nothing.
+ *  Errors: E_COUNT (negative nodeCount or k), E_ARG (nodeCount > 65536, k > nodeCount, start
+ *  outside [0, k], sigma, overlaps, an all-zero stream, seen not clear), E_ID (a kept candidate
+ *  id on resume), and scoreCandidates' E_K and E_ARG; an error writes nothing. The tables in zig
+ *  are not checked: other contents give meaningless noise, never a write outside the buffers. */
 int32_t probeCandidates(laminar_ptr field, int32_t nodeCount, laminar_ptr table, int32_t atoms, int32_t k,
                         float now, int32_t m, int32_t contiguous, float gamma, float degradeAge, double sigma,
                         laminar_ptr rng, laminar_ptr zig, laminar_ptr seen, laminar_ptr cand, laminar_ptr noise,

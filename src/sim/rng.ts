@@ -137,7 +137,6 @@ export class Rng {
     return Math.exp(mu + sigma * this.normal());
   }
 
-  /** An independent copy at the same position (same future draws). */
   /** Copy the four state words to i32[at, at + 4) (the core's memory, for a kernel that draws from this stream). */
   saveState(i32: Int32Array, at: number): void {
     const s = this.s;
@@ -156,6 +155,7 @@ export class Rng {
     s[3] = i32[at + 3];
   }
 
+  /** An independent copy at the same position (same future draws). */
   clone(): Rng {
     const c = new Rng(this.s);
     c.g.set(this.g);

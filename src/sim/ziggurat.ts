@@ -1,6 +1,6 @@
 // Standard normal draws by the ziggurat method (Marsaglia & Tsang, "The
 // Ziggurat Method for Generating Random Variables", J. Stat. Softw. 5(8),
-// 2000; 128 layers, their tables and tail algorithm). About 99% of draws
+// 2000; 128 layers, their tables and tail algorithm). About 97% of draws
 // cost one 32-bit word, a table lookup and a multiply, against two words,
 // a log, a sqrt and a sin/cos for Box-Muller (Rng.normal): the DA's score
 // noise draws one per candidate on the hottest path of the simulation.

@@ -107,6 +107,24 @@ describe("Prober (probeCandidates) against the TypeScript path", () => {
     expect(deferred).toBeGreaterThan(20); // the host's part of the ziggurat (E_DEFER) was exercised
   });
 
+  it("agrees at the edges of the Zone size and candidate count", () => {
+    const edges: Array<[number, number]> = [[1, 0], [1, 1], [2, 1], [2, 2], [65536, 16], [65536, 300], [65535, 4000], [1000, 999]];
+    for (const [nz, k] of edges) {
+      const { table, field } = tables(nz, 64, 2, nz, k + 1);
+      const seed = [nz, k, 7, 9];
+      const want = tsPath(new Rng(seed), field, nz, table, 64, k, 50, 3, k & 1, 1, 2);
+      for (const [name, core] of builds) {
+        const v = new Views(core.exports.memory), p = new Prober(core, v, k, nz);
+        const fp = put(core, field), tp = put(core, table);
+        v.sync();
+        const rng = new Rng(seed);
+        expect(p.choose(fp, nz, tp, 64, k, 50, 3, k & 1, 1, 1e20, 2, rng), `${name} ${nz}/${k}`).toBe(want.chosen);
+        expect(Array.from(getI32(core, p.cand, k)), `${name} ${nz}/${k}`).toEqual(Array.from(want.cand));
+        expect(Array.from(getF32(core, p.noise, k)), `${name} ${nz}/${k}`).toEqual(Array.from(want.noise));
+      }
+    }
+  });
+
   it("returns E_DEFER for a draw off the fast path, with the stream after that draw's word and the word itself", () => {
     const [, core] = builds[0];
     const p = probers.get(core)!, k = core.exports, i32 = () => core.arena.i32, rp = p.rng >> 2;
