@@ -307,15 +307,16 @@ export class LaminarModel {
     this.prober = new Prober(core, this.views, kmax, maxZone);
 
     if (c.reservation.enabled) {
-      const A = this.cluster.atoms;
+      // wheels for this instance's own nodes only (a partition never reserves on another's), indexed from n0
+      const A = this.cluster.atoms, own = this.n1 - this.n0;
       this.wheelBytes = this.k.wheelBytes(A);
-      this.wheels = core.arena.alloc(N * this.wheelBytes, 16);
-      for (let n = 0; n < N; n++) {
-        const r = this.k.wheelInit(this.wheels + n * this.wheelBytes, A, 0);
+      this.wheels = core.arena.alloc(own * this.wheelBytes, 16);
+      for (let i = 0; i < own; i++) {
+        const r = this.k.wheelInit(this.wheels + i * this.wheelBytes, A, 0);
         if (r < 0) throw new Error(`reservation: wheelInit failed with status ${r}`);
       }
-      this.wheelOwner = new Int32Array(N * A).fill(-1);
-      this.wheelCheck = new Float64Array(N).fill(Infinity);
+      this.wheelOwner = new Int32Array(own * A).fill(-1);
+      this.wheelCheck = new Float64Array(own).fill(Infinity);
       this.wheelOut = core.arena.alloc(4 * A, 16);
     } else {
       this.wheels = 0;
@@ -977,8 +978,9 @@ export class LaminarModel {
 
   // ---- two-phase reservation: TTL on the node's timing wheel ----------------
 
+  /** Node n's wheel (n one of this instance's nodes). */
   private wheel(n: number): number {
-    return this.wheels + n * this.wheelBytes;
+    return this.wheels + (n - this.n0) * this.wheelBytes;
   }
 
   private armTtl(d: number, n: number): void {
@@ -988,10 +990,11 @@ export class LaminarModel {
     const deadlineTick = Math.ceil((now + this.ttlNs) / US);
     const r = this.k.wheelSchedule(this.wheel(n), first, deadlineTick);
     if (r !== 0) throw new Error(`reservation: wheelSchedule on node ${n} returned ${r}`);
-    this.wheelOwner![n * this.cluster.atoms + first] = d;
+    const i = n - this.n0;
+    this.wheelOwner![i * this.cluster.atoms + first] = d;
     const at = deadlineTick * US;
-    if (at < this.wheelCheck![n]) {
-      this.wheelCheck![n] = at;
+    if (at < this.wheelCheck![i]) {
+      this.wheelCheck![i] = at;
       this.engine.post(at - now, K_WHEEL, n);
     }
   }
@@ -1010,14 +1013,14 @@ export class LaminarModel {
     const first = this.das.firstAtom[d];
     const r = this.k.wheelCancel(this.wheel(n), first);
     if (r !== 1) throw new Error(`reservation: wheelCancel on node ${n} returned ${r}`);
-    this.wheelOwner![n * this.cluster.atoms + first] = -1;
+    this.wheelOwner![(n - this.n0) * this.cluster.atoms + first] = -1;
   }
 
   /** The node's wheel check: expire every reservation whose TTL has passed, then re-arm for the next one. */
   private wheelFire(n: number): void {
-    const now = this.engine.now, w = this.wheel(n), A = this.cluster.atoms;
-    if (this.wheelCheck![n] !== now) return; // superseded
-    this.wheelCheck![n] = Infinity;
+    const now = this.engine.now, w = this.wheel(n), A = this.cluster.atoms, o = n - this.n0;
+    if (this.wheelCheck![o] !== now) return; // superseded
+    this.wheelCheck![o] = Infinity;
     this.touch(n);
     const tick = Math.floor(now / US);
     for (;;) {
@@ -1026,8 +1029,8 @@ export class LaminarModel {
       const i32 = this.views.i32, base = this.wheelOut >> 2;
       for (let i = 0; i < got; i++) {
         const id = i32[base + i];
-        const d = this.wheelOwner![n * A + id];
-        this.wheelOwner![n * A + id] = -1;
+        const d = this.wheelOwner![o * A + id];
+        this.wheelOwner![o * A + id] = -1;
         this.expire(d, n);
       }
       if (got < A) break;
@@ -1035,7 +1038,7 @@ export class LaminarModel {
     const next = this.k.wheelNextDeadline(w);
     if (next !== Infinity) {
       const at = next * US;
-      this.wheelCheck![n] = at;
+      this.wheelCheck![o] = at;
       this.engine.post(at - now, K_WHEEL, n);
     }
   }
