@@ -67,8 +67,9 @@ function readPoint(file: string): { build: string | null; result: Record<string,
   }
   if (v === null || typeof v !== "object" || Array.isArray(v)) return null;
   const o = v as Partial<PointFile>;
-  if (typeof o.build === "string" && o.result !== null && typeof o.result === "object" && !Array.isArray(o.result)) return { build: o.build, result: o.result };
-  return { build: null, result: v as Record<string, unknown> };
+  if (typeof o.build !== "string") return { build: null, result: v as Record<string, unknown> };
+  if (o.result === null || typeof o.result !== "object" || Array.isArray(o.result)) return null; // a build but no result: damaged
+  return { build: o.build, result: o.result };
 }
 
 /** Write a point's file atomically (rename): it is either complete or absent. */

@@ -74,11 +74,13 @@ describe("runPoints resume", () => {
     expect(read(file(points, b))).toEqual({ build: "b0", result: { arrived: 9 } });
   }), 60_000);
 
-  it("runs a point again when its file is damaged (an interrupted write)", withDir(async (out, points) => {
+  it("runs a point again when its file is damaged (an interrupted write, or a build with no result)", withDir(async (out, points) => {
     const { runPoints } = await runner();
     writeFileSync(file(points, a), "{\"build\": \"b1\", \"res");
-    const r = await runPoints([a], { out, seeds: 1, workers: 1, build: "b1" });
-    expect(r[0].resumed).toBe(false);
+    put(file(points, b), { build: "b0", result: null });
+    const r = await runPoints([a, b], { out, seeds: 1, workers: 1, build: "b1" });
+    expect(r.map((x) => x.resumed)).toEqual([false, false]);
     expect(read(file(points, a)).build).toBe("b1");
+    expect(read(file(points, b)).build).toBe("b1");
   }), 60_000);
 });
