@@ -12,7 +12,6 @@ export function utility(s: f32, h: f32, gamma: f32): f32 {
   return fastLog2(<f32>1.0 + s) - gamma * fastLog2(<f32>1.0 + h);
 }
 
-
 /**
  * Index (into cand) of the best placable candidate by U + noise[i], ties to
  * the lowest index; E_NOFIT when none is placable. Nothing is written.
