@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as ref from "../../src/core/reference/score.js";
+import * as refProbe from "../../src/core/reference/probe.js";
 import { Status } from "../../src/core/status.js";
 import type { Core } from "../../src/core/wasm.js";
 import { Views } from "../../src/core/views.js";
@@ -152,6 +153,42 @@ describe("Prober (probeCandidates) against the TypeScript path", () => {
   });
 });
 
+describe("probeCandidates against its TypeScript twin (one call, no host step)", () => {
+  it("returns the same code and writes the same stream, candidates and noise, in both builds", () => {
+    const zt = new ArrayBuffer(ZIG_BYTES);
+    writeZigguratTables(zt, 0);
+    const KN = new Uint32Array(zt, 0, 128), WN = new Float64Array(zt, 512, 128);
+    let deferred = 0;
+    fc.assert(
+      fc.property(caseArb, fc.nat(40), (c, startWant) => {
+        const { table, field } = tables(c.nz, c.atoms, c.density, c.tableSeed, c.fieldSeed);
+        const start = Math.min(startWant, c.k);
+        // a resumed call keeps candidates and noise: give it some
+        const cand0 = Int32Array.from({ length: c.k }, (_, i) => (i * 7919) % c.nz);
+        const noise0 = Float32Array.from({ length: c.k }, (_, i) => i / 8);
+        const rng = Int32Array.from([...c.seed, 0, 0]), cand = cand0.slice(), noise = noise0.slice();
+        const want = refProbe.probeCandidates(field, c.nz, table, c.atoms, c.k, c.now, c.m, c.contiguous, c.lambda, 1e20, c.sigma,
+          rng, KN, WN, new Uint32Array(Math.ceil(c.nz / 32)), cand, noise, start);
+        if (want === Status.E_DEFER) deferred++;
+        for (const [name, core] of builds) {
+          const a = core.arena;
+          const fp = put(core, field), tp = put(core, table), zp = a.alloc(ZIG_BYTES, 16);
+          writeZigguratTables(a.u8.buffer as ArrayBuffer, zp);
+          const rp = put(core, Int32Array.from([...c.seed, 0, 0])), sp = put(core, new Uint32Array(Math.ceil(c.nz / 32) + 1));
+          const cp = put(core, c.k > 0 ? cand0 : new Int32Array(1)), np = put(core, c.k > 0 ? noise0 : new Float32Array(1));
+          const got = core.exports.probeCandidates(fp, c.nz, tp, c.atoms, c.k, c.now, c.m, c.contiguous, c.lambda, 1e20, c.sigma, rp, zp, sp, cp, np, start);
+          expect(got, name).toBe(want);
+          expect(Array.from(getI32(core, rp, want === Status.E_DEFER ? 6 : 4)), name).toEqual(Array.from(rng.subarray(0, want === Status.E_DEFER ? 6 : 4)));
+          expect(Array.from(getI32(core, cp, c.k)), name).toEqual(Array.from(cand));
+          expect(Array.from(getF32(core, np, c.k)), name).toEqual(Array.from(noise));
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(deferred).toBeGreaterThan(10);
+  });
+});
+
 /** A stream state whose next word is `word` (xoshiro128**'s output depends on s1 alone). */
 function stateFor(word: number): number[] {
   const x = Math.imul(word | 0, 0x38e38e39) >>> 0; // / 9
@@ -181,6 +218,36 @@ describe("the ziggurat's fast-path boundary", () => {
       a.i32.set(stateFor(inside), rp);
       expect(k.probeCandidates(fp, 1, tp, 256, 1, 0, 1, 0, 1, 1e20, 0.5, p.rng, p.zig, p.seen, p.cand, p.noise, 0)).toBe(0);
       expect(a.f32[p.noise >> 2]).toBe(Math.fround(0.5 * (inside * WN[inside & 127])));
+    }
+  });
+});
+
+describe("the sampling's rejection boundary", () => {
+  it("a 16-bit half with (u * nz) mod 2^16 equal to 2^16 mod nz is kept, one below it is rejected, as sampleDistinct does", () => {
+    const nz = 299, reject = 65536 % nz; // odd: every low half occurs
+    const at = (low: number) => {
+      for (let u = 0; u < 65536; u++) if (((u * nz) & 0xffff) === low) return u;
+      throw new Error(`no half gives ${low}`);
+    };
+    const zt = new ArrayBuffer(ZIG_BYTES);
+    writeZigguratTables(zt, 0);
+    const KN = new Uint32Array(zt, 0, 128), WN = new Float64Array(zt, 512, 128);
+    const { table, field } = tables(nz, 256, 1, 5, 6);
+    for (const [low, kept] of [[reject, true], [reject - 1, false]] as const) {
+      const u = at(low), word = ((u << 16) | 0x1234) >>> 0, j = (u * nz) >>> 16;
+      const ts = new Rng(stateFor(word)), out = new Int32Array(1);
+      sampleDistinct(ts, nz, 1, out, new Int32Array(nz), 0);
+      expect(out[0] === j).toBe(kept);
+      const rng = Int32Array.from([...stateFor(word), 0, 0]), cand = new Int32Array(1);
+      refProbe.probeCandidates(field, nz, table, 256, 1, 0, 1, 0, 1, 1e20, 0, rng, KN, WN, new Uint32Array(10), cand, new Float32Array(1), 0);
+      expect(cand[0]).toBe(out[0]);
+      for (const [, core] of builds) {
+        const p = new Prober(core, new Views(core.exports.memory), 1, nz);
+        const fp = put(core, field), tp = put(core, table);
+        core.arena.i32.set(stateFor(word), p.rng >> 2);
+        core.exports.probeCandidates(fp, nz, tp, 256, 1, 0, 1, 0, 1, 1e20, 0, p.rng, p.zig, p.seen, p.cand, p.noise, 0);
+        expect(core.arena.i32[p.cand >> 2]).toBe(out[0]);
+      }
     }
   });
 });
