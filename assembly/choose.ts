@@ -45,4 +45,3 @@ import { rowFirstRun, rowFirstRunLong4, rowFree } from "./row";
   }
   return bi;
 }
-

@@ -190,8 +190,6 @@ export class LaminarModel {
   private readonly wheelOut: number;
 
   // scratch in core memory for DA scoring
-  private readonly candPtr: number;
-  private readonly noisePtr: number;
   private readonly runOutPtr: number;
   /** A copy of the arbitrating node's row as it was when the window closed. */
   private readonly row0: number;
@@ -296,8 +294,6 @@ export class LaminarModel {
     this.das.onGrow = (n) => this.growMasks(n / 2, n);
 
     const kmax = c.da.candidates;
-    this.candPtr = core.arena.alloc(4 * kmax, 16);
-    this.noisePtr = core.arena.alloc(4 * kmax, 16);
     this.runOutPtr = core.arena.alloc(16, 16);
     this.row0 = core.arena.alloc(this.cluster.rowBytes, 16);
     this.candLocal = new Int32Array(kmax);
@@ -760,13 +756,14 @@ export class LaminarModel {
     const cand = this.candLocal;
     this.seenGen = sampleDistinct(rng, nz, k, cand, this.seen, this.seenGen);
     const i32 = this.views.i32, f32 = this.views.f32;
-    const cp = this.candPtr >> 2, np = this.noisePtr >> 2, sigma = c.da.noiseSigma;
+    // the TypeScript path writes the core's candidate and noise buffers too (the prober's)
+    const cp = this.prober.cand >> 2, np = this.prober.noise >> 2, sigma = c.da.noiseSigma;
     for (let i = 0; i < k; i++) {
       i32[cp + i] = cand[i];
       f32[np + i] = sigma > 0 ? sigma * zigguratNormal(rng) : 0;
     }
     if (c.da.acceptProjected) return this.scoreProjected(zt, nz, table, k, nowMs, m, contiguous);
-    const r = this.k.scoreCandidates(zt, nz, table, this.cluster.atoms, this.candPtr, k, nowMs, m, contiguous ? 1 : 0, c.da.lambda, 1e20, this.noisePtr);
+    const r = this.k.scoreCandidates(zt, nz, table, this.cluster.atoms, this.prober.cand, k, nowMs, m, contiguous ? 1 : 0, c.da.lambda, 1e20, this.prober.noise);
     if (r === Status.E_NOFIT) return -1;
     if (r < 0) throw new Error(`agent: scoreCandidates failed with status ${r}`);
     return cand[r];
@@ -789,7 +786,7 @@ export class LaminarModel {
         ok = r === 1;
       }
       if (!ok) continue;
-      const u = kx.utility(sp, hp, this.c.da.lambda) + f32[(this.noisePtr >> 2) + i];
+      const u = kx.utility(sp, hp, this.c.da.lambda) + f32[(this.prober.noise >> 2) + i];
       if (bi < 0 || u > best) { best = u; bi = i; }
     }
     return bi < 0 ? -1 : cand[bi];
