@@ -133,11 +133,8 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
   };
   // this sweep's points already in DIR: resumed when this build wrote them;
   // from another build, refused, or deleted with `fresh`
-  const found = jobs.map((j) => readPoint(join(dir, `${j.key}.json`)));
-  if (o.fresh === true) {
-    for (const j of jobs) for (const f of [`${j.key}.json`, `${j.key}.json.tmp`]) rmSync(join(dir, f), { force: true });
-    found.fill(null);
-  }
+  if (o.fresh === true) for (const j of jobs) for (const f of [`${j.key}.json`, `${j.key}.json.tmp`]) rmSync(join(dir, f), { force: true });
+  const found = jobs.map((j) => (o.fresh === true ? null : readPoint(join(dir, `${j.key}.json`))));
   const others = found.filter((f) => f !== null && f.build !== o.build) as Array<{ build: string | null }>;
   if (others.length > 0) {
     const builds = [...new Set(others.map((f) => f.build ?? "none recorded"))];
