@@ -16,6 +16,11 @@ import { Rng } from "../../src/sim/rng.js";
 import { writeZigguratTables, ZIG_BYTES, zigguratNormal } from "../../src/sim/ziggurat.js";
 import { builds, getF32, getI32, put } from "../core/harness.js";
 
+/** The ziggurat's fast-path tables, as the core reads them. */
+const ZIG = new ArrayBuffer(ZIG_BYTES);
+writeZigguratTables(ZIG, 0);
+const KN = new Uint32Array(ZIG, 0, 128), WN = new Float64Array(ZIG, 512, 128);
+
 const f32 = (min: number, max: number) => fc.float({ min: Math.fround(min), max: Math.fround(max), noNaN: true });
 
 /** The TypeScript path of the simulator before the core did it: sample, draw noise, score. */
@@ -155,9 +160,6 @@ describe("Prober (probeCandidates) against the TypeScript path", () => {
 
 describe("probeCandidates against its TypeScript twin (one call, no host step)", () => {
   it("returns the same code and writes the same stream, candidates and noise, in both builds", () => {
-    const zt = new ArrayBuffer(ZIG_BYTES);
-    writeZigguratTables(zt, 0);
-    const KN = new Uint32Array(zt, 0, 128), WN = new Float64Array(zt, 512, 128);
     let deferred = 0;
     fc.assert(
       fc.property(caseArb, fc.nat(40), (c, startWant) => {
@@ -198,9 +200,6 @@ function stateFor(word: number): number[] {
 
 describe("the ziggurat's fast-path boundary", () => {
   it("a word with |hz| = KN[hz & 127] is off the fast path in both the core and TypeScript; one layer-width inside is on it", () => {
-    const zt = new ArrayBuffer(ZIG_BYTES);
-    writeZigguratTables(zt, 0);
-    const KN = new Uint32Array(zt, 0, 128), WN = new Float64Array(zt, 512, 128);
     const edges: number[] = [];
     for (let iz = 0; iz < 128; iz++) for (const hz of [KN[iz] | 0, -KN[iz] | 0]) if ((hz & 127) === iz && Math.abs(hz) === KN[iz]) edges.push(hz);
     expect(edges.length).toBeGreaterThan(0);
@@ -229,9 +228,6 @@ describe("the sampling's rejection boundary", () => {
       for (let u = 0; u < 65536; u++) if (((u * nz) & 0xffff) === low) return u;
       throw new Error(`no half gives ${low}`);
     };
-    const zt = new ArrayBuffer(ZIG_BYTES);
-    writeZigguratTables(zt, 0);
-    const KN = new Uint32Array(zt, 0, 128), WN = new Float64Array(zt, 512, 128);
     const { table, field } = tables(nz, 256, 1, 5, 6);
     for (const [low, kept] of [[reject, true], [reject - 1, false]] as const) {
       const u = at(low), word = ((u << 16) | 0x1234) >>> 0, j = (u * nz) >>> 16;
