@@ -3,11 +3,17 @@
 // same checksum, and says how many ops one call performs, so rows compare.
 import * as rb from "../src/core/reference/bitmap.js";
 import * as rm from "../src/core/reference/micro.js";
+import * as rp from "../src/core/reference/probe.js";
 import * as rs from "../src/core/reference/score.js";
+import { Status } from "../src/core/status.js";
+import { Views } from "../src/core/views.js";
 import { Core } from "../src/core/wasm.js";
+import { Prober } from "../src/laminar/probe.js";
+import { Rng } from "../src/sim/rng.js";
+import { writeZigguratTables, ZIG_BYTES, zigguratFinish } from "../src/sim/ziggurat.js";
 import {
-  ATOMS, DEGRADE_AGE, DEGRADE_HEAT, GAMMA, K, NCAND, NODES, NOW, SETS, ZONE_BETA, ZONE_EPS, ZONE_GAMMA, ZONES,
-  fieldInput, hash31, maskInput, scoreInput, SplitMix64, bitmapInput, zoneInput,
+  ATOMS, DEGRADE_AGE, DEGRADE_HEAT, GAMMA, K, NCAND, NODES, NOW, PROBE_SIGMA, SETS, ZONE_BETA, ZONE_EPS, ZONE_GAMMA, ZONES,
+  fieldInput, hash31, maskInput, probeStream, scoreInput, SplitMix64, bitmapInput, zoneInput,
 } from "./inputs.js";
 import { wheelCases } from "./wheel-case.js";
 
@@ -25,7 +31,7 @@ export interface Case {
 
 export const KERNELS = [
   "mask-update", "fastlog-score", "zone-update", "feasible-count", "contiguous-run",
-  "score-candidates", "zone-aggregate", "wheel-schedule-advance",
+  "score-candidates", "probe-candidates", "zone-aggregate", "wheel-schedule-advance",
 ] as const;
 export type Kernel = (typeof KERNELS)[number];
 
@@ -41,6 +47,20 @@ function hashArray(h: number, a: ArrayLike<number>): number {
 }
 
 const f32u = (a: Float32Array) => new Uint32Array(a.buffer, a.byteOffset, a.length);
+
+/**
+ * probe-candidates: the 1,024 probe actions of one call, the stream going on
+ * from call to call; the checksum hashes the chosen nodes (or E_NOFIT) of
+ * the first call, then the stream's four words after it.
+ */
+function probeCase(action: (s: number) => number, rng: Rng): Case {
+  let checksum = 0;
+  for (let s = 0; s < SETS; s++) checksum = hash31(checksum, action(s));
+  const st = new Int32Array(4);
+  rng.saveState(st, 0);
+  for (let i = 0; i < 4; i++) checksum = hash31(checksum, st[i]);
+  return { name: "probe-candidates", opsPerCall: SETS, checksum, run: () => { for (let s = 0; s < SETS; s++) action(s); } };
+}
 
 /** Build the case for one kernel and impl (each WASM case gets its own core instance). */
 export function makeCase(kernel: Kernel, impl: Impl): Case {
@@ -87,6 +107,16 @@ export function makeCase(kernel: Kernel, impl: Impl): Case {
       let checksum = 0;
       for (let s = 0; s < SETS; s++) checksum = hash31(checksum, call(s));
       return { name: kernel, opsPerCall: SETS, checksum, run: () => { for (let s = 0; s < SETS; s++) call(s); } };
+    }
+    case "probe-candidates": {
+      const inp = fieldInput(rowPop);
+      const f = core.arena.put(inp.field), t = core.arena.put(inp.table);
+      const prober = new Prober(core, new Views(e.memory), NCAND, NODES), rng = new Rng(probeStream());
+      const action = (s: number) => {
+        const r = prober.choose(f, NODES, t, ATOMS, NCAND, NOW, K, s & 1, GAMMA, DEGRADE_AGE, PROBE_SIGMA, rng);
+        return r < 0 ? Status.E_NOFIT : r;
+      };
+      return probeCase(action, rng);
     }
     case "zone-aggregate": {
       const inp = fieldInput(rowPop);
@@ -138,6 +168,29 @@ function tsCase(kernel: Exclude<Kernel, "wheel-schedule-advance">): Case {
       let checksum = 0;
       for (let s = 0; s < SETS; s++) checksum = hash31(checksum, call(s));
       return { name: kernel, opsPerCall: SETS, checksum, run: () => { for (let s = 0; s < SETS; s++) call(s); } };
+    }
+    case "probe-candidates": {
+      // the twin, with the host's share of a deferred draw as Prober does it
+      const inp = fieldInput(rowPop), rng = new Rng(probeStream()), zig = new ArrayBuffer(ZIG_BYTES);
+      writeZigguratTables(zig, 0);
+      const KN = new Uint32Array(zig, 0, 128), WN = new Float64Array(zig, 512, 128);
+      const st = new Int32Array(6), seen = new Uint32Array(NODES / 32), cand = new Int32Array(NCAND), noise = new Float32Array(NCAND);
+      const action = (s: number) => {
+        rng.saveState(st, 0);
+        let start = 0, r: number;
+        for (;;) {
+          r = rp.probeCandidates(inp.field, NODES, inp.table, ATOMS, NCAND, NOW, K, s & 1, GAMMA, DEGRADE_AGE, PROBE_SIGMA,
+            st, KN, WN, seen, cand, noise, start);
+          if (r !== Status.E_DEFER) break;
+          rng.loadState(st, 0);
+          noise[st[4]] = PROBE_SIGMA * zigguratFinish(rng, st[5]);
+          rng.saveState(st, 0);
+          start = st[4] + 1;
+        }
+        rng.loadState(st, 0);
+        return r < 0 ? r : cand[r];
+      };
+      return probeCase(action, rng);
     }
     case "zone-aggregate": {
       const inp = fieldInput(rowPop);

@@ -36,6 +36,8 @@ export const NOW = 1000;
 export const DEGRADE_AGE = 500;
 export const DEGRADE_HEAT = 8;
 export const GAMMA = 0.5;
+/** Score-noise sigma of probe-candidates (the simulator's default da.noiseSigma). */
+export const PROBE_SIGMA = 0.5;
 export const ZONE_GAMMA = 0.25;
 export const ZONE_BETA = 0.5;
 export const ZONE_EPS = 1 / 1048576;
@@ -118,4 +120,15 @@ export function fieldInput(popcount: (t: Uint32Array, row: number) => number): F
   }
   const offsets = Int32Array.from({ length: ZONES + 1 }, (_, z) => z * (NODES / ZONES));
   return { table, field, cand, noise, offsets };
+}
+
+/** probe-candidates' xoshiro128** state: the low and high halves of a fresh splitmix64(42)'s first two words. */
+export function probeStream(): Int32Array {
+  const g = new SplitMix64(42), s = new Int32Array(4);
+  for (let i = 0; i < 2; i++) {
+    const x = g.next();
+    s[2 * i] = Number(x & 0xffffffffn);
+    s[2 * i + 1] = Number(x >> 32n);
+  }
+  return s;
 }

@@ -134,7 +134,8 @@ if wasm2c_setup; then
   elif ! { "$CC" -O1 -ffp-contract=off -w -I "$OUT" -I "$RT" -c "$OUT/laminar.c" -o "$OUT/laminar.o" &&
            "$CC" -O1 -ffp-contract=off -I "$OUT" -I "$RT" -c "$RT/wasm-rt-impl.c" -o "$OUT/wasm-rt-impl.o" &&
            "$CC" -O1 -ffp-contract=off -Wall -I "$OUT" -I "$RT" -c test/embed/wasm2c_main.c -o "$OUT/wasm2c_main.o" &&
-           "$CC" -o "$OUT/wasm2c_test" "$OUT/wasm2c_main.o" "$OUT/laminar.o" "$OUT/wasm-rt-impl.o" -lm; } >"$log" 2>&1; then
+           "$CC" -O1 -ffp-contract=off -Wall -c bench/native/ziggurat.c -o "$OUT/ziggurat.o" &&
+           "$CC" -o "$OUT/wasm2c_test" "$OUT/wasm2c_main.o" "$OUT/ziggurat.o" "$OUT/laminar.o" "$OUT/wasm-rt-impl.o" -lm; } >"$log" 2>&1; then
     say "compiling the wasm2c harness failed:"
     cat "$log"
     FAILED=$((FAILED + 1))

@@ -17,6 +17,7 @@
 #include "bitmap.h"
 #include "common.h"
 #include "micro.h"
+#include "probe.h"
 #include "score.h"
 #include "wheel.h"
 
@@ -191,6 +192,8 @@ static void bench_bitmaps(void) {
 #define DEGRADE_HEAT 8.0f
 #define GAMMA 0.5f
 #define SCORE_ROUNDS 60
+#define PROBE_ROUNDS 20
+#define PROBE_SIGMA 0.5
 #define AGG_CALLS 10000
 
 static void bench_score(void) {
@@ -235,6 +238,37 @@ static void bench_score(void) {
     sink = acc;
   }
   report("score-candidates", t, checksum);
+
+  /* probe-candidates: 1,024 probe actions on the same field, one stream throughout */
+  lm_ziggurat_init();
+  uint32_t seen[NODES / 32] = {0};
+  int32_t pc[NCAND];
+  float pn[NCAND];
+  lm_xo xo;
+  sm64_t gs; sm64_seed(&gs, 42);
+  for (int i = 0; i < 2; i++) {
+    const uint64_t x = sm64_next(&gs);
+    xo.s[2 * i] = (uint32_t)x;
+    xo.s[2 * i + 1] = (uint32_t)(x >> 32);
+  }
+  checksum = 0;
+  for (int c = 0; c < SETS; c++) {
+    const int32_t r = lm_probe(&xo, field, NODES, table, ATOMS, NCAND, NOW, K, c & 1, GAMMA, DEGRADE_AGE, PROBE_SIGMA,
+                               seen, pc, pn);
+    checksum = hash31(checksum, (uint32_t)r);
+  }
+  for (int i = 0; i < 4; i++) checksum = hash31(checksum, xo.s[i]);
+  for (int r = 0; r < REPS && timing; r++) {
+    double t0 = now_ns();
+    uint32_t acc = 0;
+    for (int round = 0; round < PROBE_ROUNDS; round++)
+      for (int c = 0; c < SETS; c++)
+        acc += (uint32_t)lm_probe(&xo, field, NODES, table, ATOMS, NCAND, NOW, K, c & 1, GAMMA, DEGRADE_AGE, PROBE_SIGMA,
+                                  seen, pc, pn);
+    t[r] = (now_ns() - t0) / ((double)PROBE_ROUNDS * SETS);
+    sink = acc;
+  }
+  report("probe-candidates", t, checksum);
 
   lm_zone_aggregate(field, NODES, offsets, ZONES, NOW, DEGRADE_AGE, DEGRADE_HEAT, slack, heat);
   checksum = 0;

@@ -56,7 +56,7 @@ for (const want of ["LN_LUT[256]", "LOG2_LUT[257]", "EXP2_LUT[257]"]) {
 mkdirSync(bin, { recursive: true });
 writeFileSync(join(bin, "tables.h"), h);
 
-const sources = ["bench.c", "micro.c", "bitmap.c", "score.c", "wheel.c"].map((f) => join(here, f));
+const sources = ["bench.c", "micro.c", "bitmap.c", "score.c", "probe.c", "ziggurat.c", "wheel.c"].map((f) => join(here, f));
 const common = ["-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter", "-I", bin, "-I", here];
 const variants = [
   { out: "bench-native", impl: "native", flags: ["-O3", "-march=native", "-ffp-contract=off"] },

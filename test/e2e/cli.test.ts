@@ -39,16 +39,20 @@ describe("laminar CLI", () => {
   });
 
   it("bench --json gives kernel rows with the agreed fields", () => {
-    const r = laminar("bench", "--json", "--quick", "--no-native", "--kernels", "mask-update,feasible-count,zone-aggregate");
+    const kernels = ["mask-update", "feasible-count", "probe-candidates", "zone-aggregate"];
+    const r = laminar("bench", "--json", "--quick", "--no-native", "--kernels", kernels.join(","));
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
-    expect(j.kernels).toHaveLength(9);
+    expect(j.kernels).toHaveLength(12);
     for (const row of j.kernels) {
-      expect(["mask-update", "feasible-count", "zone-aggregate"]).toContain(row.name);
+      expect(kernels).toContain(row.name);
       expect(["wasm-simd", "wasm-scalar", "ts"]).toContain(row.impl);
       expect(row.nsPerOp).toBeGreaterThan(0);
     }
     expect(j.checksumMismatches).toEqual([]);
+    // the probe action, its deferred draws finished by the host, as pinned in bench/native/README.md
+    const probe = j.kernels.filter((row: { name: string }) => row.name === "probe-candidates");
+    expect(probe.map((row: { checksum: number }) => row.checksum)).toEqual([2311746949, 2311746949, 2311746949]);
     expect(j.paperNsPerOp["mask-update"]).toBe(4.02);
   });
 

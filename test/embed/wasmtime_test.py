@@ -42,6 +42,7 @@ BENCH_CHECKSUMS = {
     "feasible-count": 4094270462,
     "contiguous-run": 3913531963,
     "score-candidates": 1586579125,
+    "probe-candidates": 2311746949,
     "zone-aggregate": 3761328666,
     "wheel-schedule-advance": 405081062,
 }
@@ -167,6 +168,71 @@ def hash31(h, v):
 
 
 NODES, ATOMS, WORDS, K = 4096, 256, 4, 64
+M32 = 0xFFFFFFFF
+
+
+def xoshiro(st):
+    """xoshiro128** on a list of four u32 words (src/sim/rng.ts nextU32): the next word."""
+    s0, s1, s2, s3 = st
+    t2, t3 = s2 ^ s0, s3 ^ s1
+    x = (s1 * 5) & M32
+    r = ((((x << 7) | (x >> 25)) & M32) * 9) & M32
+    st[:] = [s0 ^ t3, s1 ^ t2, (t2 ^ (s1 << 9)) & M32, ((t3 << 11) | (t3 >> 21)) & M32]
+    return r
+
+
+def xo_float(st):
+    """A uniform double in [0, 1) from two words (src/sim/rng.ts float)."""
+    a = xoshiro(st) >> 5
+    b = xoshiro(st) >> 6
+    return (a * 67108864 + b) * 2.0 ** -53
+
+
+def i32(v):
+    return v - (1 << 32) if v & 0x80000000 else v
+
+
+# the 128-layer ziggurat of src/sim/ziggurat.ts (Marsaglia & Tsang 2000)
+ZR = 3.442619855899
+ZKN, ZWN, ZFN = [0] * 128, [0.0] * 128, [0.0] * 128
+
+
+def _zig_setup():
+    m1, vn = 2147483648.0, 9.91256303526217e-3
+    dn = tn = ZR
+    q = vn / math.exp(-0.5 * dn * dn)
+    ZKN[0], ZKN[1] = int(math.floor((dn / q) * m1)), 0
+    ZWN[0], ZWN[127] = q / m1, dn / m1
+    ZFN[0], ZFN[127] = 1.0, math.exp(-0.5 * dn * dn)
+    for i in range(126, 0, -1):
+        dn = math.sqrt(-2.0 * math.log(vn / dn + math.exp(-0.5 * dn * dn)))
+        ZKN[i + 1] = int(math.floor((dn / tn) * m1))
+        tn = dn
+        ZFN[i] = math.exp(-0.5 * dn * dn)
+        ZWN[i] = dn / m1
+
+
+_zig_setup()
+
+
+def zig_finish(st, hz):
+    """The rest of a normal draw whose first word (as an i32) hz missed the fast path (zigguratFinish)."""
+    iz = hz & 127
+    while True:
+        if iz == 0:
+            while True:
+                x = -math.log(1.0 - xo_float(st)) / ZR
+                y = -math.log(1.0 - xo_float(st))
+                if not (y + y < x * x):
+                    break
+            return ZR + x if hz > 0 else -ZR - x
+        x = hz * ZWN[iz]
+        if ZFN[iz] + xo_float(st) * (ZFN[iz - 1] - ZFN[iz]) < math.exp(-0.5 * x * x):
+            return x
+        hz = i32(xoshiro(st))
+        iz = hz & 127
+        if abs(hz) < ZKN[iz]:
+            return hz * ZWN[iz]
 
 
 def gen_bitmaps(g):
@@ -187,7 +253,7 @@ def gen_bitmaps(g):
 
 
 def bench_checksums(c):
-    """The seven checksums of bench/native/README.md, computed with this build."""
+    """The checksums of bench/native/README.md, computed with this build."""
     out = {}
     mark = c.top
     g = SplitMix64(42)
@@ -255,6 +321,34 @@ def bench_checksums(c):
                               npn + k * n16 * 4)
         x = hash31(x, r)
     out["score-candidates"] = x
+
+    # probe-candidates: 1,024 probe actions on the same field, one stream (a fresh splitmix64(42)'s first two words)
+    rng, zig, seen = c.alloc(24), c.alloc(1536, 8), c.alloc(512)
+    pc, pn = c.alloc(n16 * 4), c.alloc(n16 * 4)
+    c.write(zig, "I", ZKN)
+    c.write(zig + 512, "d", ZWN)
+    c.write(seen, "I", [0] * 128)
+    gs = SplitMix64(42)
+    w0, w1 = gs.next(), gs.next()
+    c.write(rng, "I", [w0 & M32, w0 >> 32, w1 & M32, w1 >> 32, 0, 0])
+    x = 0
+    for k in range(sets):
+        start = 0
+        while True:
+            r = c.probeCandidates(field, NODES, tbl, ATOMS, n16, 1000.0, K, k & 1, 0.5, 500.0, 0.5,
+                                  rng, zig, seen, pc, pn, start)
+            if r != E_DEFER:
+                break
+            st = c.read(rng, "I", 6)
+            i, hz = st[4], i32(st[5])
+            words = st[:4]
+            c.write(pn + 4 * i, "f", [0.5 * zig_finish(words, hz)])
+            c.write(rng, "I", words)
+            start = i + 1
+        x = hash31(x, c.read(pc + 4 * r, "i", 1)[0] if r >= 0 else r)
+    for v in c.read(rng, "I", 4):
+        x = hash31(x, v)
+    out["probe-candidates"] = x
     zones = 16
     off, sl, he = c.alloc((zones + 1) * 4), c.alloc(zones * 4), c.alloc(zones * 4)
     c.write(off, "i", [z * 256 for z in range(zones + 1)])
@@ -528,16 +622,6 @@ def check_score(t, c):
     t.check("scoreCandidates E_COUNT nodeCount=-1", sc([1], 1, 0, node_count=-1), E_COUNT)
 
     # probeCandidates: sampling with the caller's xoshiro128** stream, then scoreCandidates' choice
-    M32 = 0xFFFFFFFF
-
-    def xoshiro(st):
-        s0, s1, s2, s3 = st
-        t2, t3 = s2 ^ s0, s3 ^ s1
-        x = (s1 * 5) & M32
-        r = ((((x << 7) | (x >> 25)) & M32) * 9) & M32
-        st[:] = [s0 ^ t3, s1 ^ t2, (t2 ^ (s1 << 9)) & M32, ((t3 << 11) | (t3 >> 21)) & M32]
-        return r
-
     def sample(st, nz, k):
         out, bits, have, reject = [], 0, 0, 65536 % nz
         while len(out) < k:
