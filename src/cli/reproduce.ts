@@ -5,9 +5,10 @@
 // points already done by the same build (--fresh runs this command's points
 // again; other points in DIR are kept).
 import { Command } from "commander";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
+import { makeDir } from "../experiments/make-dir.js";
 import { EXPERIMENT_IDS, EXPERIMENTS, SCALES, type Scale } from "../experiments/specs.js";
 import { parseList, parsePositiveInt, UsageError } from "./errors.js";
 import { Progress } from "./progress.js";
@@ -39,7 +40,7 @@ export function reproduceCommand(): Command {
       const seeds = parsePositiveInt("--seeds", o.seeds);
       const workers = o.workers === undefined ? undefined : parsePositiveInt("--workers", o.workers);
       try {
-        mkdirSync(o.out, { recursive: true });
+        makeDir(o.out);
       } catch (e) {
         throw new UsageError(`--out ${o.out}: ${(e as Error).message}`);
       }

@@ -2,7 +2,7 @@
 // parameters (--nodes is cluster.nodes, ...) applied after --config and
 // --set, so every value passes the same validation and error messages.
 import { Command } from "commander";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { accessSync, constants, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../model/params.js";
 import { waitShare, type ThreadTiming } from "../model/run-options.js";
@@ -17,6 +17,7 @@ import type { FluxResult } from "../baselines/flux.js";
 import type { CommonResult } from "../metrics/result.js";
 import type { SeriesPoint } from "../metrics/run-metrics.js";
 import { runScheduler } from "../schedulers.js";
+import { makeDir } from "../experiments/make-dir.js";
 
 interface Options {
   scheduler?: string;
@@ -148,7 +149,7 @@ export function simCommand(): Command {
     .option("--set <name=value>", "set a parameter, e.g. --set network.loss=0 (repeatable)", collect, [])
     .option("--check-invariants", "check bitmap, reservation and queue invariants on every transition (slow)")
     .option("--json", "print one JSON object with every result field on stdout")
-    .option("--out <dir>", "also write result.json and series.csv into this directory")
+    .option("--out <dir>", "also write result.json and series.csv into this directory (made, and checked writable, before the run starts)")
     .option("--no-progress", "no progress bar on stderr")
     .option("--workers <w>", `Laminar only: split the Zones over w worker threads; the result is the same for any w (default: 1 below ${AUTO_WORKERS_NODES} nodes, else the cores available, ${availableParallelism()} here)`)
     .addHelpText("after", "\nExamples:\n  laminar sim --nodes 1000 --duration 2\n  laminar sim --nodes 32000 --duration 30 --workers 2 --json > result.json\n  laminar sim --nodes 5000 --rho 0.8 --duration 30 --json > result.json\n  laminar sim --set network.loss=0.2 --set regeneration.enabled=false")
@@ -160,6 +161,15 @@ export function simCommand(): Command {
         : config.sim.scheduler === "laminar" && config.cluster.nodes >= AUTO_WORKERS_NODES ? availableParallelism() : 1;
       if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError(`--workers must be an integer from 1 to 64, got '${o.workers}'`);
       if (workers > 1 && config.sim.scheduler !== "laminar") throw new UsageError(`--workers: only the laminar scheduler runs on several threads (got ${config.sim.scheduler})`);
+      if (o.out !== undefined) {
+        // before the run, not after it: a long run must not end in a folder it cannot write to
+        try {
+          makeDir(o.out);
+          accessSync(o.out, constants.W_OK);
+        } catch (e) {
+          throw new UsageError(`--out ${o.out}: ${(e as Error).message}`);
+        }
+      }
       const endMs = (config.sim.durationS + config.sim.drainS) * 1000;
       const bar = new Progress({ total: endMs, label: "sim", enabled: o.progress !== false && process.stderr.isTTY === true });
       const onProgress = (now: number) => bar.update(now / 1e6, `${(now / 1e9).toFixed(2)} s simulated`);
@@ -168,7 +178,6 @@ export function simCommand(): Command {
       bar.finish();
       if (o.out !== undefined) {
         try {
-          mkdirSync(o.out, { recursive: true });
           writeFileSync(join(o.out, "result.json"), JSON.stringify(result, null, 2) + "\n");
           writeFileSync(join(o.out, "series.csv"), seriesCsv(result));
         } catch (e) {

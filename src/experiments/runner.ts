@@ -7,11 +7,12 @@
 // of this sweep whose file exists are read back, not rerun, when the same
 // build wrote them; points of another build are refused (OtherBuildError)
 // unless `fresh` deletes them. Other points in DIR are left alone.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
+import { makeDir } from "./make-dir.js";
 import { pointKey, type Point } from "./specs.js";
 
 export interface PointResult {
@@ -109,7 +110,7 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
   const workers = o.workers ?? availableParallelism();
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`runPoints: workers must be a positive integer, got ${workers}`);
   const dir = join(o.out, "points");
-  mkdirSync(dir, { recursive: true });
+  makeDir(dir);
   type Job = { point: Point; seed: number; key: string; cost: number };
   const jobs: Job[] = [];
   for (const point of points) for (let seed = 1; seed <= o.seeds; seed++) jobs.push({ point, seed, key: pointKey(point, seed), cost: pointCost(point) });

@@ -82,6 +82,8 @@ describe("laminar CLI", () => {
       [["bench", "--frobnicate"], 1, /unknown option '--frobnicate'/],
       [["nosuchcommand"], 1, /unknown command 'nosuchcommand'/],
     ];
+    // an --out under /proc: Node's own recursive mkdir would spin there for ever
+    if (existsSync("/proc/self")) cases.push([["reproduce", "exp4a", "--no-progress", "--out", "/proc/laminar-no/such"], 2, /--out \/proc\/laminar-no\/such: ENOENT/]);
     for (const [args, code, msg] of cases) {
       const r = laminar(...args);
       expect(r.code, args.join(" ")).toBe(code);

@@ -173,6 +173,15 @@ describe("laminar sim: bad input", () => {
     refused([...SMALL, "--json", "--config", unknown], /cluster\.nodez/);
   });
 
+  it("an --out folder that cannot be made, refused before the run", () => {
+    const file = join(tmp, "not-a-folder");
+    writeFileSync(file, "x");
+    refused([...SMALL, "--json", "--out", file], /--out .*not-a-folder: .*not a directory/);
+    refused([...SMALL, "--json", "--out", join(file, "sub")], /--out .*ENOTDIR/);
+    // under /proc, Node's own recursive mkdir spins for ever
+    if (existsSync("/proc/self")) refused([...SMALL, "--json", "--out", "/proc/laminar-no/such"], /--out \/proc\/laminar-no\/such: ENOENT/);
+  });
+
   it("--scheduler slurm, ray and flux run the baselines", () => {
     for (const name of ["slurm", "ray", "flux"]) {
       const r = laminar("sim", ...SMALL, "--json", "--scheduler", name);
