@@ -1542,7 +1542,9 @@ export class LaminarModel {
   /** Post the exact event of task t's timer at `time`; the slot stays allocated until it fires. */
   private exact(t: number, time: number, kind: number, bit: number): void {
     this.tasks.timers[t] |= bit;
-    this.engine.post(time - this.engine.now, kind, t);
+    // an arrival is materialised at the gateway's next batch: with a deadline or quiet interval shorter than
+    // the batch period (task.deadlineMs, regeneration.quietMs), its timer is already due then, and fires at once
+    this.engine.post(Math.max(0, time - this.engine.now), kind, t);
   }
 
   /**

@@ -139,7 +139,8 @@ export const workload = {
 
 export const network = {
   hopMs: num({
-    gt: 0, max: 1000, default: 0.5, unit: "ms",
+    // at least 1 us: the partition windows are half a hop of whole ns, and a secondary landing's pull waits a hop less two windows
+    min: 0.001, max: 1000, default: 0.5, unit: "ms",
     source: paper("Experimental Setup"),
     description: "delay of every control message and of a payload pull (paper: 0.5 ms RTT and hop; artifact: 0.1 ms for Laminar, 0.5 ms for baselines)",
   }),

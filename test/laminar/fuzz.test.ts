@@ -2,7 +2,8 @@
 // every run must finish, account for every arrival, and violate nothing.
 // Edge cases on purpose: one node, Zones of one node, candidates beyond the
 // Zone size, tiny windows, hops longer than the broadcast period, heavy loss,
-// TTLs shorter than the pull, squatters, pre-occupancy, small bitmaps.
+// TTLs shorter than the pull, squatters, pre-occupancy, small bitmaps, the
+// shortest hop, deadlines and quiet intervals shorter than the gateway's batch.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { applySets, defaultConfig } from "../../src/model/params-config.js";
@@ -17,7 +18,7 @@ const configs = fc.record({
   lAtoms: fc.integer({ min: 1, max: 64 }),
   fAtoms: fc.integer({ min: 1, max: 8 }),
   loss: fc.constantFrom(0, 0.01, 0.3),
-  hopMs: fc.constantFrom(0.05, 0.5, 12),
+  hopMs: fc.constantFrom(0.001, 0.05, 0.5, 12),
   windowMs: fc.constantFrom(0.001, 1, 5),
   candidates: fc.integer({ min: 1, max: 100 }),
   reservation: fc.boolean(),
@@ -35,8 +36,8 @@ const configs = fc.record({
   silenceMs: fc.constantFrom(1, 150),
   patienceFloor: fc.constantFrom(0, 1, 100),
   maxInstances: fc.constantFrom(1, 5),
-  quietMs: fc.constantFrom(2, 150),
-  deadlineMs: fc.constantFrom(5, 500),
+  quietMs: fc.constantFrom(0.01, 2, 150),
+  deadlineMs: fc.constantFrom(0.3, 5, 500),
   price: fc.constantFrom(0.5, 18),
   seed: fc.integer({ min: 0, max: 1000 }),
 });

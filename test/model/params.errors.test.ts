@@ -58,7 +58,7 @@ describe("bad input -> one-line ConfigError", () => {
     ["atoms not a multiple of 64", () => applySets(base, ["cluster.atomsPerNode=100"]), "cluster.atomsPerNode: must be an integer multiple of 64, >= 64 and <= 1024 (got 100)"],
     ["atoms above 1024", () => parseConfig({ "cluster.atomsPerNode": 1088 }), "cluster.atomsPerNode: must be an integer multiple of 64, >= 64 and <= 1024 (got 1088)"],
     ["negative delay", () => parseConfig({ zhaf: { syncDelayMs: -5 } }), "zhaf.syncDelayMs: must be >= 0 and <= 10000 (got -5)"],
-    ["zero hop delay", () => applySets(base, ["network.hopMs=0"]), "network.hopMs: must be > 0 and <= 1000 (got 0)"],
+    ["zero hop delay", () => applySets(base, ["network.hopMs=0"]), "network.hopMs: must be >= 0.001 and <= 1000 (got 0)"],
     ["loss of 1", () => applySets(base, ["network.loss=1"]), "network.loss: must be >= 0 and < 1 (got 1)"],
     ["infinite value", () => applySets(base, ["sim.durationS=Infinity"]), "sim.durationS: must be > 0 and <= 3600 (got Infinity)"],
     // cross-parameter rules
