@@ -8,18 +8,24 @@ import { dirname, resolve } from "node:path";
 /** Make `dir` (and any missing parents) a directory; throws the system's error when it cannot. */
 export function makeDir(dir: string): void {
   const path = resolve(dir);
+  if (!tryMkdir(path)) {
+    const parent = dirname(path);
+    if (parent === path) throw new Error(`${path}: cannot make the root`);
+    makeDir(parent);
+    // the parent exists now: a second ENOENT is final (Node's loop retries here)
+    if (!tryMkdir(path)) mkdirSync(path);
+  }
+  if (!statSync(path).isDirectory()) throw new Error(`${path} exists and is not a directory`);
+}
+
+/** mkdir one level: true when `path` was made or already exists, false on ENOENT (a parent is missing). */
+function tryMkdir(path: string): boolean {
   try {
     mkdirSync(path);
-    return;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") {
-      if (statSync(path).isDirectory()) return;
-      throw new Error(`${path} exists and is not a directory`);
-    }
-    const parent = dirname(path);
-    if (code !== "ENOENT" || parent === path) throw e;
-    makeDir(parent);
+    if (code === "ENOENT") return false;
+    if (code !== "EEXIST") throw e;
   }
-  mkdirSync(path); // the parent exists now: a second ENOENT is final
+  return true;
 }
