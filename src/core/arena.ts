@@ -29,7 +29,13 @@ export class Arena {
     const p = Math.ceil(this.top / align) * align; // not bit masks: they go negative past 2 GiB
     const end = p + bytes;
     const have = this.memory.buffer.byteLength;
-    if (end > have) this.memory.grow(Math.ceil((end - have) / PAGE));
+    if (end > have) {
+      try {
+        this.memory.grow(Math.ceil((end - have) / PAGE));
+      } catch {
+        throw new RangeError(`core memory: cannot grow to ${Math.ceil(end / 2 ** 20)} MiB (one core instance's WebAssembly memory holds at most 4 GiB, less where the host limits it): the simulated state is too large for it`);
+      }
+    }
     this.top = end;
     return p;
   }

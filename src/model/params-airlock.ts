@@ -61,7 +61,7 @@ export const memory = {
     description: "burst size as a fraction of declared memory, added to the drifting footprint; the drift then pulls it back",
   }),
   tickMs: num({
-    gt: 0, max: 1000, default: 1, unit: "ms",
+    min: 0.001, max: 1000, default: 1, unit: "ms",
     source: paper("Exp5"),
     description: "runtime tick: memory evolves and each node samples its watermark at this period",
   }),

@@ -31,7 +31,7 @@ export const teg = {
 
 export const zhaf = {
   reportIntervalMs: num({
-    gt: 0, max: 10000, default: 10, unit: "ms",
+    min: 0.001, max: 10000, default: 10, unit: "ms",
     source: paper("Experimental Setup"),
     description: "base period of each node's S/H report (paper: sensing delay tau_i = 10 ms, matching the baselines' heartbeat)",
   }),
@@ -41,7 +41,7 @@ export const zhaf = {
     description: "sigma of the Gaussian jitter added to each report time, as a fraction of reportIntervalMs",
   }),
   broadcastMs: num({
-    gt: 0, max: 10000, default: 10, unit: "ms",
+    min: 0.001, max: 10000, default: 10, unit: "ms",
     source: artifact(),
     description: "period of the Z-HAF snapshot broadcast to the Zone's nodes (one hop; each node's copy lost with network.loss) and of the aggregate upload to TEG",
   }),

@@ -1,6 +1,7 @@
 // The arena lays out buffers above heapBase, grows memory on demand, and its
 // typed views follow the memory when growing detaches the old buffer.
 import { describe, expect, it } from "vitest";
+import { Arena } from "../../src/core/arena.js";
 import { loadCore } from "../../src/core/wasm.js";
 
 describe("arena", () => {
@@ -26,5 +27,14 @@ describe("arena", () => {
     expect(() => a.alloc(-1)).toThrow(/size/);
     a.reset();
     expect(a.used).toBe(0);
+  });
+
+  it("says so in one line when memory cannot grow, and keeps what it had", () => {
+    const memory = new WebAssembly.Memory({ initial: 1, maximum: 2 });
+    const a = new Arena(memory, 1024);
+    const p = a.alloc(65536);
+    expect(() => a.alloc(2 * 65536)).toThrow(/^core memory: cannot grow to 1 MiB \(one core instance's WebAssembly memory holds at most 4 GiB/);
+    expect(a.alloc(8)).toBeGreaterThanOrEqual(p + 65536); // the failed request reserved nothing
+    expect(memory.buffer.byteLength).toBe(2 * 65536);
   });
 });
