@@ -153,7 +153,7 @@ export const regeneration = {
     description: "re-emit a DA for a task that has not started; on in Exp1-3, toggled in Exp4b, off in Exp4a and Exp5",
   }),
   quietMs: num({
-    gt: 0, max: 100000, default: 150, unit: "ms",
+    min: 0.001, max: 100000, default: 150, unit: "ms",
     source: paper("Experimental Setup"),
     description: "time since the task's last DA emission after which a new instance is emitted",
   }),
