@@ -196,7 +196,7 @@ export const baselines = {
     description: "start deadline from arrival for the Ray- and Flux-like baselines (and Slurm-like when its queue is bounded)",
   }),
   heartbeatMs: num({
-    gt: 0, max: 100000, default: 10, unit: "ms",
+    min: 0.001, max: 100000, default: 10, unit: "ms",
     source: paper("Experimental Setup"),
     description: "global heartbeat that refreshes the Ray-like GCS view and the Flux-like sibling views",
   }),

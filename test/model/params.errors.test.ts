@@ -60,6 +60,12 @@ describe("bad input -> one-line ConfigError", () => {
     ["negative delay", () => parseConfig({ zhaf: { syncDelayMs: -5 } }), "zhaf.syncDelayMs: must be >= 0 and <= 10000 (got -5)"],
     ["zero hop delay", () => applySets(base, ["network.hopMs=0"]), "network.hopMs: must be >= 0.001 and <= 1000 (got 0)"],
     ["loss of 1", () => applySets(base, ["network.loss=1"]), "network.loss: must be >= 0 and < 1 (got 1)"],
+    // periods below 1 us: runs that could only spin or exhaust memory
+    ["sub-us report period", () => applySets(base, ["zhaf.reportIntervalMs=1e-6"]), "zhaf.reportIntervalMs: must be >= 0.001 and <= 10000 (got 0.000001)"],
+    ["sub-us broadcast period", () => applySets(base, ["zhaf.broadcastMs=0.0005"]), "zhaf.broadcastMs: must be >= 0.001 and <= 10000 (got 0.0005)"],
+    ["sub-us memory tick", () => applySets(base, ["memory.tickMs=0"]), "memory.tickMs: must be >= 0.001 and <= 1000 (got 0)"],
+    ["sub-us quiet interval", () => applySets(base, ["regeneration.quietMs=1e-9"]), "regeneration.quietMs: must be >= 0.001 and <= 100000 (got 1e-9)"],
+    ["sub-us heartbeat", () => applySets(base, ["baselines.heartbeatMs=0.0001"]), "baselines.heartbeatMs: must be >= 0.001 and <= 100000 (got 0.0001)"],
     ["infinite value", () => applySets(base, ["sim.durationS=Infinity"]), "sim.durationS: must be > 0 and <= 3600 (got Infinity)"],
     // cross-parameter rules
     ["demand larger than a node", () => parseConfig({ cluster: { atomsPerNode: 64 }, workload: { lAtoms: 128 } }), "workload.lAtoms: must be <= cluster.atomsPerNode (64) (got 128)"],
