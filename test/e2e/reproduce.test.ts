@@ -70,7 +70,7 @@ describe("laminar reproduce", () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
-  });
+  }, 240_000); // four reproduce runs: about 33 s alone, more on a busy machine
 
   it("runs exp5 at the quick scale: Airlock on never OOM-kills an L-task, off does; both figures are drawn", () => {
     const out = mkdtempSync(join(tmpdir(), "laminar-reproduce-exp5-"));
