@@ -7,7 +7,8 @@
 #     With a C compiler, it also builds the native reference bench
 #     (bench/native/build.mjs) and checks that its checksums agree.
 #  2. wasm2c (wabt 1.0.32, no SIMD): build/laminar-scalar.wasm translated to C,
-#     compiled with test/embed/wasm2c_main.c and wabt's runtime, and run.
+#     compiled with test/embed/wasm2c_main.c, bench/native/ziggurat.c (the
+#     host's share of the probe action) and wabt's runtime, and run.
 #     Installs the Debian package wabt when wasm2c is missing (needs root).
 #
 # Prints each harness's report, then one plain line `N passed, N failed`

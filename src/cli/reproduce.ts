@@ -39,6 +39,7 @@ export function reproduceCommand(): Command {
       const scale = o.scale as Scale;
       const seeds = parsePositiveInt("--seeds", o.seeds);
       const workers = o.workers === undefined ? undefined : parsePositiveInt("--workers", o.workers);
+      if (o.out === "") throw new UsageError("--out: an empty path (give a folder)");
       try {
         makeDir(o.out);
       } catch (e) {

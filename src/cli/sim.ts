@@ -163,6 +163,7 @@ export function simCommand(): Command {
       if (workers > 1 && config.sim.scheduler !== "laminar") throw new UsageError(`--workers: only the laminar scheduler runs on several threads (got ${config.sim.scheduler})`);
       if (o.out !== undefined) {
         // before the run, not after it: a long run must not end in a folder it cannot write to
+        if (o.out === "") throw new UsageError("--out: an empty path (give a folder)");
         try {
           makeDir(o.out);
           accessSync(o.out, constants.W_OK);

@@ -32,8 +32,8 @@ export class Arena {
     if (end > have) {
       try {
         this.memory.grow(Math.ceil((end - have) / PAGE));
-      } catch {
-        throw new RangeError(`core memory: cannot grow to ${Math.ceil(end / 2 ** 20)} MiB (one core instance's WebAssembly memory holds at most 4 GiB, less where the host limits it): the simulated state is too large for it`);
+      } catch (e) {
+        throw new RangeError(`core memory: cannot grow to ${Math.ceil(end / 2 ** 20)} MiB (one core instance's WebAssembly memory holds at most 4 GiB, less where the host limits it): the simulated state is too large for it`, { cause: e });
       }
     }
     this.top = end;

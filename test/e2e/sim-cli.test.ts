@@ -174,12 +174,15 @@ describe("laminar sim: bad input", () => {
   });
 
   it("an --out folder that cannot be made, refused before the run", () => {
+    // an hour of simulated time: were the folder checked after the run, these would time out instead
+    const LONG = ["--nodes", "300", "--duration", "3600", "--no-progress", "--json"];
     const file = join(tmp, "not-a-folder");
     writeFileSync(file, "x");
-    refused([...SMALL, "--json", "--out", file], /--out .*not-a-folder: .*not a directory/);
-    refused([...SMALL, "--json", "--out", join(file, "sub")], /--out .*ENOTDIR/);
+    refused([...LONG, "--out", file], /--out .*not-a-folder: .*not a directory/);
+    refused([...LONG, "--out", join(file, "sub")], /--out .*ENOTDIR/);
+    refused([...LONG, "--out", ""], /--out: an empty path/);
     // under /proc, Node's own recursive mkdir spins for ever
-    if (existsSync("/proc/self")) refused([...SMALL, "--json", "--out", "/proc/laminar-no/such"], /--out \/proc\/laminar-no\/such: ENOENT/);
+    if (existsSync("/proc/self")) refused([...LONG, "--out", "/proc/laminar-no/such"], /--out \/proc\/laminar-no\/such: ENOENT/);
   });
 
   it("--scheduler slurm, ray and flux run the baselines", () => {

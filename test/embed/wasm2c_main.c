@@ -5,7 +5,7 @@
  *
  *   wasm2c build/laminar-scalar.wasm -n laminar -o out/laminar.c
  *   gcc -O2 -ffp-contract=off -I out -I /usr/share/wabt/wasm2c out/laminar.c \
- *       test/embed/wasm2c_main.c /usr/share/wabt/wasm2c/wasm-rt-impl.c -lm
+ *       test/embed/wasm2c_main.c bench/native/ziggurat.c /usr/share/wabt/wasm2c/wasm-rt-impl.c -lm
  *   ./a.out
  *
  * Prints one line per failure, then `wasm2c: N passed, N failed` and the

@@ -1,7 +1,8 @@
 // makeDir creates a folder and its missing parents, accepts one that exists,
 // and fails (never loops) where a folder cannot be made. The /proc case, where
 // Node's own recursive mkdirSync spins, runs in a child process with a
-// timeout, so a regression fails the test instead of hanging the suite.
+// timeout, so a regression fails the test instead of hanging the suite; that
+// child runs the built module in dist/ (npm test builds first).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
