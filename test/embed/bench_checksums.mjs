@@ -6,6 +6,7 @@
 //   node test/embed/bench_checksums.mjs [simd|scalar|both] [--native]
 //
 // It is also the executable reference of the input definitions for the JS bench.
+// Needs build/ and, for probe-candidates' stream and normal draws, dist/ (npm run build).
 // Prints one JSON object {flavor: {kernel: checksum}}; exits 1 on a mismatch.
 import { readFileSync, existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
@@ -48,51 +49,19 @@ function genBitmaps(next, rows /* BigUint64Array view */) {
   }
 }
 
-// probe-candidates: xoshiro128** and the 128-layer ziggurat (Marsaglia & Tsang 2000), as src/sim/rng.ts and
-// src/sim/ziggurat.ts define them; the host finishes the draws the core defers (E_DEFER = -13)
-const ZR = 3.442619855899, KN = new Uint32Array(128), WN = new Float64Array(128), FN = new Float64Array(128);
-{
-  const m1 = 2147483648, vn = 9.91256303526217e-3;
-  let dn = ZR, tn = dn;
-  const q = vn / Math.exp(-0.5 * dn * dn);
-  KN[0] = Math.floor((dn / q) * m1); KN[1] = 0;
-  WN[0] = q / m1; WN[127] = dn / m1;
-  FN[0] = 1; FN[127] = Math.exp(-0.5 * dn * dn);
-  for (let i = 126; i >= 1; i--) {
-    dn = Math.sqrt(-2 * Math.log(vn / dn + Math.exp(-0.5 * dn * dn)));
-    KN[i + 1] = Math.floor((dn / tn) * m1);
-    tn = dn;
-    FN[i] = Math.exp(-0.5 * dn * dn);
-    WN[i] = dn / m1;
-  }
-}
-function xoNext(s) {
-  const x = Math.imul(s[1], 5), r = Math.imul((x << 7) | (x >>> 25), 9) >>> 0;
-  const t2 = s[2] ^ s[0], t3 = s[3] ^ s[1];
-  s[2] = t2 ^ (s[1] << 9); s[0] ^= t3; s[1] ^= t2; s[3] = (t3 << 11) | (t3 >>> 21);
-  return r;
-}
-const xoFloat = (s) => ((xoNext(s) >>> 5) * 67108864 + (xoNext(s) >>> 6)) * 2 ** -53;
-function zigFinish(s, hz) {
-  let iz = hz & 127;
-  for (;;) {
-    if (iz === 0) {
-      let x, y;
-      do { x = -Math.log(1 - xoFloat(s)) / ZR; y = -Math.log(1 - xoFloat(s)); } while (y + y < x * x);
-      return hz > 0 ? ZR + x : -ZR - x;
-    }
-    const x = hz * WN[iz];
-    if (FN[iz] + xoFloat(s) * (FN[iz - 1] - FN[iz]) < Math.exp(-0.5 * x * x)) return x;
-    hz = xoNext(s) | 0;
-    iz = hz & 127;
-    if (Math.abs(hz) < KN[iz]) return hz * WN[iz];
-  }
+// probe-candidates: the stream (src/sim/rng.ts) and the ziggurat's tables and deferred draws
+// (src/sim/ziggurat.ts) are the simulator's own, from the build in dist/
+let sim;
+try {
+  sim = { ...(await import("../../dist/src/sim/rng.js")), ...(await import("../../dist/src/sim/ziggurat.js")) };
+} catch {
+  console.error("bench_checksums: dist/ is missing; run npm run build (npm ci does it)");
+  process.exit(2);
 }
 function probeChecksum(x, alloc, buf, field, table) {
   const SETS = 1024, N = 16, SIGMA = 0.5, E_DEFER = -13;
-  const rng = alloc(24), zig = alloc(1536), seen = alloc(512), cand = alloc(N * 4), noise = alloc(N * 4);
-  new Uint32Array(buf(), zig, 128).set(KN);
-  new Float64Array(buf(), zig + 512, 128).set(WN);
+  const rng = alloc(24), zig = alloc(sim.ZIG_BYTES), seen = alloc(512), cand = alloc(N * 4), noise = alloc(N * 4);
+  sim.writeZigguratTables(buf(), zig);
   new Uint32Array(buf(), seen, 128).fill(0);
   const next = splitmix(42), st = new Int32Array(buf(), rng, 6);
   for (let i = 0; i < 2; i++) { const w = next(); st[2 * i] = Number(w & 0xffffffffn); st[2 * i + 1] = Number(w >> 32n); }
@@ -102,8 +71,10 @@ function probeChecksum(x, alloc, buf, field, table) {
     for (;;) {
       r = x.probeCandidates(field, NODES, table, ATOMS, N, 1000, K, s & 1, 0.5, 500, SIGMA, rng, zig, seen, cand, noise, start);
       if (r !== E_DEFER) break;
-      const s4 = new Int32Array(buf(), rng, 6), i = s4[4];
-      new Float32Array(buf(), noise, N)[i] = SIGMA * zigFinish(s4, s4[5]);
+      // the host's share, as src/laminar/probe.ts does it: finish draw s4[4] from its word s4[5], in the stream
+      const s4 = new Int32Array(buf(), rng, 6), i = s4[4], stream = new sim.Rng(s4.subarray(0, 4));
+      new Float32Array(buf(), noise, N)[i] = SIGMA * sim.zigguratFinish(stream, s4[5]);
+      stream.saveState(s4, 0);
       start = i + 1;
     }
     c = hash31(c, r < 0 ? r : new Int32Array(buf(), cand, N)[r]);
