@@ -8,9 +8,9 @@ import { Command } from "commander";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
-import { makeDir } from "../experiments/make-dir.js";
 import { EXPERIMENT_IDS, EXPERIMENTS, SCALES, type Scale } from "../experiments/specs.js";
 import { parseList, parsePositiveInt, UsageError } from "./errors.js";
+import { makeOutDir } from "./out-dir.js";
 import { Progress } from "./progress.js";
 
 interface Options {
@@ -39,12 +39,7 @@ export function reproduceCommand(): Command {
       const scale = o.scale as Scale;
       const seeds = parsePositiveInt("--seeds", o.seeds);
       const workers = o.workers === undefined ? undefined : parsePositiveInt("--workers", o.workers);
-      if (o.out === "") throw new UsageError("--out: an empty path (give a folder)");
-      try {
-        makeDir(o.out);
-      } catch (e) {
-        throw new UsageError(`--out ${o.out}: ${(e as Error).message}`);
-      }
+      makeOutDir(o.out);
       const experiments = EXPERIMENTS.filter((e) => ids.includes(e.id));
       const points = experiments.flatMap((e) => e.points(scale));
       const { OtherBuildError, pointCost, runPoints } = await import("../experiments/runner.js");

@@ -2,7 +2,7 @@
 // parameters (--nodes is cluster.nodes, ...) applied after --config and
 // --set, so every value passes the same validation and error messages.
 import { Command } from "commander";
-import { accessSync, constants, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../model/params.js";
 import { waitShare, type ThreadTiming } from "../model/run-options.js";
@@ -10,6 +10,7 @@ import { formatTable } from "../report/table.js";
 import { Progress } from "./progress.js";
 import { availableParallelism } from "node:os";
 import { UsageError } from "./errors.js";
+import { makeOutDir } from "./out-dir.js";
 import type { SimResult } from "../laminar/run.js";
 import type { SlurmResult } from "../baselines/slurm.js";
 import type { RayResult } from "../baselines/ray.js";
@@ -17,7 +18,6 @@ import type { FluxResult } from "../baselines/flux.js";
 import type { CommonResult } from "../metrics/result.js";
 import type { SeriesPoint } from "../metrics/run-metrics.js";
 import { runScheduler } from "../schedulers.js";
-import { makeDir } from "../experiments/make-dir.js";
 
 interface Options {
   scheduler?: string;
@@ -161,16 +161,8 @@ export function simCommand(): Command {
         : config.sim.scheduler === "laminar" && config.cluster.nodes >= AUTO_WORKERS_NODES ? availableParallelism() : 1;
       if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError(`--workers must be an integer from 1 to 64, got '${o.workers}'`);
       if (workers > 1 && config.sim.scheduler !== "laminar") throw new UsageError(`--workers: only the laminar scheduler runs on several threads (got ${config.sim.scheduler})`);
-      if (o.out !== undefined) {
-        // before the run, not after it: a long run must not end in a folder it cannot write to
-        if (o.out === "") throw new UsageError("--out: an empty path (give a folder)");
-        try {
-          makeDir(o.out);
-          accessSync(o.out, constants.W_OK);
-        } catch (e) {
-          throw new UsageError(`--out ${o.out}: ${(e as Error).message}`);
-        }
-      }
+      // before the run, not after it: a long run must not end in a folder it cannot write to
+      if (o.out !== undefined) makeOutDir(o.out, true);
       const endMs = (config.sim.durationS + config.sim.drainS) * 1000;
       const bar = new Progress({ total: endMs, label: "sim", enabled: o.progress !== false && process.stderr.isTTY === true });
       const onProgress = (now: number) => bar.update(now / 1e6, `${(now / 1e9).toFixed(2)} s simulated`);
