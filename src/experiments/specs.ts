@@ -11,6 +11,13 @@ export const SCALES: readonly Scale[] = ["quick", "paper"];
 export interface Point {
   experiment: string;
   scheduler: "laminar" | "slurm" | "ray" | "flux";
+  /**
+   * The run profile the point runs under (`--profile`): "paper" is the
+   * paper's stated setup, "artifact" the authors' published sweep settings.
+   * Exp1 runs under both; a figure or table of an experiment with points of
+   * several profiles shows them side by side.
+   */
+  profile: "paper" | "artifact";
   /** --set assignments that define the point (seed excluded). */
   sets: string[];
   /** The parameter this experiment varies, and its value at this point. */
@@ -59,7 +66,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
     id: "exp1",
     title: "Exp1: start success and p99 vs load, four schedulers, 5,000 nodes",
     points: (scale) => (["laminar", "slurm", "ray", "flux"] as const).flatMap((scheduler) => RHOS.map((rho) => ({
-      experiment: "exp1", scheduler, rho, nodes: 5000,
+      experiment: "exp1", scheduler, profile: "paper" as const, rho, nodes: 5000,
       sets: [`sim.scheduler=${scheduler}`, ...base(scale, 30, 1, 5000, rho, scheduler)],
       varied: { name: "workload.rho", value: rho },
       paper: PAPER_EXP1[scheduler][rho],
@@ -69,7 +76,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
     id: "exp2",
     title: "Exp2: Laminar scale-out at rho = 0.8",
     points: (scale) => [5000, 10000, 20000, 32000].map((nodes) => ({
-      experiment: "exp2", scheduler: "laminar" as const, rho: 0.8, nodes,
+      experiment: "exp2", scheduler: "laminar" as const, profile: "paper" as const, rho: 0.8, nodes,
       sets: base(scale, 30, 0.5, nodes, 0.8),
       varied: { name: "cluster.nodes", value: nodes },
       paper: ({ 5000: { p99Ms: 11.16, startSuccessRatio: 0.9999, controlWorkUs: 0.0609 }, 20000: { p99Ms: 9.24, startSuccessRatio: 0.9999 }, 32000: { startSuccessRatio: 0.9999, controlWorkUs: 0.0528 } } as Record<number, Point["paper"]>)[nodes] ?? { startSuccessRatio: 0.9999 },
@@ -79,7 +86,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
     id: "exp3",
     title: "Exp3: Laminar under Z-HAF synchronisation delay, 5,000 nodes, rho = 0.8",
     points: (scale) => [0, 5, 10, 20, 50, 100].map((d) => ({
-      experiment: "exp3", scheduler: "laminar" as const, rho: 0.8, nodes: 5000,
+      experiment: "exp3", scheduler: "laminar" as const, profile: "paper" as const, rho: 0.8, nodes: 5000,
       sets: [...base(scale, 30, 1, 5000, 0.8), `zhaf.syncDelayMs=${d}`],
       varied: { name: "zhaf.syncDelayMs", value: d },
       paper: { note: "p99 10.47-10.53 ms, 99.98-99.99% over 0-100 ms" },
@@ -89,7 +96,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
     id: "exp4a",
     title: "Exp4a: squatters with and without two-phase reservation (rho = 0.5, no regeneration)",
     points: (scale) => [0.05, 0.1].flatMap((sq) => [false, true].map((on) => ({
-      experiment: "exp4a", scheduler: "laminar" as const, rho: 0.5, nodes: 5000,
+      experiment: "exp4a", scheduler: "laminar" as const, profile: "paper" as const, rho: 0.5, nodes: 5000,
       sets: [...base(scale, 5, 1, 5000, 0.5), "regeneration.enabled=false", `workload.squatterRatio=${sq}`, `reservation.enabled=${on}`],
       varied: { name: "reservation.enabled", value: on },
       paper: { startSuccessRatio: ({ "0.05:false": 0.7727, "0.1:false": 0.7227, "0.05:true": 0.9495, "0.1:true": 0.8977 } as Record<string, number>)[`${sq}:${on}`] },
@@ -99,7 +106,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
     id: "exp4b",
     title: "Exp4b: packet loss with and without DA regeneration (rho = 0.8, no two-phase)",
     points: (scale) => [0.1, 0.2, 0.3].flatMap((loss) => [false, true].map((on) => ({
-      experiment: "exp4b", scheduler: "laminar" as const, rho: 0.8, nodes: 5000,
+      experiment: "exp4b", scheduler: "laminar" as const, profile: "paper" as const, rho: 0.8, nodes: 5000,
       sets: [...base(scale, 30, 1, 5000, 0.8), `network.loss=${loss}`, `regeneration.enabled=${on}`],
       varied: { name: "regeneration.enabled", value: on },
       paper: { startSuccessRatio: ({ "0.1:false": 0.876, "0.2:false": 0.7766, "0.3:false": 0.6823, "0.1:true": 0.9943, "0.2:true": 0.9759, "0.3:true": 0.9547 } as Record<string, number>)[`${loss}:${on}`] },
@@ -109,7 +116,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
     id: "exp5",
     title: "Exp5: runtime survival with and without Airlock (rho = 0.8, memory pressure, no two-phase, no regeneration)",
     points: (scale) => [false, true].map((on) => ({
-      experiment: "exp5", scheduler: "laminar" as const, rho: 0.8, nodes: 5000,
+      experiment: "exp5", scheduler: "laminar" as const, profile: "paper" as const, rho: 0.8, nodes: 5000,
       sets: [
         ...base(scale, 30, 1, 5000, 0.8), "memory.enabled=true", "reservation.enabled=false", "regeneration.enabled=false",
         "network.loss=0", `airlock.enabled=${on}`, `sim.seriesIntervalMs=${scale === "paper" ? 500 : 50}`,

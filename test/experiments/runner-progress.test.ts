@@ -14,7 +14,7 @@ type Runner = typeof import("../../src/experiments/runner.js");
 // the worker file is resolved next to the runner, so use the built one (npm test builds first)
 const runner = async () => (await import(pathToFileURL(join(packageRoot(), "dist", "src", "experiments", "runner.js")).href)) as Runner;
 const point: Point = {
-  experiment: "t", scheduler: "laminar", rho: 0.8, nodes: 2000,
+  experiment: "t", scheduler: "laminar", profile: "paper", rho: 0.8, nodes: 2000,
   sets: ["cluster.nodes=2000", "workload.rho=0.8", "sim.durationS=1", "sim.drainS=1"],
   varied: { name: "cluster.nodes", value: 2000 },
 };

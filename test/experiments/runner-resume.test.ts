@@ -15,7 +15,7 @@ type Runner = typeof import("../../src/experiments/runner.js");
 // the worker file is resolved next to the runner, so use the built one (npm test builds first)
 const runner = async () => (await import(pathToFileURL(join(packageRoot(), "dist", "src", "experiments", "runner.js")).href)) as Runner;
 const tiny = (nodes: number): Point => ({
-  experiment: "t", scheduler: "laminar", rho: 0.5, nodes,
+  experiment: "t", scheduler: "laminar", profile: "paper", rho: 0.5, nodes,
   sets: [`cluster.nodes=${nodes}`, "workload.rho=0.5", "sim.durationS=0.05", "sim.drainS=0.5"],
   varied: { name: "cluster.nodes", value: nodes },
 });
