@@ -6,7 +6,9 @@
 // Tree: leaf brokers own `leafNodes` consecutive nodes each; every level
 // above groups `fanout` brokers under one parent, up to a single root.
 //
-//   arrival --hop--> root broker's FIFO
+//   arrival --msg--> the root broker's FIFO [entry=root], or the FIFO of the
+//     leaf broker over the task's entry node [entry=leaf]; a broker holds at
+//     most brokerQueueCap tasks: one sent to a full broker fails at once
 //   broker decision, one at a time, takes (dispatchUs + scanUs * units) * congestion
 //     (units: children examined, or nodes for a leaf; congestion at the root
 //      exp(min(max(0, q - rootOnset) / rootQueue, rootCap)) with q its queue
@@ -14,20 +16,23 @@
 //      1 + brokerSlope * min(q / brokerQueue, brokerCap), q the broker's queue);
 //     the root may instead decide every task at once after its decision time
 //     [rootService=serial | pipelined]
-//   an inner broker sends the task (one hop) to a child whose view shows a
+//   an inner broker sends the task (one message) to a child whose view shows a
 //     node with m free atoms and m free in all, picked by childPick [mostFree];
 //     with booking=total it also books m against that child's total [none]
 //   a leaf first-fits the task on its own nodes' real bitmaps: atoms taken,
-//     the task starts one hop later
+//     the task starts one message later
 //   no fit (a leaf collision, or no child fits in an inner broker's view): the
-//     task rolls back to the parent [rollbackTo=parent] or to the root, one hop
-//     plus backoffMs per level climbed, and the parent marks that child full
+//     task rolls back to the parent [rollbackTo=parent] or to the root, one
+//     message plus backoffMs per level climbed, and the parent marks that child full
 //     until the next heartbeat; the root retries itself after the backoff;
 //     after maxRetries rollbacks the task fails (retriesExhausted); a task not
 //     started baselines.deadlineMs after arrival fails (deadline) at its next
 //     decision.
 // Views (per child: the most free atoms on one node of its subtree, and the
-// free atoms in all) are refreshed from the real state every heartbeat.
+// free atoms in all) are refreshed from the real state every heartbeat, each
+// broker's report to its parent lost with network.loss (its row stays stale).
+// Every message crosses the shared network (network.ts). Control work: every
+// broker decision's time.
 import type { Config } from "../model/params.js";
 import type { Core } from "../core/wasm.js";
 import { NS_PER_MS } from "../sim/time.js";
@@ -36,6 +41,7 @@ import { CAUSE_RETRIES } from "../metrics/run-metrics.js";
 import { runModel, type CommonResult } from "../metrics/result.js";
 import type { RunOptions } from "../model/run-options.js";
 import { streamRng, type Rng } from "../sim/rng.js";
+import type { NetCounters } from "./network.js";
 import { Queues } from "./tasks.js";
 import { K_OWN, TaskModel } from "./task-model.js";
 import { brokerCongestion, pickChild, rootCongestion } from "./flux-policy.js";
@@ -54,7 +60,7 @@ export class BrokerTree {
   /** Levels from broker b up to the root (0 for the root). */
   readonly depth: Int32Array;
 
-  constructor(nodes: number, leafNodes: number, fanout: number) {
+  constructor(nodes: number, readonly leafNodes: number, fanout: number) {
     const firsts: number[] = [], lasts: number[] = [], parents: number[] = [];
     let level: number[] = [];
     for (let n = 0; n < nodes; n += leafNodes) {
@@ -88,11 +94,16 @@ export class BrokerTree {
   isLeaf(b: number): boolean {
     return b < this.leaves;
   }
+
+  /** The leaf broker whose node range holds node n. */
+  leafOf(n: number): number {
+    return Math.floor(n / this.leafNodes);
+  }
 }
 
 export class FluxModel extends TaskModel {
   readonly tree: BrokerTree;
-  private readonly queues: Queues;
+  private readonly brokerQueues: Queues;
   /** Per broker, as its parent sees it: the most free atoms on one node below it, and the free atoms in all. */
   private readonly viewMax: Float64Array;
   private readonly viewSum: Float64Array;
@@ -109,11 +120,11 @@ export class FluxModel extends TaskModel {
   maxRootQueue = 0;
 
   constructor(core: Core, c: Config) {
-    super(core, c);
+    super(core, c, "flux");
     const f = c.baselines.flux;
     this.backoffNs = Math.round(f.backoffMs * NS_PER_MS);
     this.tree = new BrokerTree(c.cluster.nodes, f.leafNodes, f.fanout);
-    this.queues = new Queues(this.tree.brokers);
+    this.brokerQueues = new Queues(this.tree.brokers);
     this.viewMax = new Float64Array(this.tree.brokers);
     this.viewSum = new Float64Array(this.tree.brokers);
     this.cursor = new Int32Array(this.tree.brokers);
@@ -131,21 +142,26 @@ export class FluxModel extends TaskModel {
     }
   }
 
-  /** A new task goes to the root broker. */
+  protected queues(): Queues[] {
+    return [this.brokerQueues];
+  }
+
+  /** A new task goes to the root broker, or to the leaf over its entry node (entry). */
   protected admit(t: number): void {
-    this.T.at[t] = this.tree.root;
-    this.engine.post(this.hopNs, K_AT_BROKER, t);
+    this.T.at[t] = this.c.baselines.flux.entry === "leaf" ? this.tree.leafOf(this.T.entry[t]) : this.tree.root;
+    this.engine.post(this.net.delay(), K_AT_BROKER, t);
   }
 
   private atBroker(t: number): void {
-    const b = this.T.at[t], q = this.queues, root = this.tree.root;
+    const b = this.T.at[t], q = this.brokerQueues, root = this.tree.root;
+    if (this.crashed) return void this.expired(t);
     if (b === root && this.c.baselines.flux.rootService === "pipelined") {
       this.rootPipeline++;
       if (this.rootPipeline > this.maxRootQueue) this.maxRootQueue = this.rootPipeline;
       this.engine.post(this.decisionNs(b, this.rootPipeline), K_ROOT_DONE, t);
       return;
     }
-    q.push(b, t, this.T.next);
+    if (!this.admitTo(q, b, t, this.c.baselines.flux.brokerQueueCap)) return;
     if (b === root && q.len[b] > this.maxRootQueue) this.maxRootQueue = q.len[b];
     if (q.busy[b] === 0) {
       q.busy[b] = 1;
@@ -161,14 +177,13 @@ export class FluxModel extends TaskModel {
     const congestion = b === tree.root
       ? rootCongestion(f.rootLoad === "inFlight" ? this.inFlight : q, f.rootQueue, f.rootCap, f.rootOnset)
       : brokerCongestion(q, f.brokerQueue, f.brokerSlope, f.brokerCap);
-    const us = (f.dispatchUs + f.scanUs * units) * congestion;
-    this.metrics.controlWorkNs += us * 1000;
-    return Math.max(1, Math.round(us * 1000));
+    return this.decisionCost((f.dispatchUs + f.scanUs * units) * congestion * 1000);
   }
 
   /** Broker b's decision ends: the head of its FIFO is decided, and the next decision starts. */
   private brokerDone(b: number): void {
-    const q = this.queues;
+    if (this.crashed) return;
+    const q = this.brokerQueues;
     const t = q.shift(b, this.T.next);
     if (q.len[b] > 0) this.engine.post(this.decisionNs(b, q.len[b]), K_BROKER_DONE, b);
     else q.busy[b] = 0;
@@ -187,7 +202,7 @@ export class FluxModel extends TaskModel {
         if (cl.free[n] >= m && cl.take(n, m, contiguous, T.mask(t))) {
           T.at[t] = n;
           T.running[t] = 1; // placed: no longer waiting, whatever the end of the run finds
-          this.engine.post(this.hopNs, K_START, t);
+          this.engine.post(this.net.delay(), K_START, t);
           return;
         }
       }
@@ -198,7 +213,7 @@ export class FluxModel extends TaskModel {
     this.cursor[b] = c + 1;
     if (f.booking === "total") this.viewSum[c] -= m; // the broker's own booking; which node takes it, only the leaf knows
     T.at[t] = c;
-    this.engine.post(this.hopNs, K_AT_BROKER, t);
+    this.engine.post(this.net.delay(), K_AT_BROKER, t);
   }
 
   /**
@@ -214,13 +229,14 @@ export class FluxModel extends TaskModel {
     const to = up < 0 ? b : f.rollbackTo === "root" ? tree.root : up;
     const levels = Math.max(1, tree.depth[b] - tree.depth[to]);
     T.at[t] = to;
-    this.engine.post(levels * (this.hopNs + this.backoffNs), K_AT_BROKER, t);
+    this.engine.post(this.net.delays(levels) + levels * this.backoffNs, K_AT_BROKER, t);
   }
 
-  /** Every broker's view of its children, from the real state (leaves first, then upwards). */
+  /** Every broker's view of its children, from the real state (leaves first, then upwards); a lost report leaves the broker's row as it was. */
   protected heartbeat(): void {
-    const tree = this.tree, free = this.cluster.free;
+    const tree = this.tree, free = this.cluster.free, lossy = this.net.lossy;
     for (let b = 0; b < tree.brokers; b++) {
+      if (lossy && b !== tree.root && this.net.reportLost()) continue;
       let mx = 0, sum = 0;
       if (tree.isLeaf(b)) {
         for (let n = tree.first[b]; n < tree.last[b]; n++) { if (free[n] > mx) mx = free[n]; sum += free[n]; }
@@ -233,12 +249,13 @@ export class FluxModel extends TaskModel {
   }
 }
 
-export interface FluxResult extends CommonResult {
+export interface FluxResult extends CommonResult, NetCounters {
   scheduler: "flux";
   brokers: number;
   decisions: number;
   rollbacks: number;
   maxRootQueue: number;
+  crashed: boolean;
 }
 
 /** One Flux-like run (see runLaminar for the shape of a run). */
@@ -251,5 +268,7 @@ export function runFlux(config: Config, opts: RunOptions = {}): FluxResult {
     decisions: model.decisions,
     rollbacks: model.rollbacks,
     maxRootQueue: model.maxRootQueue,
+    crashed: model.crashed,
+    ...model.net.counters,
   };
 }

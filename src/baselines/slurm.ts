@@ -2,12 +2,27 @@
 // FIFO served by one controller, one decision at a time, over the single
 // authoritative view of every node's real bitmap.
 //
-//   arrival --hop--> global FIFO --decision--> first-fit over all nodes
-//     fit:  atoms taken --hop--> start --service--> completion (atoms released)
-//     miss: retry r (r = 1..retries) re-enters the FIFO after backoffMs * 2^(r-1);
-//           after the last retry the task fails (retriesExhausted)
-//   decision time = baseMatchUs + scanPerNodeUs * N + lockUs * (1 + q / convoyQueue)
-//   (q = tasks in the FIFO when the decision starts: the lock convoy)
+//   arrival --msg--> global FIFO --decision--> first-fit over all nodes
+//     fit:  atoms taken --msg--> start --service--> completion (atoms released)
+//     miss (a lost contention: no node of the whole cluster has room for the
+//           task when its decision ends): retry r (r = 1..retries) re-enters
+//           the FIFO after backoffMs * 2^(r-1); after the last retry the task
+//           fails (retriesExhausted)
+//   decision time = baseMatchUs + scanPerNodeUs * N + lockUs * convoy(q),
+//   q = tasks in the FIFO when the decision starts: the lock convoy,
+//   convoy = 1 + min(convoyCap, (max(0, q - convoyQueue) / convoyQueue)^2)
+//   [convoy=threshold] or 1 + q / convoyQueue [linear]
+//
+// Messages cross the shared network (network.ts): the submission to the
+// controller and the launch to the chosen node. A lost submission reaches the
+// FIFO lossRecoveryMs later per lost transmission (resend FIFOs, one per
+// count of losses, each in time order). The controller's view is the single
+// authoritative one (the real bitmaps), so no heartbeat feeds it. The entry
+// node plays no part: every submission goes to the one controller. A
+// submission's jitter is left out, as the FIFO is served in arrival order
+// and a 10 µs jitter could only swap tasks that arrive microseconds apart.
+// Crash rule (baselines.crashDecisionMs): one decision longer than that and
+// every queued and later task fails (crashed).
 //
 // No deadline by default (unboundedQueue: the paper's concession to the
 // baseline): tasks wait as long as it takes. With unboundedQueue=false a task
@@ -17,25 +32,29 @@
 // stored: it is the arrival sequence itself, walked by two lazy iterators of
 // the same seed (one counts submissions, one serves them), plus small FIFOs of
 // retried tasks, one per retry round (each in time order, as its backoff is
-// constant). Memory stays proportional to running and retrying tasks.
+// constant), and the resend FIFOs. Memory stays proportional to running,
+// retrying and resent tasks.
 import type { Config } from "../model/params.js";
 import type { Core } from "../core/wasm.js";
 import { Engine } from "../sim/engine.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { Arrivals } from "../workload/arrivals.js";
 import { CLASS_F } from "../workload/bimodal.js";
-import { CAUSE_DEADLINE, CAUSE_RETRIES, RunMetrics } from "../metrics/run-metrics.js";
+import { CAUSE_CRASHED, CAUSE_DEADLINE, CAUSE_RETRIES, RunMetrics } from "../metrics/run-metrics.js";
 import { Cluster } from "../model/cluster.js";
 import { TaskTable } from "./tasks.js";
 import { runModel, type CommonResult } from "../metrics/result.js";
 import type { RunOptions } from "../model/run-options.js";
+import { BaselineNet, type NetCounters } from "./network.js";
 
 const K_WAKE = 1, K_DECIDED = 2, K_START = 3, K_COMPLETE = 4, K_SERIES = 5;
 
-/** Retried tasks of one round, in re-entry order. */
+/** Retried (or resent) tasks of one round, in re-entry order. */
 class RetryFifo {
   size = 0;
   private head = 0;
+  /** Entries from the head that had re-entered by the last countBy. */
+  private seen = 0;
   private cap = 256;
   at = new Float64Array(this.cap);
   arrival = new Float64Array(this.cap);
@@ -58,14 +77,14 @@ class RetryFifo {
     const j = this.head;
     this.head = (this.head + 1) % this.cap;
     this.size--;
+    if (this.seen > 0) this.seen--;
     return j;
   }
 
-  /** Entries that have re-entered by `t`. */
+  /** Entries that have re-entered by `t` (t never decreases between calls: amortised O(1)). */
   countBy(t: number): number {
-    let n = 0;
-    while (n < this.size && this.at[(this.head + n) % this.cap] <= t) n++;
-    return n;
+    while (this.seen < this.size && this.at[(this.head + this.seen) % this.cap] <= t) this.seen++;
+    return this.seen;
   }
 
   private grow(): void {
@@ -89,6 +108,14 @@ export class SlurmModel {
   /** Serves the FIFO in order. */
   private readonly head: Arrivals;
   private readonly retries: RetryFifo[] = [];
+  /** Submissions lost k times wait in resends[k - 1] (created as needed). */
+  private readonly resends: RetryFifo[] = [];
+  /** The launch messages, and the submissions as the front counts them; the head's copy walks the same loss draws. */
+  readonly net: BaselineNet;
+  private readonly submitNet: BaselineNet;
+  get submitCounters(): NetCounters { return this.submitNet.counters; }
+  private readonly headNet: BaselineNet;
+  private readonly crashNs: number;
   private readonly recent: Float64Array;
   private recentHead = 0;
   private recentSize = 0;
@@ -116,9 +143,14 @@ export class SlurmModel {
   running = 0;
   decisions = 0;
   maxQueue = 0;
+  crashed = false;
 
   constructor(core: Core, private readonly c: Config) {
-    this.hopNs = Math.round(c.network.hopMs * NS_PER_MS);
+    this.net = new BaselineNet(c, "slurm");
+    this.submitNet = new BaselineNet(c, "slurm:submit");
+    this.headNet = new BaselineNet(c, "slurm:submit");
+    this.hopNs = this.net.hopNs;
+    this.crashNs = c.baselines.crashDecisionMs > 0 ? c.baselines.crashDecisionMs * NS_PER_MS : Infinity;
     this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
     this.metrics = new RunMetrics(Math.round(c.baselines.deadlineMs * NS_PER_MS));
     this.cluster = new Cluster(core, c, Int32Array.of(0, c.cluster.nodes));
@@ -147,7 +179,7 @@ export class SlurmModel {
 
   /** Nothing more can happen: arrivals over, FIFO and retries empty, nothing deciding or running. */
   quiescent(): boolean {
-    return this.head.peek() === Infinity && !this.busy && this.running === 0 && this.retries.every((f) => f.size === 0);
+    return this.head.peek() === Infinity && !this.busy && this.running === 0 && this.retries.every((f) => f.size === 0) && this.resends.every((f) => f.size === 0);
   }
 
   private readonly dispatch = (kind: number, s: number): void => {
@@ -168,6 +200,7 @@ export class SlurmModel {
       f.next();
       this.metrics.onArrive(f.cls);
       this.inFlight++;
+      if (this.submitNet.losses() > 0) continue; // reaches the FIFO later, through a resend FIFO
       if (this.recentSize === this.recent.length) throw new Error("slurm: more than 2^20 arrivals within one hop");
       this.recent[(this.recentHead + this.recentSize++) % this.recent.length] = f.time;
     }
@@ -182,6 +215,7 @@ export class SlurmModel {
   private nextEntry(): number {
     let t = this.head.peek() + this.hopNs;
     for (const f of this.retries) t = Math.min(t, f.peek());
+    for (const f of this.resends) t = Math.min(t, f.peek());
     return t;
   }
 
@@ -196,38 +230,61 @@ export class SlurmModel {
     const now = this.engine.now;
     this.advance(now);
     for (;;) {
-      // the earliest entry among the main sequence and the retry rounds
-      let src = -1, best = this.head.peek() + this.hopNs;
+      // the earliest entry among the main sequence, the retry rounds and the resends
+      let src: RetryFifo | null = null, attempt = 0, best = this.head.peek() + this.hopNs;
       for (let r = 0; r < this.retries.length; r++) {
         const t = this.retries[r].peek();
-        if (t < best) { best = t; src = r; }
+        if (t < best) { best = t; src = this.retries[r]; attempt = r + 1; }
+      }
+      for (const f of this.resends) {
+        const t = f.peek();
+        if (t < best) { best = t; src = f; attempt = 0; }
       }
       if (best > now) {
         this.busy = false;
         this.wake(best);
         return;
       }
+      // the FIFO's length as this decision starts (the task it takes included)
       let q = this.submitted - this.taken;
       for (const f of this.retries) q += f.countBy(now);
-      if (q > this.maxQueue) this.maxQueue = q;
-      if (src < 0) {
+      for (const f of this.resends) q += f.countBy(now);
+      if (src === null) {
         this.head.next();
+        const k = this.headNet.losses();
+        if (k > 0) {
+          // a lost submission: it enters the FIFO k recovery timeouts later
+          while (this.resends.length < k) this.resends.push(new RetryFifo());
+          this.resends[k - 1].push(this.head.time + this.hopNs + k * this.submitNet.recoveryNs, this.head.time, this.head.service, this.head.cls);
+          continue;
+        }
+        if (q > this.maxQueue) this.maxQueue = q;
         this.taken++;
         this.dArrival = this.head.time; this.dService = this.head.service; this.dCls = this.head.cls; this.dAttempt = 0;
       } else {
-        const f = this.retries[src], j = f.shift();
-        this.dArrival = f.arrival[j]; this.dService = f.service[j]; this.dCls = f.cls[j]; this.dAttempt = src + 1;
+        if (q > this.maxQueue) this.maxQueue = q;
+        const j = src.shift();
+        this.dArrival = src.arrival[j]; this.dService = src.service[j]; this.dCls = src.cls[j]; this.dAttempt = attempt;
+      }
+      if (this.crashed) {
+        this.fail(CAUSE_CRASHED);
+        continue;
       }
       if (now - this.dArrival >= this.deadlineNs) {
         this.fail(CAUSE_DEADLINE);
         continue;
       }
       const s = this.c.baselines.slurm;
-      const us = this.fixedUs + s.lockUs * (1 + q / s.convoyQueue);
-      this.metrics.controlWorkNs += us * 1000;
+      const ns = (this.fixedUs + s.lockUs * convoyFactor(q, s)) * 1000;
+      this.metrics.controlWorkNs += ns;
+      if (ns > this.crashNs) {
+        this.crashed = true; // the control plane has crashed: this and every later task fails
+        this.fail(CAUSE_CRASHED);
+        continue;
+      }
       this.busy = true;
       this.decisions++;
-      this.engine.post(Math.max(1, Math.round(us * 1000)), K_DECIDED, 0);
+      this.engine.post(Math.max(1, Math.round(ns)), K_DECIDED, 0);
       return;
     }
   }
@@ -243,7 +300,7 @@ export class SlurmModel {
       if (cl.free[n] >= m && cl.take(n, m, contiguous, mask)) {
         R.at[slot] = n; R.m[slot] = m; R.cls[slot] = this.dCls;
         R.arrival[slot] = this.dArrival; R.service[slot] = this.dService;
-        this.engine.post(this.hopNs, K_START, slot);
+        this.engine.post(this.net.delay(), K_START, slot);
         placed = true;
         break;
       }
@@ -287,11 +344,19 @@ export class SlurmModel {
 
 }
 
-export interface SlurmResult extends CommonResult {
+/** The lock-convoy factor for q queued tasks (baselines.slurm.convoy). */
+export function convoyFactor(q: number, s: Config["baselines"]["slurm"]): number {
+  if (s.convoy === "linear") return 1 + q / s.convoyQueue;
+  const over = Math.max(0, q - s.convoyQueue) / s.convoyQueue;
+  return 1 + Math.min(s.convoyCap, over * over);
+}
+
+export interface SlurmResult extends CommonResult, NetCounters {
   scheduler: "slurm";
   decisions: number;
   meanDecisionUs: number | null;
   maxQueue: number;
+  crashed: boolean;
 }
 
 /** One Slurm-like run (see runLaminar for the shape of a run). */
@@ -303,5 +368,11 @@ export function runSlurm(config: Config, opts: RunOptions = {}): SlurmResult {
     decisions: model.decisions,
     meanDecisionUs: model.decisions > 0 ? model.metrics.controlWorkNs / model.decisions / 1000 : null,
     maxQueue: model.maxQueue,
+    crashed: model.crashed,
+    ...model.net.counters,
+    // the submissions, as the front walks them (the head's copy draws the same)
+    messagesSent: model.net.counters.messagesSent + model.submitCounters.messagesSent,
+    messagesLost: model.net.counters.messagesLost + model.submitCounters.messagesLost,
+    messagesRecovered: model.net.counters.messagesRecovered + model.submitCounters.messagesRecovered,
   };
 }

@@ -2,15 +2,20 @@
 // table, the cluster, the heartbeat and series ticks, and the task lifecycle
 // (arrive -> routed by the model -> start on a node -> complete, or fail). A
 // model supplies where an arriving task goes (admit), its own events
-// (handle, kinds from K_OWN up) and what a heartbeat refreshes.
+// (handle, kinds from K_OWN up) and what a heartbeat refreshes. Every control
+// message crosses the shared network (net: hop, jitter, loss and resend);
+// queues may be bounded (admitTo); the crash rule (crash) fails every queued
+// and later task once one decision would take longer than
+// baselines.crashDecisionMs.
 import type { Config } from "../model/params.js";
 import type { Core } from "../core/wasm.js";
 import { Engine } from "../sim/engine.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { Arrivals } from "../workload/arrivals.js";
-import { CAUSE_DEADLINE, RunMetrics } from "../metrics/run-metrics.js";
+import { CAUSE_CRASHED, CAUSE_DEADLINE, CAUSE_QUEUE_FULL, RunMetrics } from "../metrics/run-metrics.js";
 import { Cluster } from "../model/cluster.js";
-import { TaskTable } from "./tasks.js";
+import { BaselineNet } from "./network.js";
+import { TaskTable, type Queues } from "./tasks.js";
 
 const K_ARRIVE = 1, K_COMPLETE = 2, K_HEARTBEAT = 3, K_SERIES = 4;
 /** The first event kind a model may use for its own events. */
@@ -23,20 +28,24 @@ export abstract class TaskModel {
   readonly endArrivalsNs: number;
   protected readonly arrivals: Arrivals;
   protected readonly T: TaskTable;
-  protected readonly hopNs: number;
+  readonly net: BaselineNet;
   protected readonly deadlineNs: number;
   protected readonly heartbeatNs: number;
+  private readonly crashNs: number;
   inFlight = 0;
   running = 0;
+  /** The crash rule has fired: every queued and later task fails. */
+  crashed = false;
 
-  constructor(core: Core, protected readonly c: Config) {
-    this.hopNs = Math.round(c.network.hopMs * NS_PER_MS);
+  constructor(core: Core, protected readonly c: Config, scheduler: string) {
+    this.net = new BaselineNet(c, scheduler);
+    this.crashNs = c.baselines.crashDecisionMs > 0 ? c.baselines.crashDecisionMs * NS_PER_MS : Infinity;
     this.deadlineNs = Math.round(c.baselines.deadlineMs * NS_PER_MS);
     this.heartbeatNs = Math.max(1, Math.round(c.baselines.heartbeatMs * NS_PER_MS));
     this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
     this.metrics = new RunMetrics(this.deadlineNs);
     this.cluster = new Cluster(core, c, Int32Array.of(0, c.cluster.nodes));
-    this.arrivals = new Arrivals(c, this.endArrivalsNs, true);
+    this.arrivals = new Arrivals(c, this.endArrivalsNs, true, true);
     this.T = new TaskTable(core, this.cluster.rowBytes);
   }
 
@@ -46,6 +55,8 @@ export abstract class TaskModel {
   protected abstract handle(kind: number, subject: number): void;
   /** Refresh whatever views the heartbeat refreshes. */
   protected abstract heartbeat(): void;
+  /** Every queue of the model (emptied when the control plane crashes). */
+  protected abstract queues(): Queues[];
 
   start(): void {
     const t = this.arrivals.peek();
@@ -89,19 +100,61 @@ export abstract class TaskModel {
     const a = this.arrivals, T = this.T;
     a.next();
     const t = T.alloc();
-    T.arrival[t] = a.time; T.service[t] = a.service; T.cls[t] = a.cls; T.m[t] = a.atoms; T.hops[t] = 0;
+    T.arrival[t] = a.time; T.service[t] = a.service; T.cls[t] = a.cls; T.m[t] = a.atoms; T.hops[t] = 0; T.at[t] = a.entry; T.entry[t] = a.entry;
     this.inFlight++;
     this.metrics.onArrive(a.cls);
-    this.admit(t);
+    if (this.crashed) this.fail(t, CAUSE_CRASHED);
+    else this.admit(t);
     const next = a.peek();
     if (next < Infinity) this.engine.post(next - this.engine.now, K_ARRIVE, 0);
   }
 
-  /** True (and the task failed) when task t is past its deadline. */
+  /** True (and the task failed) when task t is past its deadline, or the control plane has crashed. */
   protected expired(t: number): boolean {
+    if (this.crashed) {
+      this.fail(t, CAUSE_CRASHED);
+      return true;
+    }
     if (this.engine.now - this.T.arrival[t] < this.deadlineNs) return false;
     this.fail(t, CAUSE_DEADLINE);
     return true;
+  }
+
+  /**
+   * Queue task t at server s of q, unless that queue already holds `cap`
+   * tasks (cap 0: unbounded) or the control plane has crashed: then t fails
+   * at once and this returns false.
+   */
+  protected admitTo(q: Queues, s: number, t: number, cap: number): boolean {
+    if (this.crashed) {
+      this.fail(t, CAUSE_CRASHED);
+      return false;
+    }
+    if (cap > 0 && q.len[s] >= cap) {
+      this.fail(t, CAUSE_QUEUE_FULL);
+      return false;
+    }
+    q.push(s, t, this.T.next);
+    return true;
+  }
+
+  /**
+   * A decision of `ns` is about to start: account it as control work, and
+   * apply the crash rule (one decision longer than crashDecisionMs: every
+   * queued task fails now, and every later one on arrival).
+   */
+  protected decisionCost(ns: number): number {
+    this.metrics.controlWorkNs += ns;
+    if (ns > this.crashNs && !this.crashed) {
+      this.crashed = true;
+      for (const q of this.queues()) {
+        for (let s = 0; s < q.len.length; s++) {
+          while (q.len[s] > 0) this.fail(q.shift(s, this.T.next), CAUSE_CRASHED);
+          q.busy[s] = 0;
+        }
+      }
+    }
+    return Math.max(1, Math.round(ns));
   }
 
   protected fail(t: number, cause: number): void {

@@ -16,6 +16,8 @@ export class TaskTable {
   /** Spillbacks or rollbacks so far. */
   hops = new Int32Array(1 << 14);
   next = new Int32Array(1 << 14);
+  /** The node the task was submitted at (workload entry skew). */
+  entry = new Int32Array(1 << 14);
   /** The node, raylet, shard or broker the task is at or heading to. */
   at = new Int32Array(1 << 14);
   /** 1 once the task runs. */
@@ -62,6 +64,7 @@ export class TaskTable {
     this.hops = growTyped(this.hops, n);
     this.next = growTyped(this.next, n);
     this.at = growTyped(this.at, n);
+    this.entry = growTyped(this.entry, n);
     this.running = growTyped(this.running, n);
     const fresh = this.core.arena.alloc(n * this.rowBytes, 16);
     this.views.sync();

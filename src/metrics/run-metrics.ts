@@ -10,9 +10,9 @@ import { LatencyHistogram, type HistogramJSON } from "./histogram.js";
 import { NS_PER_MS } from "../sim/time.js";
 
 /** Why a task failed to start. */
-export const FAIL_CAUSES = ["deadline", "fastFail", "lost", "silenceTtl", "squatter", "reservationExpired", "retriesExhausted", "spillbacksExhausted", "probeDrop"] as const;
+export const FAIL_CAUSES = ["deadline", "fastFail", "lost", "silenceTtl", "squatter", "reservationExpired", "retriesExhausted", "spillbacksExhausted", "probeDrop", "queueFull", "crashed"] as const;
 export type FailCause = (typeof FAIL_CAUSES)[number];
-export const CAUSE_DEADLINE = 0, CAUSE_FASTFAIL = 1, CAUSE_LOST = 2, CAUSE_SILENCE = 3, CAUSE_SQUATTER = 4, CAUSE_EXPIRED = 5, CAUSE_RETRIES = 6, CAUSE_SPILLBACKS = 7, CAUSE_PROBE_DROP = 8;
+export const CAUSE_DEADLINE = 0, CAUSE_FASTFAIL = 1, CAUSE_LOST = 2, CAUSE_SILENCE = 3, CAUSE_SQUATTER = 4, CAUSE_EXPIRED = 5, CAUSE_RETRIES = 6, CAUSE_SPILLBACKS = 7, CAUSE_PROBE_DROP = 8, CAUSE_QUEUE_FULL = 9, CAUSE_CRASHED = 10;
 
 /** Why a DA instance ended before its task started (or without starting it). */
 export const DA_ENDS = ["fastFail", "lost", "silenceTtl", "deadline", "duplicateWinner", "lateWinner", "reservationExpired", "probeDrop"] as const;

@@ -19,12 +19,22 @@ const slurm = {
   lockUs: num({
     min: 0, max: 1e6, default: 0.5, unit: "µs",
     source: paper("Experimental Setup"),
-    description: "global mutex cost per decision, times the lock-convoy factor (1 + q/convoyQueue)",
+    description: "global mutex cost per decision, times the lock-convoy factor (see convoy)",
+  }),
+  convoy: enm({
+    values: ["threshold", "linear"] as const, default: "threshold", unit: "choice",
+    source: paper("Baseline modeling"),
+    description: "lock-convoy factor, q the FIFO's length: 1 + min(convoyCap, (max(0, q - convoyQueue)/convoyQueue)^2), non-linear above the threshold (threshold, the paper's 'when concurrent queue depth exceeds 10,000, a non-linear lock-convoy penalty activates'), or the artifact's 1 + q/convoyQueue over the whole backlog (linear)",
   }),
   convoyQueue: int({
     min: 1, max: 1e9, default: 10000, unit: "tasks",
-    source: paper("Experimental Setup"),
-    description: "queue depth scale of the lock convoy (paper: penalty above 10,000 queued; artifact form 1 + q/10,000)",
+    source: paper("Baseline modeling"),
+    description: "queue depth above which the lock convoy activates (threshold), or its scale (linear)",
+  }),
+  convoyCap: num({
+    min: 0, max: 1e9, default: 10, unit: "factor",
+    source: ours("the artifact caps its other penalties (USL at 30, root exponent at 10); an uncapped square of an unbounded backlog would make results a function of the run's length"),
+    description: "cap on the non-linear term of the threshold convoy",
   }),
   retries: int({
     min: 0, max: 100, default: 3, unit: "count",
@@ -49,10 +59,40 @@ const ray = {
     source: paper("Experimental Setup"),
     description: "local raylet decision, under a per-node commit lock",
   }),
+  spillback: enm({
+    values: ["gcs", "peers"] as const, default: "gcs", unit: "choice",
+    source: paper("Baseline modeling"),
+    description: "where a raylet sends a task that does not fit on its node: to the GCS (gcs, the paper's 'local-first design with global spillback via a sharded GCS'), or first to another sampled raylet whose heartbeat view fits it, the GCS only when none does (peers: our earlier reading)",
+  }),
   localCandidates: int({
     min: 1, max: 4096, default: 8, unit: "nodes",
     source: artifact(),
-    description: "candidates the raylet samples before spilling back to the GCS",
+    description: "spillback=peers: nodes the raylet samples (its own and localCandidates - 1 others) before spilling back to the GCS",
+  }),
+  gcsCandidates: int({
+    min: 1, max: 4096, default: 8, unit: "nodes",
+    source: artifact(),
+    description: "nodes a GCS decision samples; it picks the one with the most free atoms in its view",
+  }),
+  gcsView: enm({
+    values: ["heartbeat", "booked"] as const, default: "heartbeat", unit: "choice",
+    source: paper("Baseline modeling"),
+    description: "the GCS decides from the heartbeat's view only (heartbeat: 'the GCS view synchronizes only via the 10 ms heartbeat'), or also subtracts what it assigned since (booked: our earlier reading)",
+  }),
+  shardRouting: enm({
+    values: ["skew", "entry"] as const, default: "skew", unit: "choice",
+    source: paper("Baseline modeling"),
+    description: "shard a spilled task goes to: the hot shard 0 with probability shardSkew, else a uniform one (skew: the paper's '32 shards with 0.5 hotspot skew'), or shard = entry node mod shards (entry: the artifact's rule for tasks with an entry node)",
+  }),
+  rayletQueueCap: int({
+    min: 0, max: 1e9, default: 1000, unit: "tasks",
+    source: artifact(),
+    description: "tasks a raylet holds queued (0: unbounded); an arrival or redirect at a full raylet fails at once (queueFull)",
+  }),
+  shardQueueCap: int({
+    min: 0, max: 1e9, default: 10000, unit: "tasks",
+    source: ours("the paper disables infinite queuing but gives no bound for the GCS; ten times the artifact's raylet bound"),
+    description: "tasks a GCS shard holds queued (0: unbounded); a spillback to a full shard fails at once (queueFull)",
   }),
   gcsUs: num({
     min: 0, max: 1e6, default: 50, unit: "µs",
@@ -122,20 +162,30 @@ const flux = {
     source: paper("Experimental Setup"),
     description: "cost per unit scanned; decision = (dispatchUs + scanUs*units) * congestion",
   }),
+  entry: enm({
+    values: ["root", "leaf"] as const, default: "root", unit: "choice",
+    source: paper("Baseline modeling"),
+    description: "broker a new task reaches first: the root (root: 'all dispatches and retries pass through high-level brokers'), or the leaf broker over its entry node, climbing on a miss (leaf: the artifact's)",
+  }),
+  brokerQueueCap: int({
+    min: 0, max: 1e9, default: 10000, unit: "tasks",
+    source: ours("the paper disables infinite queuing but gives no bound for a broker; as the GCS shard's"),
+    description: "tasks a broker holds queued (0: unbounded); a task sent to a full broker fails at once (queueFull)",
+  }),
   rootQueue: int({
     min: 1, max: 1e9, default: 4000, unit: "tasks",
     source: paper("Experimental Setup"),
     description: "root congestion = exp(min(q/rootQueue, rootCap)), q as rootLoad says",
   }),
   rootLoad: enm({
-    values: ["queue", "inFlight"] as const, default: "queue", unit: "choice",
-    source: ours("the notes use one q for the root and the other brokers, and q = queue length for the Slurm-like lock convoy"),
-    description: "q of the root's congestion: the root's own queue (queue) or every task not yet started anywhere in the tree (inFlight)",
+    values: ["queue", "inFlight"] as const, default: "inFlight", unit: "choice",
+    source: paper("Baseline modeling"),
+    description: "q of the root's congestion: every task not yet started anywhere in the tree (inFlight: 'above 4,000 concurrent tasks', all of whose dispatches and retries pass through the high-level brokers), or the root's own queue (queue: our earlier reading)",
   }),
   rootOnset: int({
-    min: 0, max: 1e9, default: 0, unit: "tasks",
-    source: ours("the notes' form has no onset; the paper says the penalty activates above 4,000 concurrent tasks"),
-    description: "q up to which the root does not congest: congestion = exp(min(max(0, q - rootOnset)/rootQueue, rootCap)); 0 is the notes' form",
+    min: 0, max: 1e9, default: 4000, unit: "tasks",
+    source: paper("Baseline modeling"),
+    description: "q up to which the root does not congest ('above 4,000 concurrent tasks an exponential congestion penalty activates'): congestion = exp(min(max(0, q - rootOnset)/rootQueue, rootCap)); 0 is the notes' form",
   }),
   rootService: enm({
     values: ["serial", "pipelined"] as const, default: "serial", unit: "choice",
@@ -190,6 +240,21 @@ const flux = {
 } satisfies ParamGroup;
 
 export const baselines = {
+  hopMs: num({
+    min: 0, max: 1000, default: 0, unit: "ms",
+    source: artifact(),
+    description: "delay of every baseline control message; 0: network.hopMs, the hop all schedulers share (the artifact: 0.5 ms for the baselines, 0.1 ms for Laminar)",
+  }),
+  lossRecoveryMs: num({
+    min: 0, max: 100000, default: 200, unit: "ms",
+    source: ours("Slurm's RPCs, Ray's gRPC and Flux's ZeroMQ all run over TCP, which resends a lost segment after its retransmission timeout: at least 200 ms on Linux (TCP_RTO_MIN), RFC 6298 asks for 1 s"),
+    description: "a baseline control message lost with network.loss is sent again after this long (and may be lost again); a lost heartbeat report leaves that view stale until the next heartbeat",
+  }),
+  crashDecisionMs: num({
+    min: 0, max: 1e9, default: 0, unit: "ms",
+    source: artifact(),
+    description: "crash rule (0: off; the artifact: 5,000): a scheduling decision that would take longer means the control plane has crashed, and every queued and later task fails (crashed)",
+  }),
   deadlineMs: num({
     gt: 0, max: 1e6, default: 5000, unit: "ms",
     source: paper("Experimental Setup"),

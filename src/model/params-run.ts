@@ -125,6 +125,16 @@ export const workload = {
     source: artifact(),
     description: "L-task token density p (1,152 units at defaults); equal p makes survival order follow m",
   }),
+  hotspotShare: num({
+    min: 0, max: 1, default: 0, unit: "fraction",
+    source: artifact(),
+    description: "share of tasks that enter at a hot node (the paper's 'hotspot skew'; the artifact's Exp1 sweep: 0.2, Exp3: 0.35); the rest enter at a uniformly drawn node. Baselines with an entry point use it; Laminar enters at its gateway",
+  }),
+  hotNodeShare: num({
+    gt: 0, max: 1, default: 0.05, unit: "fraction",
+    source: artifact(),
+    description: "hot nodes: the first hotNodeShare of node ids (at least one node)",
+  }),
   squatterRatio: num({
     min: 0, lt: 1, default: 0, unit: "fraction",
     source: paper("Exp4"),

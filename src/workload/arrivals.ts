@@ -3,6 +3,12 @@
 // arrival order from its own stream. Two iterators built from the same seed
 // walk the same sequence, so a model can count arrivals with one and serve
 // them with the other without storing the tasks in between.
+//
+// With `withEntry`, each task also gets its entry node (the node it is
+// submitted at), drawn in arrival order from the workload's stream "entry":
+// with probability workload.hotspotShare one of the hot nodes (the first
+// hotNodeShare of node ids, at least one), else any node, uniformly. The
+// baselines with an entry point use it; Laminar's entry is its gateway.
 import type { Config } from "../model/params.js";
 import { streamRng, type Rng } from "../sim/rng.js";
 import { NS_PER_MS } from "../sim/time.js";
@@ -14,6 +20,8 @@ export class Arrivals {
   cls = 0;
   service = 0;
   atoms = 0;
+  /** The current task's entry node (withEntry only). */
+  entry = 0;
   /** Tasks taken so far. */
   count = 0;
   private nextF: number;
@@ -23,15 +31,21 @@ export class Arrivals {
   private readonly rF: Rng;
   private readonly rL: Rng;
   private readonly rService: Rng | null;
+  private readonly rEntry: Rng | null;
+  private readonly hot: number;
+  private readonly hotNodes: number;
 
-  /** `withService`: draw service times (stream "service"); a counting-only copy passes false. */
-  constructor(private readonly c: Config, private readonly endNs: number, withService: boolean) {
+  /** `withService`: draw service times (stream "service"); a counting-only copy passes false. `withEntry`: draw entry nodes (stream "entry"). */
+  constructor(private readonly c: Config, private readonly endNs: number, withService: boolean, withEntry = false) {
     const rates = arrivalRates(c);
     this.gapF = rates.lambdaF > 0 ? 1e9 / rates.lambdaF : Infinity;
     this.gapL = rates.lambdaL > 0 ? 1e9 / rates.lambdaL : Infinity;
     this.rF = streamRng(c.sim.seed, "arrivals", 0);
     this.rL = streamRng(c.sim.seed, "arrivals", 1);
     this.rService = withService ? streamRng(c.sim.seed, "service") : null;
+    this.rEntry = withEntry ? streamRng(c.sim.seed, "entry") : null;
+    this.hot = c.workload.hotspotShare;
+    this.hotNodes = hotNodeCount(c);
     this.nextF = this.gapF < Infinity ? this.rF.exp(this.gapF) : Infinity;
     this.nextL = this.gapL < Infinity ? this.rL.exp(this.gapL) : Infinity;
   }
@@ -61,6 +75,15 @@ export class Arrivals {
       this.nextL += this.rL.exp(this.gapL);
       if (this.rService) this.service = Math.max(1, Math.round(this.rService.lognormal(w.lMu, w.lSigma) * NS_PER_MS));
     }
+    if (this.rEntry) {
+      const r = this.rEntry;
+      this.entry = this.hot > 0 && r.float() < this.hot ? r.int(this.hotNodes) : r.int(this.c.cluster.nodes);
+    }
     this.count++;
   }
+}
+
+/** The hot nodes of the submission hotspot: the first workload.hotNodeShare of node ids, at least one. */
+export function hotNodeCount(c: Config): number {
+  return Math.max(1, Math.min(c.cluster.nodes, Math.floor(c.cluster.nodes * c.workload.hotNodeShare)));
 }
