@@ -7,6 +7,8 @@ import { GROUP_NAMES, PARAMS, paramRecord, type ParamEntry } from "../model/para
 import { rangeText } from "../model/params-spec.js";
 import { formatTable } from "../report/table.js";
 import { UsageError } from "./errors.js";
+import { PROFILES, type ProfileName } from "../model/profiles.js";
+import { profileOption } from "./profile-option.js";
 
 interface Options {
   json?: boolean;
@@ -14,6 +16,7 @@ interface Options {
   group?: string;
   config?: string;
   set: string[];
+  profile?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -30,9 +33,9 @@ function select(group: string | undefined): readonly ParamEntry[] {
 }
 
 /** Loaded on demand: zod costs ~0.1 s of start-up that listing the registry does not need. */
-async function resolvedValues(file: string | undefined, sets: string[]) {
+async function resolvedValues(file: string | undefined, sets: string[], profile?: ProfileName) {
   const { flattenConfig, resolveConfig } = await import("../model/params-config.js");
-  return flattenConfig(resolveConfig(file, sets));
+  return flattenConfig(resolveConfig(file, sets, profile));
 }
 
 export function paramsCommand(): Command {
@@ -43,7 +46,21 @@ export function paramsCommand(): Command {
     .option("--group <prefix>", "only the parameters of one group, e.g. workload or baselines.ray")
     .option("--config <file>", "also show the values a run with this JSON config file would use")
     .option("--set <name=value>", "also show the values with this override (repeatable)", collect, [])
+    .option("--profile <name>", "only the values a run profile sets (paper: the paper's stated setup; artifact: the authors' published sweep settings), each with its source; --config and --set still apply")
     .action(async (o: Options) => {
+      const profile = profileOption(o.profile);
+      if (profile !== undefined) {
+        const values = await resolvedValues(o.config, o.set, profile);
+        const set = PROFILES[profile].values;
+        const records = select(o.group).filter((e) => e.name in set)
+          .map((e) => ({ name: e.name, value: values[e.name], default: e.spec.default, unit: e.spec.unit, source: set[e.name].source }));
+        if (o.json) console.log(JSON.stringify({ profile, title: PROFILES[profile].title, values: records }, null, 2));
+        else {
+          console.log(`profile ${profile}: ${PROFILES[profile].title}; every other parameter keeps its default, and --config/--set override the profile\n`);
+          console.log(formatTable(["name", "value", "default", "unit", "source"], records.map((r) => [r.name, String(r.value), String(r.default), r.unit, r.source])));
+        }
+        return;
+      }
       const entries = select(o.group);
       if (o.markdown) {
         process.stdout.write(renderParamsMarkdown(entries));

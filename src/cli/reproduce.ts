@@ -12,6 +12,9 @@ import { EXPERIMENT_IDS, EXPERIMENTS, SCALES, type Scale } from "../experiments/
 import { parseList, parsePositiveInt, UsageError } from "./errors.js";
 import { makeOutDir } from "./out-dir.js";
 import { Progress } from "./progress.js";
+import { PROFILE_HELP, profileOption } from "./profile-option.js";
+import type { Point } from "../experiments/specs.js";
+import type { ProfileName } from "../model/profiles.js";
 
 interface Options {
   scale: string;
@@ -20,6 +23,17 @@ interface Options {
   workers?: string;
   progress?: boolean;
   fresh?: boolean;
+  profile?: string;
+}
+
+/**
+ * The points under one profile: an experiment that runs under several (Exp1)
+ * keeps that profile's points, every other one runs its points under it.
+ */
+export function pointsUnder(points: Point[], profile: ProfileName | undefined): Point[] {
+  if (profile === undefined) return points;
+  const several = new Set(points.filter((p) => points.some((q) => q.experiment === p.experiment && q.profile !== p.profile)).map((p) => p.experiment));
+  return points.filter((p) => !several.has(p.experiment) || p.profile === profile).map((p) => ({ ...p, profile }));
 }
 
 export function reproduceCommand(): Command {
@@ -31,17 +45,19 @@ export function reproduceCommand(): Command {
     .option("--out <dir>", "where results go; a rerun with the same directory resumes the points this build of laminar wrote there", "laminar-results")
     .option("--workers <n>", `worker threads (default: the cores available, ${availableParallelism()} here): points run at once, longest first, one thread each while points outnumber threads; when a sweep has fewer points than threads, they share them (a Laminar point splits its Zones over its share)`)
     .option("--fresh", "run this command's points again, deleting those already in --out (a rerun resumes only points the same build of laminar wrote; other experiments' points there are kept)")
+    .option("--profile <name>", `only this ${PROFILE_HELP}; default: Exp1 under both, the other experiments under paper`)
     .option("--no-progress", "no progress bar on stderr")
-    .addHelpText("after", "\nExamples:\n  laminar reproduce                     # every experiment, quick scale\n  laminar reproduce exp1 exp2 --seeds 3\n  laminar reproduce exp2 --scale paper --out exp2-paper")
+    .addHelpText("after", "\nExamples:\n  laminar reproduce                     # every experiment, quick scale\n  laminar reproduce exp1 exp2 --seeds 3\n  laminar reproduce exp2 --scale paper --out exp2-paper\n  laminar reproduce exp1 --profile artifact --out exp1-artifact")
     .action(async (names: string[], o: Options) => {
       const ids = names.includes("all") ? [...EXPERIMENT_IDS] : parseList("experiment", names.join(","), EXPERIMENT_IDS);
       if (!(SCALES as readonly string[]).includes(o.scale)) throw new UsageError(`--scale must be quick or paper, got "${o.scale}"`);
       const scale = o.scale as Scale;
       const seeds = parsePositiveInt("--seeds", o.seeds);
       const workers = o.workers === undefined ? undefined : parsePositiveInt("--workers", o.workers);
+      const profile = profileOption(o.profile);
       makeOutDir(o.out);
       const experiments = EXPERIMENTS.filter((e) => ids.includes(e.id));
-      const points = experiments.flatMap((e) => e.points(scale));
+      const points = pointsUnder(experiments.flatMap((e) => e.points(scale)), profile);
       const { OtherBuildError, pointCost, runPoints } = await import("../experiments/runner.js");
       const { buildId } = await import("../experiments/build-id.js");
       const { experimentTable, writeResults } = await import("../experiments/report.js");
@@ -52,7 +68,7 @@ export function reproduceCommand(): Command {
         out: o.out, seeds, workers, build: buildId(), fresh: o.fresh === true,
         onDone: (done, total, last) => {
           if (last.resumed) resumed++;
-          status = `${done}/${total} points, last ${last.point.experiment} ${last.point.scheduler} ${last.point.varied.name}=${last.point.varied.value}`;
+          status = `${done}/${total} points, last ${last.point.experiment} (${last.point.profile}) ${last.point.scheduler} ${last.point.varied.name}=${last.point.varied.value}`;
         },
         onProgress: (done) => bar.update(done, status),
       }).catch((e: unknown) => {

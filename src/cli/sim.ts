@@ -16,8 +16,10 @@ import type { SlurmResult } from "../baselines/slurm.js";
 import type { RayResult } from "../baselines/ray.js";
 import type { FluxResult } from "../baselines/flux.js";
 import type { CommonResult } from "../metrics/result.js";
+import type { NetCounters } from "../baselines/network.js";
 import type { SeriesPoint } from "../metrics/run-metrics.js";
 import { runScheduler } from "../schedulers.js";
+import { PROFILE_HELP, profileOption } from "./profile-option.js";
 
 interface Options {
   scheduler?: string;
@@ -32,6 +34,7 @@ interface Options {
   checkInvariants?: boolean;
   progress?: boolean;
   workers?: string;
+  profile?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -61,6 +64,15 @@ function supported(c: Config): void {
 
 const fmt = (x: number | null, digits = 2) => (x === null ? "-" : x.toFixed(digits));
 
+/** The baselines' network and crash rows. */
+function netRows(r: NetCounters & { crashed: boolean }): Array<[string, string]> {
+  return [
+    ["messages sent / lost / recovered by resend", `${r.messagesSent} / ${r.messagesLost} / ${r.messagesRecovered}`],
+    ["heartbeat reports lost", String(r.reportsLost)],
+    ...(r.crashed ? [["control plane", "crashed (crash rule)"] as [string, string]] : []),
+  ];
+}
+
 /** Rows only one scheduler's result has. */
 function extraRows(r: CommonResult): Array<[string, string]> {
   if (r.scheduler === "laminar") {
@@ -83,13 +95,17 @@ function extraRows(r: CommonResult): Array<[string, string]> {
     return [
       ["decisions", `${s.decisions}, mean ${fmt(s.meanDecisionUs)} us each`],
       ["longest global FIFO", String(s.maxQueue)],
+      ...netRows(s),
     ];
   }
   if (r.scheduler === "ray") {
     const y = r as RayResult;
     return [
-      ["local starts / redirects", `${y.localStarts} / ${y.redirects}`],
+      ["local starts (entry raylet, no spillback) / redirects", `${y.localStarts} / ${y.redirects}`],
+      ["raylet decisions / longest raylet queue", `${y.rayletDecisions} / ${y.maxRayletQueue}`],
       ["GCS decisions / longest shard queue", `${y.gcsDecisions} / ${y.maxShardQueue}`],
+      ["control work per start (raylet and GCS decisions)", `${fmt(y.controlWorkPerSuccessUs, 4)} us`],
+      ...netRows(y),
     ];
   }
   if (r.scheduler === "flux") {
@@ -97,6 +113,7 @@ function extraRows(r: CommonResult): Array<[string, string]> {
     return [
       ["brokers / decisions / rollbacks", `${x.brokers} / ${x.decisions} / ${x.rollbacks}`],
       ["longest root queue", String(x.maxRootQueue)],
+      ...netRows(x),
     ];
   }
   return [];
@@ -109,9 +126,10 @@ function threadRows(t: ThreadTiming[]): Array<[string, string]> {
   return [["threads", `${t.length}: simulating ${Math.min(...busy).toFixed(1)}-${Math.max(...busy).toFixed(1)} s each, ${(100 * waitShare(t)).toFixed(1)}% of their time waiting at window ends`]];
 }
 
-export function summary(r: CommonResult, threads: ThreadTiming[] = []): string {
+export function summary(r: CommonResult & { profile?: string | null }, threads: ThreadTiming[] = []): string {
   const c = r.config;
   const rows: Array<[string, string]> = [
+    ...(r.profile ? [["profile", r.profile] as [string, string]] : []),
     ["cluster", `${c.cluster.nodes} nodes x ${c.cluster.atomsPerNode} atoms, rho ${c.workload.rho}, ${c.sim.durationS} s, seed ${c.sim.seed}`],
     ["arrived", `${r.arrived} (F ${r.arrivedF}, L ${r.arrivedL}, squatters ${r.squatters})`],
     ["started", `${r.started} (${(100 * r.startSuccessRatio).toFixed(3)}% start success)`],
@@ -145,6 +163,7 @@ export function simCommand(): Command {
     .option("--rho <r>", "offered load (workload.rho)")
     .option("--duration <s>", "simulated arrival window in seconds (sim.durationS)")
     .option("--seed <s>", "root seed (sim.seed)")
+    .option("--profile <name>", `${PROFILE_HELP}; applied before --config and --set`)
     .option("--config <file>", "JSON config file (see laminar params)")
     .option("--set <name=value>", "set a parameter, e.g. --set network.loss=0 (repeatable)", collect, [])
     .option("--check-invariants", "check bitmap, reservation and queue invariants on every transition (slow)")
@@ -152,10 +171,11 @@ export function simCommand(): Command {
     .option("--out <dir>", "also write result.json and series.csv into this directory (made, and checked writable, before the run starts)")
     .option("--no-progress", "no progress bar on stderr")
     .option("--workers <w>", `Laminar only: split the Zones over w worker threads; the result is the same for any w (default: 1 below ${AUTO_WORKERS_NODES} nodes, else the cores available, ${availableParallelism()} here)`)
-    .addHelpText("after", "\nExamples:\n  laminar sim --nodes 1000 --duration 2\n  laminar sim --nodes 32000 --duration 30 --workers 2 --json > result.json\n  laminar sim --nodes 5000 --rho 0.8 --duration 30 --json > result.json\n  laminar sim --set network.loss=0.2 --set regeneration.enabled=false")
+    .addHelpText("after", "\nExamples:\n  laminar sim --nodes 1000 --duration 2\n  laminar sim --nodes 32000 --duration 30 --workers 2 --json > result.json\n  laminar sim --nodes 5000 --rho 0.8 --duration 30 --json > result.json\n  laminar sim --set network.loss=0.2 --set regeneration.enabled=false\n  laminar sim --scheduler ray --profile artifact --duration 1")
     .action(async (o: Options) => {
       const { resolveConfig } = await import("../model/params-config.js");
-      const config = resolveConfig(o.config, simSets(o));
+      const profile = profileOption(o.profile);
+      const config = resolveConfig(o.config, simSets(o), profile);
       supported(config);
       const workers = o.workers !== undefined ? Number(o.workers)
         : config.sim.scheduler === "laminar" && config.cluster.nodes >= AUTO_WORKERS_NODES ? availableParallelism() : 1;
@@ -167,7 +187,8 @@ export function simCommand(): Command {
       const bar = new Progress({ total: endMs, label: "sim", enabled: o.progress !== false && process.stderr.isTTY === true });
       const onProgress = (now: number) => bar.update(now / 1e6, `${(now / 1e9).toFixed(2)} s simulated`);
       let threads: ThreadTiming[] = [];
-      const result = await runScheduler(config, workers, { onProgress, onThreadTiming: (t) => { threads = t; } });
+      const run = await runScheduler(config, workers, { onProgress, onThreadTiming: (t) => { threads = t; } });
+      const result = { ...run, profile: profile ?? null };
       bar.finish();
       if (o.out !== undefined) {
         try {

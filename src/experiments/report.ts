@@ -7,12 +7,13 @@ import { join } from "node:path";
 import { formatTable } from "../report/table.js";
 import type { PointResult } from "./runner.js";
 import type { Experiment, Point } from "./specs.js";
+import { PROFILES } from "../model/profiles.js";
 
 /** The flat record of one run: the sim's result fields (config left out) and the point's coordinates. */
 export function record(r: PointResult): Record<string, unknown> {
   const { config: _config, ...fields } = r.result;
   return {
-    experiment: r.point.experiment, scheduler: r.point.scheduler, rho: r.point.rho, nodes: r.point.nodes,
+    experiment: r.point.experiment, profile: r.point.profile, scheduler: r.point.scheduler, rho: r.point.rho, nodes: r.point.nodes,
     varied: r.point.varied.name, value: r.point.varied.value, seed: r.seed, sets: r.point.sets.join(" "),
     ...fields,
   };
@@ -58,7 +59,7 @@ function byPoint(e: Experiment, results: PointResult[]): Array<{ point: Point; r
   const out = new Map<string, { point: Point; runs: PointResult[] }>();
   for (const r of results) {
     if (r.point.experiment !== e.id) continue;
-    const k = r.point.sets.join(" ");
+    const k = `${r.point.profile} ${r.point.sets.join(" ")}`;
     if (!out.has(k)) out.set(k, { point: r.point, runs: [] });
     out.get(k)!.runs.push(r);
   }
@@ -89,9 +90,18 @@ function survivalTable(e: Experiment, results: PointResult[]): string {
   );
 }
 
-/** The experiment's table: one row per point, seeds aggregated. */
+/** The experiment's table: one row per point, seeds aggregated; one table per run profile when its points have several. */
 export function experimentTable(e: Experiment, results: PointResult[]): string {
   if (e.id === "exp5") return survivalTable(e, results);
+  const mine = results.filter((r) => r.point.experiment === e.id);
+  const profiles = [...new Set(mine.map((r) => r.point.profile))];
+  if (profiles.length > 1) {
+    return profiles.map((pr) => pointTable({ ...e, title: `${e.title}, profile ${pr} (${PROFILES[pr].title})` }, mine.filter((r) => r.point.profile === pr))).join("\n\n");
+  }
+  return pointTable(e, mine);
+}
+
+function pointTable(e: Experiment, results: PointResult[]): string {
   const rows = byPoint(e, results).map(({ point, runs }) => {
     const p = point.paper ?? {};
     const extra = point.sets.filter((s) => !/^(sim\.|cluster\.nodes|workload\.rho)/.test(s) && s !== `${point.varied.name}=${point.varied.value}`).join(" ");

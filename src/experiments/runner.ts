@@ -184,7 +184,7 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
             busy++;
             const shared = new SharedArrayBuffer(8);
             running.set(j.key, { cost: j.cost, share: new Float64Array(shared) });
-            pool.run({ sets: [...j.point.sets, `sim.seed=${j.seed}`], threads, progress: shared }).then((r) => {
+            pool.run({ sets: [...j.point.sets, `sim.seed=${j.seed}`], profile: j.point.profile, threads, progress: shared }).then((r) => {
               const result = r as Record<string, unknown>;
               writePoint(dir, j.key, o.build, result);
               finish(j, result, false);

@@ -3,11 +3,14 @@
 // got through a shared buffer; the per-interval series is left out of the
 // returned record (experiments compare end-of-run figures), except with the
 // memory model on: Exp5's second figure is a time series.
-import { applySets, defaultConfig } from "../model/params-config.js";
+import { resolveConfig } from "../model/params-config.js";
+import type { ProfileName } from "../model/profiles.js";
 import { runScheduler } from "../schedulers.js";
 
 export interface PointTask {
   sets: string[];
+  /** The run profile the sets are laid over (none: the defaults). */
+  profile?: ProfileName;
   /** Threads for this point (Laminar splits its Zones over them; the result is the same). */
   threads?: number;
   /** 8 shared bytes: the run writes the share of its arrival window simulated so far (0 to 1) there as it goes. */
@@ -15,7 +18,7 @@ export interface PointTask {
 }
 
 export default async function runPoint(task: PointTask): Promise<Record<string, unknown>> {
-  const config = applySets(defaultConfig(), task.sets);
+  const config = resolveConfig(undefined, task.sets, task.profile);
   const share = task.progress === undefined ? null : new Float64Array(task.progress);
   // the work is in the arrival window; the drain after it is short and ends early once nothing is left
   const arrivalsNs = config.sim.durationS * 1e9;

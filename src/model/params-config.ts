@@ -13,6 +13,7 @@ import { ConfigError, unknownParam } from "./params-error.js";
 import { configSchema, getPath, issueToError, show } from "./params-schema.js";
 import { findParam, GROUP_NAMES, KNOWN_NAMES, PARAMS, type Config } from "./params.js";
 import { mustBe, type ParamSpec, type ParamValue } from "./params-spec.js";
+import { profileSets, type ProfileName } from "./profiles.js";
 
 type Tree = Record<string, unknown>;
 
@@ -131,8 +132,21 @@ export function applySets(config: Config, sets: readonly string[]): Config {
   return parseConfig(flat);
 }
 
-/** Read and validate a JSON config file; every error names the file. */
-export function loadConfigFile(path: string): Config {
+/** Every leaf of a (nested, dotted or mixed) config object under its dotted name. */
+function dottedLeaves(input: Tree, prefix: string, out: Tree = {}): Tree {
+  for (const [key, v] of Object.entries(input)) {
+    if (isObject(v)) dottedLeaves(v, `${prefix}${key}.`, out);
+    else out[prefix + key] = v;
+  }
+  return out;
+}
+
+/**
+ * Read and validate a JSON config file; every error names the file. With
+ * `over`, the file's values are laid over that config (a profile's) rather
+ * than over the defaults.
+ */
+export function loadConfigFile(path: string, over?: Config): Config {
   const where = `config file ${path}`;
   let text: string;
   try {
@@ -147,14 +161,17 @@ export function loadConfigFile(path: string): Config {
     throw new ConfigError(`${where}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
   }
   try {
-    return parseConfig(json);
+    const own = parseConfig(json);
+    return over === undefined || !isObject(json) ? own : parseConfig({ ...flattenConfig(over), ...dottedLeaves(json, "") });
   } catch (e) {
     if (e instanceof ConfigError) throw new ConfigError(`${where}: ${e.message}`, e.param);
     throw e;
   }
 }
 
-/** Defaults, then the config file if any, then the --set overrides in order. */
-export function resolveConfig(file: string | undefined, sets: readonly string[] = []): Config {
-  return applySets(file === undefined ? defaultConfig() : loadConfigFile(file), sets);
+/** Defaults, then the profile's values if any, then the config file if any, then the --set overrides in order. */
+export function resolveConfig(file: string | undefined, sets: readonly string[] = [], profile?: ProfileName): Config {
+  const base = profile === undefined ? undefined : applySets(defaultConfig(), profileSets(profile));
+  const config = file === undefined ? (base ?? defaultConfig()) : loadConfigFile(file, base);
+  return applySets(config, sets);
 }
