@@ -33,7 +33,7 @@ const slurm = {
   }),
   convoyCap: num({
     min: 0, max: 1e9, default: 10, unit: "factor",
-    source: ours("the artifact caps its other penalties (USL at 30, root exponent at 10); an uncapped square of an unbounded backlog would make results a function of the run's length"),
+    source: ours("the artifact caps its other penalties: USL at 30, root exponent at 10; an uncapped square of an unbounded backlog would make results a function of the run's length"),
     description: "cap on the non-linear term of the threshold convoy",
   }),
   retries: int({
@@ -247,7 +247,7 @@ export const baselines = {
   }),
   lossRecoveryMs: num({
     min: 0, max: 100000, default: 200, unit: "ms",
-    source: ours("Slurm's RPCs, Ray's gRPC and Flux's ZeroMQ all run over TCP, which resends a lost segment after its retransmission timeout: at least 200 ms on Linux (TCP_RTO_MIN), RFC 6298 asks for 1 s"),
+    source: ours("Slurm's RPCs, Ray's gRPC and Flux's ZeroMQ all run over TCP, which resends a lost segment after its retransmission timeout: at least 200 ms on Linux, TCP_RTO_MIN; RFC 6298 asks for 1 s"),
     description: "a baseline control message lost with network.loss is sent again after this long (and may be lost again); a lost heartbeat report leaves that view stale until the next heartbeat",
   }),
   crashDecisionMs: num({

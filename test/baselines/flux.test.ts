@@ -11,8 +11,9 @@ import { brokerCongestion, pickChild, rootCongestion, type ChildPick } from "../
 import { streamRng } from "../../src/sim/rng.js";
 import { TIMING_FIELDS } from "../../src/metrics/result.js";
 
+// a clean network (no loss, no jitter), so hop counts show in the latencies; test/baselines/network.test.ts covers the lossy one
 function run(...sets: string[]): FluxResult {
-  return runFlux(applySets(defaultConfig(), ["sim.scheduler=flux", "cluster.nodes=512", "sim.durationS=0.3", "sim.drainS=1", ...sets]));
+  return runFlux(applySets(defaultConfig(), ["sim.scheduler=flux", "cluster.nodes=512", "sim.durationS=0.3", "sim.drainS=1", "network.loss=0", "network.osJitterMs=0", ...sets]));
 }
 
 const perDecisionUs = (x: FluxResult) => (x.controlWorkPerSuccessUs! * x.started) / x.decisions;
@@ -143,10 +144,10 @@ describe("Flux-like", () => {
     expect(heavy.arrived).toBe(heavy.started + heavy.failed + heavy.inFlightAtEnd);
   });
 
-  it("counts only the root's queue by default, every task not yet started with rootLoad=inFlight", () => {
+  it("counts every task not yet started by default (rootLoad=inFlight), only the root's queue with rootLoad=queue", () => {
     // tasks rolling back (10 ms each) are in flight but not in the root's queue
-    const queue = run(...twoLevels, "baselines.flux.rootQueue=100");
-    const inFlight = run(...twoLevels, "baselines.flux.rootQueue=100", "baselines.flux.rootLoad=inFlight");
+    const queue = run(...twoLevels, "baselines.flux.rootQueue=100", "baselines.flux.rootOnset=0", "baselines.flux.rootLoad=queue");
+    const inFlight = run(...twoLevels, "baselines.flux.rootQueue=100", "baselines.flux.rootOnset=0");
     expect(queue.maxRootQueue).toBeLessThan(50);
     expect(perDecisionUs(queue)).toBeLessThan(1.2);
     expect(perDecisionUs(inFlight)).toBeGreaterThan(10 * perDecisionUs(queue));
@@ -157,8 +158,8 @@ describe("Flux-like", () => {
     // 20 us per decision: a serial root handles about 50,000 tasks/s, below the arrival rate
     const serial = run("workload.rho=0.8", "baselines.flux.dispatchUs=20");
     const pipelined = run("workload.rho=0.8", "baselines.flux.dispatchUs=20", "baselines.flux.rootService=pipelined");
-    expect(serial.startSuccessRatio).toBeLessThan(0.5);
     expect(serial.maxRootQueue).toBeGreaterThan(1000);
+    expect(serial.p99StartedMs!).toBeGreaterThan(5 * pipelined.p99StartedMs!);
     expect(pipelined.startSuccessRatio).toBe(1);
     expect(pipelined.maxRootQueue).toBeLessThan(50);
   });
