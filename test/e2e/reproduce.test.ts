@@ -30,6 +30,7 @@ describe("laminar reproduce", () => {
       for (const r of records) {
         expect(r.experiment).toBe("exp4a");
         expect(r.scheduler).toBe("laminar");
+        expect(r.profile).toBe("paper");
         expect(r.varied).toBe("reservation.enabled");
         expect(r.arrived).toBe((r.started as number) + (r.failed as number) + (r.inFlightAtEnd as number));
       }
@@ -38,7 +39,7 @@ describe("laminar reproduce", () => {
       for (let i = 0; i < 2; i++) expect(on[i].startSuccessRatio as number).toBeGreaterThan(off[i].startSuccessRatio as number);
       const csv = readFileSync(join(out, "results.csv"), "utf8").trim().split("\n");
       expect(csv).toHaveLength(5);
-      expect(csv[0].startsWith("experiment,scheduler,rho,nodes,varied,value,seed")).toBe(true);
+      expect(csv[0].startsWith("experiment,profile,scheduler,rho,nodes,varied,value,seed")).toBe(true);
       expect(readdirSync(join(out, "points")).filter((f) => f.endsWith(".json"))).toHaveLength(4);
       const pointFiles = readdirSync(join(out, "points")).filter((f) => f.endsWith(".json"));
       for (const f of pointFiles) expect((JSON.parse(readFileSync(join(out, "points", f), "utf8")) as { build: string }).build).toMatch(/^[0-9a-f]{16}$/);
@@ -93,27 +94,31 @@ describe("laminar reproduce", () => {
     }
   });
 
-  it("keeps the paper's ordering at rho = 0.8 at the quick scale: Laminar >= Ray-like >= Flux-like > Slurm-like", () => {
-    // `reproduce exp1` runs all 24 points; the CLI cannot pick some of them, so
-    // this runs exp1's four quick-scale points at rho = 0.8, with exactly the
-    // settings reproduce gives them, through `laminar sim` (about 20 s)
+  it("keeps the paper's ordering at rho = 0.8 at the quick scale, under both profiles: Laminar >= Ray-like >= Flux-like > Slurm-like", () => {
+    // `reproduce exp1` runs all 48 points; the CLI cannot pick some of them, so
+    // this runs exp1's quick-scale points at rho = 0.8, with exactly the
+    // settings reproduce gives them, through `laminar sim --profile` (about 40 s)
     const points = EXPERIMENTS.find((e) => e.id === "exp1")!.points("quick").filter((p) => p.rho === 0.8);
-    expect(points.map((p) => p.scheduler).sort()).toEqual(["flux", "laminar", "ray", "slurm"]);
-    const success: Record<string, number> = {};
-    for (const p of points) {
-      const r = laminar("sim", ...p.sets.flatMap((s) => ["--set", s]), "--json");
-      expect(r.code).toBe(0);
-      const result = JSON.parse(r.out) as { scheduler: string; startSuccessRatio: number };
-      expect(result.scheduler).toBe(p.scheduler);
-      success[p.scheduler] = result.startSuccessRatio;
+    for (const profile of ["paper", "artifact"] as const) {
+      const mine = points.filter((p) => p.profile === profile);
+      expect(mine.map((p) => p.scheduler).sort()).toEqual(["flux", "laminar", "ray", "slurm"]);
+      const success: Record<string, number> = {};
+      for (const p of mine) {
+        const r = laminar("sim", "--profile", profile, ...p.sets.flatMap((s) => ["--set", s]), "--json");
+        expect(r.code).toBe(0);
+        const result = JSON.parse(r.out) as { scheduler: string; startSuccessRatio: number; profile: string };
+        expect(result.scheduler).toBe(p.scheduler);
+        expect(result.profile).toBe(profile);
+        success[p.scheduler] = result.startSuccessRatio;
+      }
+      expect(success.laminar, profile).toBeGreaterThanOrEqual(success.ray);
+      expect(success.ray, profile).toBeGreaterThanOrEqual(success.flux);
+      expect(success.flux, profile).toBeGreaterThan(success.slurm);
     }
-    expect(success.laminar).toBeGreaterThanOrEqual(success.ray);
-    expect(success.ray).toBeGreaterThanOrEqual(success.flux);
-    expect(success.flux).toBeGreaterThan(success.slurm);
-  }, 180_000);
+  }, 300_000);
 
   it("refuses bad arguments in one line", () => {
-    for (const args of [["exp9"], ["--scale", "huge"], ["--seeds", "0"], ["--workers", "x"]]) {
+    for (const args of [["exp9"], ["--scale", "huge"], ["--seeds", "0"], ["--workers", "x"], ["--profile", "lab"]]) {
       const r = laminar("reproduce", ...args);
       expect(r.code).toBe(2);
       expect(r.err.trim().split("\n")).toHaveLength(1);

@@ -195,6 +195,40 @@ describe("laminar sim: bad input", () => {
     }
   });
 
+  it("--profile: the profile's values under --config and --set, recorded in the result", () => {
+    const r = laminar("sim", ...SMALL, "--json", "--scheduler", "ray", "--profile", "artifact");
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j.profile).toBe("artifact");
+    expect(j.config.network.loss).toBe(0);
+    expect(j.config.workload.hotspotShare).toBe(0.2);
+    expect(j.config.sim.durationS).toBe(0.2); // --duration, a named flag, overrides the profile's 5 s
+    expect(j.messagesLost).toBe(0);
+    const file = join(tmp, "profile.json");
+    writeFileSync(file, JSON.stringify({ network: { loss: 0.05 } }));
+    const f = JSON.parse(laminar("sim", ...SMALL, "--json", "--scheduler", "ray", "--profile", "artifact", "--config", file).out);
+    expect(f.config.network.loss).toBe(0.05); // the file over the profile
+    expect(f.config.network.hopMs).toBe(0.1); // the profile's where the file is silent
+    expect(f.messagesLost).toBeGreaterThan(0);
+    const none = JSON.parse(laminar("sim", ...SMALL, "--json", "--scheduler", "ray").out);
+    expect(none.profile).toBe(null);
+    refused([...SMALL, "--json", "--profile", "lab"], /--profile: unknown profile "lab"/);
+  });
+
+  it("params --profile lists what a profile sets, with sources", () => {
+    const r = laminar("params", "--profile", "artifact", "--json");
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out) as { profile: string; values: Array<{ name: string; value: unknown; default: unknown; source: string }> };
+    expect(j.profile).toBe("artifact");
+    const loss = j.values.find((v) => v.name === "network.loss")!;
+    expect(loss.value).toBe(0);
+    expect(loss.default).toBe(0.01);
+    expect(loss.source).toMatch(/sweep/);
+    const text = laminar("params", "--profile", "paper");
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/network\.loss\s+0\.01/);
+  });
+
   it("--scheduler with an unknown name", () => {
     refused([...SMALL, "--json", "--scheduler", "yarn"], /sim\.scheduler/);
   });

@@ -50,7 +50,7 @@ describe("pointCost", () => {
     const exp2 = EXPERIMENTS.find((e) => e.id === "exp2")!.points("paper");
     const order = [...exp2].sort((a, b) => pointCost(b) - pointCost(a)).map((p) => p.nodes);
     expect(order).toEqual([32000, 20000, 10000, 5000]);
-    const exp1 = EXPERIMENTS.find((e) => e.id === "exp1")!.points("quick").filter((p) => p.scheduler === "laminar");
+    const exp1 = EXPERIMENTS.find((e) => e.id === "exp1")!.points("quick").filter((p) => p.scheduler === "laminar" && p.profile === "paper");
     const byRho = [...exp1].sort((a, b) => pointCost(b) - pointCost(a)).map((p) => p.rho);
     expect(byRho).toEqual([0.9, 0.8, 0.7, 0.6, 0.5, 0.4]);
     const quick = EXPERIMENTS.find((e) => e.id === "exp2")!.points("quick")[0];
