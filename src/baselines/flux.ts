@@ -202,7 +202,7 @@ export class FluxModel extends TaskModel {
         if (cl.free[n] >= m && cl.take(n, m, contiguous, T.mask(t))) {
           T.at[t] = n;
           T.running[t] = 1; // placed: no longer waiting, whatever the end of the run finds
-          this.engine.post(this.net.delay(), K_START, t);
+          this.engine.post(this.net.toNode(), K_START, t);
           return;
         }
       }

@@ -1,9 +1,11 @@
 // The network every baseline's control messages cross: the same ground rules
 // as Laminar's (paper §Baseline modeling: "all three baselines share the same
-// network ground rules as Laminar"): a hop delay, an exponential OS jitter
-// (network.osJitterMs) and loss (network.loss), drawn on the scheduler's own
-// stream "net:<scheduler>", so switching the network on or off never moves
-// the model's own draws.
+// network ground rules as Laminar"): a hop delay and loss (network.loss) on
+// every message, and, as on a Laminar DA's hop to its chosen node, an
+// exponential OS jitter (network.osJitterMs) on the message that carries a
+// task to the node chosen for it (toNode). Draws come from the scheduler's
+// own stream "net:<scheduler>", so switching the network on or off never
+// moves the model's own draws.
 //
 // Recovery is what the real systems' transport does: Slurm's RPCs, Ray's gRPC
 // and Flux's ZeroMQ all run over TCP, which resends a lost segment after its
@@ -56,11 +58,16 @@ export class BaselineNet {
     return k;
   }
 
-  /** Delay of one control message from send to delivery: the hop, the jitter, and one recovery timeout per lost transmission. */
+  /** Delay of one control message from send to delivery: the hop, and one recovery timeout per lost transmission. */
   delay(): number {
-    const d = this.jitterMs > 0 ? this.hopNs + Math.round(this.rng.exp(this.jitterMs) * NS_PER_MS) : this.hopNs;
     const k = this.losses();
-    return k === 0 ? d : d + k * this.recoveryNs;
+    return k === 0 ? this.hopNs : this.hopNs + k * this.recoveryNs;
+  }
+
+  /** Delay of the message that carries a task to the node chosen for it: delay() plus the OS jitter. */
+  toNode(): number {
+    const d = this.delay();
+    return this.jitterMs > 0 ? d + Math.round(this.rng.exp(this.jitterMs) * NS_PER_MS) : d;
   }
 
   /** Delay of a message that crosses `levels` hops in a row (a rollback climbing a tree), without any wait between them. */

@@ -139,11 +139,12 @@ export class RayModel extends TaskModel {
     this.spill(t);
   }
 
+  /** To the raylet of the node chosen for task t (by the GCS, or a peer): one message, with the OS jitter. */
   private redirect(t: number, node: number): void {
     if (this.T.hops[t]++ >= this.r.maxSpillbacks) return this.fail(t, CAUSE_SPILLBACKS);
     this.redirects++;
     this.T.at[t] = node;
-    this.engine.post(this.net.delay(), K_AT_RAYLET, t);
+    this.engine.post(this.net.toNode(), K_AT_RAYLET, t);
   }
 
   /** Spill back to a GCS shard (shardRouting), one message. */

@@ -18,9 +18,8 @@
 // FIFO lossRecoveryMs later per lost transmission (resend FIFOs, one per
 // count of losses, each in time order). The controller's view is the single
 // authoritative one (the real bitmaps), so no heartbeat feeds it. The entry
-// node plays no part: every submission goes to the one controller. A
-// submission's jitter is left out, as the FIFO is served in arrival order
-// and a 10 µs jitter could only swap tasks that arrive microseconds apart.
+// node plays no part: every submission goes to the one controller. The OS
+// jitter is on the launch, the hop to the chosen node, as on Laminar's.
 // Crash rule (baselines.crashDecisionMs): one decision longer than that and
 // every queued and later task fails (crashed).
 //
@@ -300,7 +299,7 @@ export class SlurmModel {
       if (cl.free[n] >= m && cl.take(n, m, contiguous, mask)) {
         R.at[slot] = n; R.m[slot] = m; R.cls[slot] = this.dCls;
         R.arrival[slot] = this.dArrival; R.service[slot] = this.dService;
-        this.engine.post(this.net.delay(), K_START, slot);
+        this.engine.post(this.net.toNode(), K_START, slot);
         placed = true;
         break;
       }
