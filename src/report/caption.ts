@@ -2,7 +2,8 @@
 // mean, from the rows actually drawn (a note only for a marker that appears).
 import { MARK, type ChartRow } from "./rows.js";
 
-const fmt = (v: number) => (v >= 0.01 ? String(v) : v.toExponential(0));
+/** A floor as the log axes label it: a percentage (the figures' log axes are all shares). */
+const pct = (v: number) => `${Number((100 * v).toPrecision(2))}%`;
 
 /** The notes that explain the drawn rows' markers, intervals and facets. */
 export function markerNotes(drawn: ChartRow[]): string[] {
@@ -12,8 +13,9 @@ export function markerNotes(drawn: ChartRow[]): string[] {
   if (drawn.some((r) => r.source === "paper")) notes.push("hollow markers: the paper's reported values");
   if (seeds > 1) notes.push(`ours: the mean of ${seeds} seeds with its 95% interval (Student t) as error bars`);
   if (has(MARK.capped) || has(MARK.paperCapped)) notes.push("▲: the p99 equals the scheduler's deadline, where a failed task is counted: at least 1% of tasks failed, so the real p99 is at least the deadline (a cap, not a measured latency)");
-  const floor = drawn.find((r) => r.mark === MARK.floor || r.mark === MARK.paperFloor);
-  if (floor !== undefined) notes.push(`▼/■: a value of zero, drawn at the log axis' floor (${fmt(floor.y)}) so that it is not dropped`);
+  const floors = [...new Set(drawn.filter((r) => r.mark === MARK.floor || r.mark === MARK.paperFloor).map((r) => r.y))];
+  if (floors.length === 1) notes.push(`▼ (ours), □ (the paper's): a value of zero, drawn at the log axis' floor (${pct(floors[0])}) so that it is not dropped`);
+  if (floors.length > 1) notes.push("▼ (ours), □ (the paper's): a value of zero, drawn at its log axis' floor so that it is not dropped");
   if (new Set(drawn.map((r) => r.profile)).size > 1) notes.push("one column per run profile");
   return notes;
 }

@@ -28,6 +28,8 @@ export interface ChartOptions {
   percent?: boolean;
   /** Connect our points per series (default true). */
   lines?: boolean;
+  /** The shape legend's entries, when several charts share one legend (default: the marks drawn). */
+  marks?: MarkLabel[];
   /** Series in legend order, with their colours. */
   colors?: Record<string, string>;
   rules?: Rule[];
@@ -70,13 +72,18 @@ export function hollowPaperLegend(spec: unknown): void {
   if (Array.isArray(o.marks)) hollowPaperLegend(o.marks);
 }
 
-/** Powers of ten spanning the drawn values (a log axis' ticks). */
-function decades(rows: ChartRow[]): number[] {
+/**
+ * A log axis' ticks: the powers of ten spanning the drawn values, when at
+ * least three of them lie within; otherwise (values within two decades)
+ * null, and Vega's own ticks.
+ */
+function decades(rows: ChartRow[]): number[] | null {
   const v = rows.flatMap((r) => [r.y, r.lo ?? r.y, r.hi ?? r.y]).filter((x) => x > 0 && Number.isFinite(x));
-  if (v.length === 0) return [];
+  if (v.length === 0) return null;
+  const lo = Math.min(...v), hi = Math.max(...v);
   const out: number[] = [];
-  for (let e = Math.floor(Math.log10(Math.min(...v))); e <= Math.ceil(Math.log10(Math.max(...v))); e++) out.push(10 ** e);
-  return out;
+  for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) out.push(10 ** e);
+  return out.filter((t) => t >= lo * 0.999 && t <= hi * 1.001).length >= 3 ? out : null;
 }
 
 /** Percent labels with no trailing zeros: 0.01%, 1%, 50%. */
@@ -87,6 +94,11 @@ interface RuleRow {
   rule: number;
   ruleLabel: string;
   source: "rule";
+}
+
+/** The markers these rows use, in legend order. */
+export function marksOf(drawn: ChartRow[]): MarkLabel[] {
+  return (Object.values(MARK) as MarkLabel[]).filter((m) => drawn.some((r) => r.mark === m));
 }
 
 /** The chart's rows as drawn: floored on a log axis, in facet order. */
@@ -101,7 +113,7 @@ export function chartSpec(rows: ChartRow[], o: ChartOptions): TopLevelSpec {
   const extra = [...new Set(drawn.map((r) => r.profile))].filter((p) => !profiles.includes(p));
   const allProfiles = [...profiles, ...extra];
   const rules: RuleRow[] = (o.rules ?? []).flatMap((r) => allProfiles.map((profile) => ({ profile, rule: r.y, ruleLabel: r.label, source: "rule" as const })));
-  const marks = (Object.values(MARK) as MarkLabel[]).filter((m) => drawn.some((r) => r.mark === m));
+  const marks = o.marks ?? marksOf(drawn);
   const seriesOrder = o.colors ? Object.keys(o.colors).filter((s) => drawn.some((r) => r.series === s)) : [...new Set(drawn.map((r) => r.series))];
   const other = [...new Set(drawn.map((r) => r.series))].filter((s) => !seriesOrder.includes(s));
   const series = [...seriesOrder, ...other];
@@ -118,7 +130,7 @@ export function chartSpec(rows: ChartRow[], o: ChartOptions): TopLevelSpec {
     field: "y", type: "quantitative", title: o.yTitle,
     // log: padded, not niced (a nice domain would run past 100% for a ratio), ticks at the decades
     scale: o.log ? { type: "log", nice: false, padding: 14 } : { zero: false, nice: true, padding: 14 },
-    axis: { ...(o.percent ? { format: PERCENT } : {}), ...(o.log ? { values: decades(drawn) } : {}) },
+    axis: { ...(o.percent ? { format: PERCENT } : {}), ...(o.log ? (decades(drawn) !== null ? { values: decades(drawn) } : { tickCount: 4 }) : {}) },
   };
   const color = {
     field: "series", type: "nominal", title: null, sort: series,
@@ -154,9 +166,15 @@ export function chartSpec(rows: ChartRow[], o: ChartOptions): TopLevelSpec {
     layer.push({ transform: [{ filter: ours }], mark: { type: "line", strokeWidth: 1.5 }, encoding: { x, y, color, detail: { field: "series" } } });
   }
   layer.push(
-    { transform: [{ filter: ours }], mark: { type: "point", filled: true, size: 55, opacity: 1 }, encoding: { x, y, color, shape } },
+    { transform: [{ filter: ours }], mark: { type: "point", filled: true, size: 70, opacity: 1 }, encoding: { x, y, color, shape } },
+    // a cap says so in words too
+    {
+      transform: [{ filter: `datum.mark === ${JSON.stringify(MARK.capped)}` }],
+      mark: { type: "text", text: "≥", dx: 9, dy: -7, fontSize: 12, fontWeight: "bold" },
+      encoding: { x, y, color: { ...color, legend: null } },
+    },
     // the legend comes from our markers' layer alone (its scale lists the paper's marker too)
-    { transform: [{ filter: "datum.source === 'paper'" }], mark: { type: "point", filled: false, size: 110, strokeWidth: 2, opacity: 1 }, encoding: { x, y, color: { ...color, legend: null }, shape: { ...shape, legend: null } } },
+    { transform: [{ filter: "datum.source === 'paper'" }], mark: { type: "point", filled: false, size: 130, strokeWidth: 2, opacity: 1 }, encoding: { x, y, color: { ...color, legend: null }, shape: { ...shape, legend: null } } },
   );
   const values = [...drawn, ...rules];
   const resolve = { scale: { shape: "shared", color: "shared" }, legend: { shape: "shared", color: "shared" } };

@@ -6,7 +6,7 @@ import type { TopLevelSpec } from "vega-lite";
 import type { PointResult } from "../experiments/runner.js";
 import type { SeriesPoint } from "../metrics/run-metrics.js";
 import { caption } from "./caption.js";
-import { chartSpec, drawnRows, type ChartOptions } from "./chart.js";
+import { chartSpec, drawnRows, marksOf, type ChartOptions } from "./chart.js";
 import type { FigureSpec } from "./figures.js";
 import { onOffColors } from "./labels.js";
 import { MARK, num, ourRows, paperRows, profileOf, type ChartRow, type Key } from "./rows.js";
@@ -20,10 +20,13 @@ interface Panel {
 }
 
 function panels(title: string, ps: Panel[], dir: "hconcat" | "vconcat"): { spec: TopLevelSpec; drawn: ChartRow[] } {
-  const specs = ps.map((p) => chartSpec(p.rows, p.o));
+  // one shape legend for all panels: each panel's scale lists every marker drawn in any
+  const drawn = ps.flatMap((p) => drawnRows(p.rows, p.o));
+  const marks = marksOf(drawn);
+  const specs = ps.map((p) => chartSpec(p.rows, { ...p.o, marks }));
   return {
     spec: { title, [dir]: specs, resolve: { scale: { color: "shared", shape: "shared" }, legend: { color: "shared", shape: "shared" } } } as unknown as TopLevelSpec,
-    drawn: ps.flatMap((p) => drawnRows(p.rows, p.o)),
+    drawn,
   };
 }
 
@@ -31,12 +34,12 @@ function panels(title: string, ps: Panel[], dir: "hconcat" | "vconcat"): { spec:
 function outcome(mine: PointResult[]): FigureSpec {
   const paperArrivals = (r: PointResult) => num(r, "lambdaPerS") * 30;
   const lShare = (r: PointResult) => num(r, "arrivedL") / num(r, "arrived");
-  const panel = (yTitle: string, ours: (r: PointResult) => number, paper: (p: NonNullable<PointResult["point"]["paper"]>, r: PointResult) => number | undefined): Panel => ({
+  const panel = (name: string, ours: (r: PointResult) => number, paper: (p: NonNullable<PointResult["point"]["paper"]>, r: PointResult) => number | undefined): Panel => ({
     rows: [...ourRows(mine, "exp5", ours, label, label), ...paperRows(mine, "exp5", paper, label, label)],
-    o: { xTitle: null, yTitle, xType: "ordinal", log: true, percent: true, lines: false, colors: COLORS, width: 150, height: 200 },
+    o: { title: name, xTitle: null, yTitle: "share (log)", xType: "ordinal", log: true, percent: true, lines: false, colors: COLORS, width: 150, height: 200 },
   });
   const { spec, drawn } = panels("Exp5: end-of-run outcome, Airlock off and on (log axes)", [
-    panel("not completed, 1 − completed success", (r) => 1 - num(r, "completedSuccessRatio"), (p) => (p.completedSuccessRatio === undefined ? undefined : 1 - p.completedSuccessRatio)),
+    panel("not completed", (r) => 1 - num(r, "completedSuccessRatio"), (p) => (p.completedSuccessRatio === undefined ? undefined : 1 - p.completedSuccessRatio)),
     panel("L-task OOM kills per L-task", (r) => num(r, "lTaskOomKills") / num(r, "arrivedL"), (p, r) => (p.lTaskOomKills === undefined ? undefined : p.lTaskOomKills / (paperArrivals(r) * lShare(r)))),
     panel("probe drops per arrival", (r) => num(r, "probeDrops") / num(r, "arrived"), (p, r) => (p.probeDrops === undefined ? undefined : p.probeDrops / paperArrivals(r))),
   ], "hconcat");
@@ -61,11 +64,11 @@ function series(mine: PointResult[]): FigureSpec {
       drops.push(row(r, x, d));
     }
   }
-  const o = (yTitle: string, log = false): ChartOptions => ({ xTitle: "simulated time (s)", yTitle, log, percent: log, colors: COLORS, width: 420, height: 120 });
+  const o = (title: string, yTitle: string, log = false): ChartOptions => ({ title, xTitle: "simulated time (s)", yTitle, log, percent: log, colors: COLORS, width: 420, height: 130 });
   const { spec, drawn } = panels("Exp5: execution loss and loss modes over time", [
-    { rows: loss, o: o("1 − execution survival (log)", true) },
-    { rows: kills, o: o("cumulative L-task OOM kills") },
-    { rows: drops, o: o("cumulative probe drops") },
+    { rows: loss, o: o("executions lost so far, 1 − execution survival", "share (log)", true) },
+    { rows: kills, o: o("cumulative L-task OOM kills", "kills") },
+    { rows: drops, o: o("cumulative probe drops", "drops") },
   ], "vconcat");
   const seeds = [...firstSeed.values()].join(", ");
   const what = `Exp5 over simulated time (seed ${seeds}): executions lost so far, 1 − completed/(completed + killed + reclaimed), on a log axis; cumulative L-task OOM kills; cumulative probe drops`;

@@ -74,7 +74,7 @@ function p99Figure(file: string, exp: string, results: PointResult[], title: str
   // on a linear axis a deadline line far above the data would flatten it: drawn only where a point reaches it
   const rules = log || rows.some((r) => r.mark === MARK.capped) ? deadlineRules(mine) : [];
   return chartFigure(file, exp, rows, { title, xTitle, yTitle: log ? "p99 (ms, log)" : "p99 (ms)", log, colors: SCHEDULER_COLOR, rules },
-    "p99 of arrival-to-start over all resolved arrivals, a failed task counted at its scheduler's deadline (dashed lines)");
+    `p99 of arrival-to-start over all resolved arrivals, a failed task counted at its scheduler's deadline${rules.length > 0 ? " (dashed lines)" : ""}`);
 }
 
 const CONTROL_WORK = "Laminar's control work per successful start (µs): its modelled scheduling operations (probe scoring, bitmap feasibility checks, Zone aggregation), each at its per-operation cost, summed over the run and divided by successful starts";
