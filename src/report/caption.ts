@@ -16,6 +16,7 @@ export function markerNotes(drawn: ChartRow[]): string[] {
   const floors = [...new Set(drawn.filter((r) => r.mark === MARK.floor || r.mark === MARK.paperFloor).map((r) => r.y))];
   if (floors.length === 1) notes.push(`▼ (ours), □ (the paper's): a value of zero, drawn at the log axis' floor (${pct(floors[0])}) so that it is not dropped`);
   if (floors.length > 1) notes.push("▼ (ours), □ (the paper's): a value of zero, drawn at its log axis' floor so that it is not dropped");
+  if (drawn.some((r) => r.loCut === true)) notes.push("an interval whose low end reaches zero is drawn down to the floor");
   if (new Set(drawn.map((r) => r.profile)).size > 1) notes.push("one column per run profile");
   return notes;
 }

@@ -33,6 +33,8 @@ export interface ChartOptions {
   /** Series in legend order, with their colours. */
   colors?: Record<string, string>;
   rules?: Rule[];
+  /** Our markers' area, px² (default 70; smaller for dense series). */
+  pointSize?: number;
   width?: number;
   height?: number;
 }
@@ -73,21 +75,41 @@ export function hollowPaperLegend(spec: unknown): void {
 }
 
 /**
- * A log axis' ticks: the powers of ten spanning the drawn values, when at
- * least three of them lie within; otherwise (values within two decades)
- * null, and Vega's own ticks.
+ * A log axis' ticks over the drawn values: the powers of ten when at least
+ * three lie within; 1, 2 and 5 times them when the values span a decade or
+ * more; otherwise null, and Vega's own ticks. The floor, where zeros are
+ * drawn, is always a tick.
  */
-function decades(rows: ChartRow[]): number[] | null {
+export function logTicks(rows: ChartRow[]): number[] | null {
   const v = rows.flatMap((r) => [r.y, r.lo ?? r.y, r.hi ?? r.y]).filter((x) => x > 0 && Number.isFinite(x));
   if (v.length === 0) return null;
-  const lo = Math.min(...v), hi = Math.max(...v);
-  const out: number[] = [];
-  for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) out.push(10 ** e);
-  return out.filter((t) => t >= lo * 0.999 && t <= hi * 1.001).length >= 3 ? out : null;
+  const lo = Math.min(...v) * 0.999, hi = Math.max(...v) * 1.001;
+  const floor = rows.find((r) => r.mark === MARK.floor || r.mark === MARK.paperFloor)?.y;
+  const steps = (mults: number[]) => {
+    const out: number[] = [];
+    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) for (const m of mults) out.push(Number((m * 10 ** e).toPrecision(1)));
+    return out.filter((t) => t >= lo && t <= hi);
+  };
+  const withFloor = (t: number[]) => (floor === undefined || t.includes(floor) ? t : [floor, ...t]);
+  if (steps([1]).length >= 3) return withFloor(steps([1]));
+  if (hi / lo >= 10 || floor !== undefined) return withFloor(steps([1, 2, 5]));
+  return null;
 }
 
 /** Percent labels with no trailing zeros: 0.01%, 1%, 50%. */
 const PERCENT = "~%";
+
+/** A log y axis: its ticks (logTicks), the floor's labelled "0". */
+function logAxis(drawn: ChartRow[], percent: boolean): Record<string, unknown> {
+  const values = logTicks(drawn);
+  const floor = drawn.find((r) => r.mark === MARK.floor || r.mark === MARK.paperFloor)?.y;
+  const label = percent ? `format(datum.value, '${PERCENT}')` : "datum.label";
+  return {
+    ...(percent ? { format: PERCENT } : {}),
+    ...(values !== null ? { values } : { tickCount: 4 }),
+    ...(floor !== undefined ? { labelExpr: `abs(datum.value - ${floor}) <= ${floor * 1e-6} ? '0 (floor)' : ${label}` } : {}),
+  };
+}
 
 interface RuleRow {
   profile: string;
@@ -130,7 +152,7 @@ export function chartSpec(rows: ChartRow[], o: ChartOptions): TopLevelSpec {
     field: "y", type: "quantitative", title: o.yTitle,
     // log: padded, not niced (a nice domain would run past 100% for a ratio), ticks at the decades
     scale: o.log ? { type: "log", nice: false, padding: 14 } : { zero: false, nice: true, padding: 14 },
-    axis: { ...(o.percent ? { format: PERCENT } : {}), ...(o.log ? (decades(drawn) !== null ? { values: decades(drawn) } : { tickCount: 4 }) : {}) },
+    axis: o.log ? logAxis(drawn, o.percent === true) : o.percent ? { format: PERCENT } : {},
   };
   const color = {
     field: "series", type: "nominal", title: null, sort: series,
@@ -166,7 +188,7 @@ export function chartSpec(rows: ChartRow[], o: ChartOptions): TopLevelSpec {
     layer.push({ transform: [{ filter: ours }], mark: { type: "line", strokeWidth: 1.5 }, encoding: { x, y, color, detail: { field: "series" } } });
   }
   layer.push(
-    { transform: [{ filter: ours }], mark: { type: "point", filled: true, size: 70, opacity: 1 }, encoding: { x, y, color, shape } },
+    { transform: [{ filter: ours }], mark: { type: "point", filled: true, size: o.pointSize ?? 70, opacity: 1 }, encoding: { x, y, color, shape } },
     // a cap says so in words too
     {
       transform: [{ filter: `datum.mark === ${JSON.stringify(MARK.capped)}` }],

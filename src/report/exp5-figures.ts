@@ -64,7 +64,7 @@ function series(mine: PointResult[]): FigureSpec {
       drops.push(row(r, x, d));
     }
   }
-  const o = (title: string, yTitle: string, log = false): ChartOptions => ({ title, xTitle: "simulated time (s)", yTitle, log, percent: log, colors: COLORS, width: 420, height: 130 });
+  const o = (title: string, yTitle: string, log = false): ChartOptions => ({ title, xTitle: "simulated time (s)", yTitle, log, percent: log, colors: COLORS, pointSize: 18, width: 420, height: 130 });
   const { spec, drawn } = panels("Exp5: execution loss and loss modes over time", [
     { rows: loss, o: o("executions lost so far, 1 − execution survival", "share (log)", true) },
     { rows: kills, o: o("cumulative L-task OOM kills", "kills") },

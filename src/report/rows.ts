@@ -37,6 +37,8 @@ export interface ChartRow {
   n: number;
   mark: MarkLabel;
   source: "ours" | "paper";
+  /** On a log axis: the interval of a positive mean reached below the floor (to zero or less) and is drawn cut at the floor. */
+  loCut?: boolean;
 }
 
 export type Pick = (r: PointResult) => number;
@@ -113,8 +115,9 @@ export function logFloor(rows: ChartRow[]): number {
 export function applyFloor(rows: ChartRow[], floor: number): ChartRow[] {
   return rows.map((r) => {
     const lo = r.lo === null ? null : Math.max(floor, r.lo);
-    if (r.value > 0) return { ...r, lo };
-    return { ...r, y: floor, lo, hi: r.hi === null ? null : Math.max(floor, r.hi), mark: r.source === "ours" ? MARK.floor : MARK.paperFloor };
+    const loCut = r.value > 0 && r.lo !== null && r.lo < floor;
+    if (r.value > 0) return { ...r, lo, loCut };
+    return { ...r, y: floor, lo, loCut, hi: r.hi === null ? null : Math.max(floor, r.hi), mark: r.source === "ours" ? MARK.floor : MARK.paperFloor };
   });
 }
 

@@ -55,6 +55,10 @@ describe("figure rows", () => {
     expect(zero.y).toBe(floor);
     expect(zero.mark).toBe(MARK.floor);
     expect(zero.lo).toBe(floor);
+    expect(zero.loCut).toBe(false); // both seeds without failures: a zero, not an interval cut short
+    const cut = applyFloor([{ ...zero, value: 1e-3, y: 1e-3, lo: -1e-3, hi: 3e-3, mark: MARK.interval }], floor)[0];
+    expect(cut.lo).toBe(floor);
+    expect(cut.loCut).toBe(true);
     for (const r of drawn) {
       expect(r.y).toBeGreaterThan(0);
       if (r.lo !== null) expect(r.lo).toBeGreaterThanOrEqual(floor);
