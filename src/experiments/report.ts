@@ -54,11 +54,12 @@ function cell(xs: number[], digits: number, scale = 1): string {
 
 const num = (r: PointResult, k: string) => (typeof r.result[k] === "number" ? (r.result[k] as number) : NaN);
 
+/** The experiment's points, seeds gathered, in the order first seen (a point is its profile and its sets). */
 function byPoint(e: Experiment, results: PointResult[]): Array<{ point: Point; runs: PointResult[] }> {
   const out = new Map<string, { point: Point; runs: PointResult[] }>();
   for (const r of results) {
     if (r.point.experiment !== e.id) continue;
-    const k = r.point.sets.join(" ");
+    const k = `${r.point.profile} ${r.point.sets.join(" ")}`;
     if (!out.has(k)) out.set(k, { point: r.point, runs: [] });
     out.get(k)!.runs.push(r);
   }
@@ -68,13 +69,21 @@ function byPoint(e: Experiment, results: PointResult[]): Array<{ point: Point; r
 const pct = (x: number | undefined) => (x === undefined ? "-" : `${(100 * x).toFixed(2)}%`);
 const count = (x: number | undefined) => (x === undefined ? "-" : x.toLocaleString("en-US"));
 
+/** The point's name in a table: with the run profile first when the experiment ran under several. */
+function pointName(point: Point, several: boolean, name: string): string {
+  return several ? `${point.profile}: ${name}` : name;
+}
+
+const severalProfiles = (points: Array<{ point: Point }>) => new Set(points.map((p) => p.point.profile)).size > 1;
+
 /** Exp5's table: runtime-survival outcomes beside the paper's (its counts are for 5,000 nodes over 30 s). */
 function survivalTable(e: Experiment, results: PointResult[]): string {
-  const rows = byPoint(e, results).map(({ point, runs }) => {
+  const points = byPoint(e, results), several = severalProfiles(points);
+  const rows = points.map(({ point, runs }) => {
     const p = point.paper ?? {};
     const c = (k: string) => cell(runs.map((r) => num(r, k)), 0);
     return [
-      `${point.varied.name}=${point.varied.value}`,
+      pointName(point, several, `${point.varied.name}=${point.varied.value}`),
       cell(runs.map((r) => num(r, "completedSuccessRatio")), 2, 100) + "%", pct(p.completedSuccessRatio),
       cell(runs.map((r) => num(r, "executionSurvival")), 2, 100) + "%", pct(p.executionSurvival),
       c("lTaskOomKills"), count(p.lTaskOomKills), c("fTaskOomKills"),
@@ -92,11 +101,12 @@ function survivalTable(e: Experiment, results: PointResult[]): string {
 /** The experiment's table: one row per point, seeds aggregated. */
 export function experimentTable(e: Experiment, results: PointResult[]): string {
   if (e.id === "exp5") return survivalTable(e, results);
-  const rows = byPoint(e, results).map(({ point, runs }) => {
+  const points = byPoint(e, results), several = severalProfiles(points);
+  const rows = points.map(({ point, runs }) => {
     const p = point.paper ?? {};
     const extra = point.sets.filter((s) => !/^(sim\.|cluster\.nodes|workload\.rho)/.test(s) && s !== `${point.varied.name}=${point.varied.value}`).join(" ");
     return [
-      point.scheduler, `${point.varied.name}=${point.varied.value}${extra ? ` (${extra})` : ""}`,
+      point.scheduler, pointName(point, several, `${point.varied.name}=${point.varied.value}${extra ? ` (${extra})` : ""}`),
       cell(runs.map((r) => num(r, "startSuccessRatio")), 2, 100) + "%", p.startSuccessRatio !== undefined ? pct(p.startSuccessRatio) : "-",
       cell(runs.map((r) => num(r, "p99StartedMs")), 2), cell(runs.map((r) => num(r, "p99StartMs")), 2), p.p99Ms !== undefined ? `${p.p99Ms}` : "-",
       cell(runs.map((r) => num(r, "controlWorkPerSuccessUs")), 4), p.controlWorkUs !== undefined ? `${p.controlWorkUs}` : "-",
