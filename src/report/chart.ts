@@ -85,13 +85,15 @@ export function logTicks(rows: ChartRow[]): number[] | null {
   if (v.length === 0) return null;
   const lo = Math.min(...v) * 0.999, hi = Math.max(...v) * 1.001;
   const floor = rows.find((r) => r.mark === MARK.floor || r.mark === MARK.paperFloor)?.y;
+  // every step from the decade below the values to the decade above: Vega draws those within the (padded) domain
   const steps = (mults: number[]) => {
     const out: number[] = [];
     for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) for (const m of mults) out.push(Number((m * 10 ** e).toPrecision(1)));
-    return out.filter((t) => t >= lo && t <= hi);
+    return out;
   };
+  const within = (t: number[]) => t.filter((x) => x >= lo && x <= hi).length;
   const withFloor = (t: number[]) => (floor === undefined || t.includes(floor) ? t : [floor, ...t]);
-  if (steps([1]).length >= 3) return withFloor(steps([1]));
+  if (within(steps([1])) >= 3) return withFloor(steps([1]));
   if (hi / lo >= 10 || floor !== undefined) return withFloor(steps([1, 2, 5]));
   return null;
 }
