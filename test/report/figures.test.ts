@@ -57,6 +57,16 @@ describe("figures", () => {
     expect(svg).toContain(MARK.capped); // the artifact column's Laminar p99 at 500 ms
   });
 
+  it("draws every experiment's figures with two profiles, one column each", async () => {
+    const all = ["exp1", "exp2", "exp3", "exp4a", "exp4b", "exp5"];
+    const figs = await figures(syntheticResults({ seeds: 2, artifact: all }));
+    expect(figs).toHaveLength(12);
+    for (const f of figs) {
+      expect(f.svg, f.file).toContain(PROFILE_LABEL.artifact);
+      expect(f.caption, f.file).toMatch(/one column per run profile/);
+    }
+  });
+
   it("gives every figure a one-line caption", () => {
     for (const f of figureSpecs(syntheticResults({ seeds: 2, artifact: true }))) {
       expect(f.caption.length, f.file).toBeGreaterThan(40);

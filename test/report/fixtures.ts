@@ -31,13 +31,18 @@ function result(p: Point, seed: number): Record<string, unknown> {
   return r;
 }
 
-/** Synthetic results of every experiment (or those named), `seeds` seeds per point; `artifact`: Exp1's points under both profiles. */
-export function syntheticResults(o: { seeds?: number; artifact?: boolean; experiments?: string[] } = {}): PointResult[] {
+/**
+ * Synthetic results of every experiment (or those named), `seeds` seeds per
+ * point; `artifact`: Exp1's points (or those of the experiments named) under
+ * both profiles.
+ */
+export function syntheticResults(o: { seeds?: number; artifact?: boolean | string[]; experiments?: string[] } = {}): PointResult[] {
   const out: PointResult[] = [];
   for (const e of EXPERIMENTS) {
     if (o.experiments && !o.experiments.includes(e.id)) continue;
     const points = e.points("quick");
-    const all = e.id === "exp1" && o.artifact ? [...points, ...points.map((p) => ({ ...p, profile: "artifact" as const, sets: [...p.sets, "workload.hotShare=0.2"] }))] : points;
+    const both = Array.isArray(o.artifact) ? o.artifact.includes(e.id) : o.artifact === true && e.id === "exp1";
+    const all = both ? [...points, ...points.map((p) => ({ ...p, profile: "artifact" as const, sets: [...p.sets, "workload.hotShare=0.2"] }))] : points;
     for (const point of all) {
       for (let seed = 1; seed <= (o.seeds ?? 1); seed++) out.push({ point, seed, key: pointKey(point, seed), result: result(point, seed), resumed: false });
     }
