@@ -3,11 +3,14 @@
 // there are several seeds, the paper's reported values as hollow markers, and
 // horizontal reference lines (deadlines). The marker shape says what a point
 // is (MARK: measured, a cap at the deadline, a zero drawn at a log axis'
-// floor, the paper's), with a legend entry for each shape used. Scales are
-// padded so no marker sits on an axis. When the rows hold more than one run
-// profile, the chart is one column per profile, side by side, on shared axes.
+// floor, the paper's), with a legend entry for each shape used (legend.ts).
+// Scales are padded so no marker sits on an axis; a log axis ticks as
+// log-axis.ts says. When the rows hold more than one run profile, the chart
+// is one column per profile, side by side, on shared axes.
 import type { TopLevelSpec } from "vega-lite";
 import { PROFILE_ORDER } from "./labels.js";
+import { legendShapes } from "./legend.js";
+import { logAxis, PERCENT } from "./log-axis.js";
 import { applyFloor, logFloor, MARK, type ChartRow, type MarkLabel } from "./rows.js";
 
 /** A horizontal reference line, e.g. a scheduler's deadline. */
@@ -39,79 +42,6 @@ export interface ChartOptions {
   height?: number;
 }
 
-const SHAPE: Record<MarkLabel, string> = {
-  [MARK.measured]: "circle",
-  [MARK.interval]: "circle",
-  [MARK.capped]: "triangle-up",
-  [MARK.floor]: "triangle-down",
-  [MARK.paper]: "diamond",
-  [MARK.paperCapped]: "triangle-up",
-  [MARK.paperFloor]: "square",
-};
-
-/** Markers drawn hollow: the paper's. */
-const HOLLOW: string[] = [MARK.paper, MARK.paperCapped, MARK.paperFloor];
-
-/**
- * In a compiled (Vega) spec, draw the paper's entries of every shape legend
- * hollow, as the chart draws them (Vega-Lite gives a legend one fill).
- */
-export function hollowPaperLegend(spec: unknown): void {
-  if (Array.isArray(spec)) {
-    for (const s of spec) hollowPaperLegend(s);
-    return;
-  }
-  if (spec === null || typeof spec !== "object") return;
-  const o = spec as Record<string, unknown>;
-  if (Array.isArray(o.legends)) {
-    for (const l of o.legends as Array<Record<string, unknown>>) {
-      if (l.shape === undefined) continue;
-      const encode = (l.encode ??= {}) as Record<string, Record<string, Record<string, unknown>>>;
-      encode.symbols ??= {};
-      encode.symbols.update = { ...(encode.symbols.update ?? {}), fill: { signal: `indexof(${JSON.stringify(HOLLOW)}, datum.value) >= 0 ? 'transparent' : '#444'` }, stroke: { value: "#444" }, strokeWidth: { value: 1.5 } };
-    }
-  }
-  if (Array.isArray(o.marks)) hollowPaperLegend(o.marks);
-}
-
-/**
- * A log axis' ticks over the drawn values: the powers of ten when at least
- * three lie within; 1, 2 and 5 times them when the values span a decade or
- * more; otherwise null, and Vega's own ticks. The floor, where zeros are
- * drawn, is always a tick.
- */
-export function logTicks(rows: ChartRow[]): number[] | null {
-  const v = rows.flatMap((r) => [r.y, r.lo ?? r.y, r.hi ?? r.y]).filter((x) => x > 0 && Number.isFinite(x));
-  if (v.length === 0) return null;
-  const lo = Math.min(...v) * 0.999, hi = Math.max(...v) * 1.001;
-  const floor = rows.find((r) => r.mark === MARK.floor || r.mark === MARK.paperFloor)?.y;
-  // every step from the decade below the values to the decade above: Vega draws those within the (padded) domain
-  const steps = (mults: number[]) => {
-    const out: number[] = [];
-    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) for (const m of mults) out.push(Number((m * 10 ** e).toPrecision(1)));
-    return out;
-  };
-  const within = (t: number[]) => t.filter((x) => x >= lo && x <= hi).length;
-  const withFloor = (t: number[]) => (floor === undefined || t.includes(floor) ? t : [floor, ...t]);
-  if (within(steps([1])) >= 3) return withFloor(steps([1]));
-  if (hi / lo >= 10 || floor !== undefined) return withFloor(steps([1, 2, 5]));
-  return null;
-}
-
-/** Percent labels with no trailing zeros: 0.01%, 1%, 50%. */
-const PERCENT = "~%";
-
-/** A log y axis: its ticks (logTicks), the floor's labelled "0". */
-function logAxis(drawn: ChartRow[], percent: boolean): Record<string, unknown> {
-  const values = logTicks(drawn);
-  const floor = drawn.find((r) => r.mark === MARK.floor || r.mark === MARK.paperFloor)?.y;
-  const label = percent ? `format(datum.value, '${PERCENT}')` : "datum.label";
-  return {
-    ...(percent ? { format: PERCENT } : {}),
-    ...(values !== null ? { values } : { tickCount: 4 }),
-    ...(floor !== undefined ? { labelExpr: `abs(datum.value - ${floor}) <= ${floor * 1e-6} ? '0 (floor)' : ${label}` } : {}),
-  };
-}
 
 interface RuleRow {
   profile: string;
@@ -125,7 +55,7 @@ export function marksOf(drawn: ChartRow[]): MarkLabel[] {
   return (Object.values(MARK) as MarkLabel[]).filter((m) => drawn.some((r) => r.mark === m));
 }
 
-/** The chart's rows as drawn: floored on a log axis, in facet order. */
+/** The chart's rows as drawn: on a log axis, zeros at the floor. */
 export function drawnRows(rows: ChartRow[], o: Pick<ChartOptions, "log">): ChartRow[] {
   return o.log ? applyFloor(rows, logFloor(rows)) : rows;
 }
@@ -152,7 +82,7 @@ export function chartSpec(rows: ChartRow[], o: ChartOptions): TopLevelSpec {
   };
   const y = {
     field: "y", type: "quantitative", title: o.yTitle,
-    // log: padded, not niced (a nice domain would run past 100% for a ratio), ticks at the decades
+    // log: padded, not niced (a nice domain would run past 100% for a ratio)
     scale: o.log ? { type: "log", nice: false, padding: 14 } : { zero: false, nice: true, padding: 14 },
     axis: o.log ? logAxis(drawn, o.percent === true) : o.percent ? { format: PERCENT } : {},
   };
@@ -163,8 +93,8 @@ export function chartSpec(rows: ChartRow[], o: ChartOptions): TopLevelSpec {
   };
   const shape = {
     field: "mark", type: "nominal", title: null,
-    scale: { domain: marks, range: marks.map((m) => SHAPE[m]) },
-    // the legend's symbols are drawn as the chart's (ours filled, the paper's hollow) by hollowPaperLegend after compiling
+    scale: { domain: marks, range: legendShapes(marks) },
+    // the legend's symbols are drawn as the chart's (ours filled, the paper's hollow) by hollowPaperLegend (legend.ts) after compiling
     legend: { orient: "right", symbolStrokeColor: "#444", symbolStrokeWidth: 1.5, labelLimit: 320 },
   };
   const ours = "datum.source === 'ours'";

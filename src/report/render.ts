@@ -1,7 +1,7 @@
 // A Vega-Lite spec to SVG, headless in Node (no browser, no canvas).
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
-import { hollowPaperLegend } from "./chart.js";
+import { hollowPaperLegend } from "./legend.js";
 
 /**
  * Vega's logger at warning level, without the warning Vega-Lite gives when
