@@ -3,7 +3,7 @@
 // resources), so it reads offline and can be mailed around. Each figure sits
 // in its experiment's section with a one-line caption and a link to its SVG
 // file beside the page; a figure of an experiment without a table still
-// appears, in a section of its own.
+// appears, in a section of its own. A caption is as wide as its figure.
 import type { Figure } from "./figures.js";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -22,9 +22,9 @@ export function reportHtml(title: string, intro: string, tables: Array<{ id: str
 <style>
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
 pre { background: #f6f6f6; padding: 1em; overflow-x: auto; font-size: 12px; }
-figure { display: inline-block; margin: 0.5em 1em 1.5em 0; vertical-align: top; max-width: 100%; }
+figure { display: inline-table; margin: 0.5em 1em 1.5em 0; vertical-align: top; }
 figure svg { max-width: 100%; height: auto; }
-figcaption { font-size: 12px; color: #555; max-width: 640px; }
+figcaption { display: table-caption; caption-side: bottom; font-size: 12px; color: #555; }
 </style></head><body>
 <h1>${esc(title)}</h1>
 <p>${esc(intro)}</p>
