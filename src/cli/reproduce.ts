@@ -82,7 +82,7 @@ export function reproduceCommand(): Command {
       const { reportHtml } = await import("../report/html.js");
       const figs = await figures(results);
       for (const f of figs) writeFileSync(join(o.out, f.file), f.svg);
-      const intro = `Scale ${scale}, ${seeds} seed(s) per point, ${results.length} runs. Ours: lines; the paper's reported figures: hollow diamonds (bars: "paper").`;
+      const intro = `Scale ${scale}, ${seeds} seed(s) per point, ${results.length} runs. In the figures, ours: filled markers (on lines); the paper's reported values: hollow markers; each caption says what is plotted and what its markers mean.`;
       writeFileSync(join(o.out, "report.html"), reportHtml("Laminar: the paper's experiments, reproduced", intro, tables, figs));
       console.log(`\n${results.length} runs (${resumed} from earlier runs in ${o.out}); results in ${o.out}/results.json, results.csv, ${figs.length} SVG figure${figs.length === 1 ? "" : "s"} and report.html`);
     });

@@ -55,6 +55,7 @@ function cell(xs: number[], digits: number, scale = 1): string {
 
 const num = (r: PointResult, k: string) => (typeof r.result[k] === "number" ? (r.result[k] as number) : NaN);
 
+/** The experiment's points, seeds gathered, in the order first seen (a point is its profile and its sets). */
 function byPoint(e: Experiment, results: PointResult[]): Array<{ point: Point; runs: PointResult[] }> {
   const out = new Map<string, { point: Point; runs: PointResult[] }>();
   for (const r of results) {
@@ -69,13 +70,21 @@ function byPoint(e: Experiment, results: PointResult[]): Array<{ point: Point; r
 const pct = (x: number | undefined) => (x === undefined ? "-" : `${(100 * x).toFixed(2)}%`);
 const count = (x: number | undefined) => (x === undefined ? "-" : x.toLocaleString("en-US"));
 
+/** The point's name in a table: with the run profile first when the experiment ran under several. */
+function pointName(point: Point, several: boolean, name: string): string {
+  return several ? `${point.profile}: ${name}` : name;
+}
+
+const severalProfiles = (points: Array<{ point: Point }>) => new Set(points.map((p) => p.point.profile)).size > 1;
+
 /** Exp5's table: runtime-survival outcomes beside the paper's (its counts are for 5,000 nodes over 30 s). */
 function survivalTable(e: Experiment, results: PointResult[]): string {
-  const rows = byPoint(e, results).map(({ point, runs }) => {
+  const points = byPoint(e, results), several = severalProfiles(points);
+  const rows = points.map(({ point, runs }) => {
     const p = point.paper ?? {};
     const c = (k: string) => cell(runs.map((r) => num(r, k)), 0);
     return [
-      `${point.varied.name}=${point.varied.value}`,
+      pointName(point, several, `${point.varied.name}=${point.varied.value}`),
       cell(runs.map((r) => num(r, "completedSuccessRatio")), 2, 100) + "%", pct(p.completedSuccessRatio),
       cell(runs.map((r) => num(r, "executionSurvival")), 2, 100) + "%", pct(p.executionSurvival),
       c("lTaskOomKills"), count(p.lTaskOomKills), c("fTaskOomKills"),
@@ -101,6 +110,7 @@ export function experimentTable(e: Experiment, results: PointResult[]): string {
   return pointTable(e, mine);
 }
 
+/** One profile's table (experimentTable splits the profiles). */
 function pointTable(e: Experiment, results: PointResult[]): string {
   const rows = byPoint(e, results).map(({ point, runs }) => {
     const p = point.paper ?? {};

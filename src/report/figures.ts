@@ -1,234 +1,131 @@
 // The paper's figures as SVG, from the results of `laminar reproduce`:
-// Vega-Lite specs compiled and rendered headless in Node (no browser, no
-// canvas). Ours are lines with points; the paper's reported figures, where it
-// gives them, are hollow diamonds of the same colour.
-import * as vega from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
+// Vega-Lite specs (chart.ts) rendered headless in Node. Start success sits
+// near 100% for most points, so it is plotted as the failure ratio (1 -
+// success) on a log axis, where 99.99% and 99.18% lie two decades apart; the
+// p99 of all arrivals is drawn with each scheduler's deadline, and a p99 at
+// the deadline as a cap. Each figure carries the experiment it belongs to
+// and a one-line caption for report.html.
+import type { TopLevelSpec } from "vega-lite";
 import type { PointResult } from "../experiments/runner.js";
-import type { SeriesPoint } from "../metrics/run-metrics.js";
+import { caption } from "./caption.js";
+import { chartSpec, drawnRows, type ChartOptions, type Rule } from "./chart.js";
+import { atDeadline, deadlineMs, p99AtDeadline } from "./deadline.js";
+import { exp5Figures } from "./exp5-figures.js";
+import { onOffColors, SCHEDULER_COLOR, SCHEDULER_LABEL } from "./labels.js";
+import { renderSvg } from "./render.js";
+import { MARK, num, ourRows, paperRows, type ChartRow, type Key } from "./rows.js";
 
 export interface Figure {
   file: string;
+  /** The experiment whose section of report.html shows it. */
+  experiment: string;
   title: string;
+  /** One line under the figure: what is plotted and what its markers mean. */
+  caption: string;
   svg: string;
 }
 
-interface Row {
-  series: string;
-  x: number | string;
-  y: number;
-  source: "ours" | "paper";
+/** A figure before rendering. */
+export interface FigureSpec {
+  file: string;
+  experiment: string;
+  title: string;
+  caption: string;
+  spec: TopLevelSpec;
 }
 
-function num(r: PointResult, k: string): number {
-  const v = r.result[k];
-  return typeof v === "number" ? v : NaN;
+const failure = (r: PointResult) => 1 - num(r, "startSuccessRatio");
+const sched: Key = (r) => SCHEDULER_LABEL[r.point.scheduler];
+
+/** One chart: its rows, options and what it plots (the caption adds what the markers mean). */
+export function chartFigure(file: string, experiment: string, rows: ChartRow[], o: ChartOptions & { title: string }, what: string): FigureSpec {
+  return { file, experiment, title: o.title, caption: caption(what, drawnRows(rows, o)), spec: chartSpec(rows, o) };
 }
 
-/** Mean over seeds of a metric, per point. */
-function rows(results: PointResult[], exp: string, metric: (r: PointResult) => number, series: (r: PointResult) => string, x: (r: PointResult) => number | string): Row[] {
-  const acc = new Map<string, { series: string; x: number | string; sum: number; n: number }>();
+/** Start failures (1 - start success) against x, ours and the paper's, on a log axis. */
+function failureFigure(file: string, exp: string, results: PointResult[], title: string, xTitle: string, series: Key, x: Key, colors: Record<string, string>): FigureSpec {
+  const rows = [...ourRows(results, exp, failure, series, x), ...paperRows(results, exp, (p) => (p.startSuccessRatio === undefined ? undefined : 1 - p.startSuccessRatio), series, x)];
+  return chartFigure(file, exp, rows, { title, xTitle, yTitle: "failed starts, 1 − success (log)", log: true, percent: true, colors },
+    "Start failure ratio, 1 − started/arrived, on a log axis: 0.01% is 99.99% start success, 1% is 99%");
+}
+
+/** The deadlines of the schedulers in these results, as reference lines (one per distinct value). */
+function deadlineRules(results: PointResult[]): Rule[] {
+  const by = new Map<number, Set<string>>();
   for (const r of results) {
-    if (r.point.experiment !== exp) continue;
-    const v = metric(r);
-    if (!Number.isFinite(v)) continue;
-    const key = `${series(r)}|${x(r)}`;
-    const a = acc.get(key) ?? { series: series(r), x: x(r), sum: 0, n: 0 };
-    a.sum += v;
-    a.n++;
-    acc.set(key, a);
+    const d = deadlineMs(r);
+    if (d === null) continue;
+    if (!by.has(d)) by.set(d, new Set());
+    by.get(d)!.add(r.point.scheduler === "laminar" ? "Laminar's" : "baselines'");
   }
-  return [...acc.values()].map((a) => ({ series: a.series, x: a.x, y: a.sum / a.n, source: "ours" as const }));
+  return [...by].map(([y, who]) => ({ y, label: `${[...who].join(" and ")} deadline, ${y.toLocaleString("en-US")} ms` }));
 }
 
-function paperRows(results: PointResult[], exp: string, pick: (p: NonNullable<PointResult["point"]["paper"]>) => number | undefined, series: (r: PointResult) => string, x: (r: PointResult) => number | string): Row[] {
-  const seen = new Set<string>();
-  const out: Row[] = [];
-  for (const r of results) {
-    if (r.point.experiment !== exp || !r.point.paper) continue;
-    const y = pick(r.point.paper);
-    const key = `${series(r)}|${x(r)}`;
-    if (y === undefined || seen.has(key)) continue;
-    seen.add(key);
-    out.push({ series: series(r), x: x(r), y, source: "paper" });
+/** p99 of all arrivals (failed tasks at the deadline) against x; a p99 at the deadline is a cap. */
+function p99Figure(file: string, exp: string, results: PointResult[], title: string, xTitle: string, x: Key, log: boolean): FigureSpec {
+  const mine = results.filter((r) => r.point.experiment === exp);
+  // the paper's p99 equal to that scheduler's deadline is a cap too
+  const deadlineOf = new Map(mine.map((r) => [String(sched(r)), deadlineMs(r)]));
+  const paper = paperRows(mine, exp, (p) => p.p99Ms, sched, x).map((r) => {
+    const d = deadlineOf.get(r.series);
+    return d != null && atDeadline(r.value, d) ? { ...r, mark: MARK.paperCapped } : r;
+  });
+  const rows = [...ourRows(mine, exp, (r) => num(r, "p99StartMs"), sched, x, p99AtDeadline), ...paper];
+  // on a linear axis a deadline line far above the data would flatten it: drawn only where a point reaches it
+  const rules = log || rows.some((r) => r.mark === MARK.capped) ? deadlineRules(mine) : [];
+  return chartFigure(file, exp, rows, { title, xTitle, yTitle: log ? "p99 (ms, log)" : "p99 (ms)", log, colors: SCHEDULER_COLOR, rules },
+    `p99 of arrival-to-start over all resolved arrivals, a failed task counted at its scheduler's deadline${rules.length > 0 ? " (dashed lines)" : ""}`);
+}
+
+const CONTROL_WORK = "Laminar's control work per successful start (µs): its modelled scheduling operations (probe scoring, bitmap feasibility checks, Zone aggregation), each at its per-operation cost, summed over the run and divided by successful starts";
+
+function controlWorkFigure(file: string, exp: string, results: PointResult[], title: string, xTitle: string, x: Key): FigureSpec | null {
+  const lam = results.filter((r) => r.point.scheduler === "laminar");
+  const rows = [...ourRows(lam, exp, (r) => num(r, "controlWorkPerSuccessUs"), sched, x), ...paperRows(lam, exp, (p) => p.controlWorkUs, sched, x)];
+  if (rows.length === 0) return null;
+  return chartFigure(file, exp, rows, { title, xTitle, yTitle: "control work per start (µs)", colors: SCHEDULER_COLOR }, CONTROL_WORK);
+}
+
+/** `name=value` of the point's --set whose name is given. */
+const setValue = (r: PointResult, name: string): number => Number(r.point.sets.find((s) => s.startsWith(`${name}=`))?.split("=")[1]);
+
+/** Every figure the results allow (an experiment that was not run gives none), before rendering. */
+export function figureSpecs(results: PointResult[]): FigureSpec[] {
+  const out: FigureSpec[] = [];
+  const has = (e: string) => results.some((r) => r.point.experiment === e);
+  const rho: Key = (r) => r.point.rho, nodes: Key = (r) => r.point.nodes;
+  if (has("exp1")) {
+    out.push(failureFigure("exp1-success.svg", "exp1", results, "Exp1: failed starts vs load (5,000 nodes)", "load (rho)", sched, rho, SCHEDULER_COLOR));
+    out.push(p99Figure("exp1-p99.svg", "exp1", results, "Exp1: p99 arrival-to-start vs load (all arrivals)", "load (rho)", rho, true));
+    const cw = controlWorkFigure("control-work-rho.svg", "exp1", results, "Exp1: Laminar control work per start vs load", "load (rho)", rho);
+    if (cw) out.push(cw);
   }
+  if (has("exp2")) {
+    out.push(p99Figure("exp2-p99.svg", "exp2", results, "Exp2: Laminar p99 vs cluster size (rho = 0.8)", "nodes", nodes, false));
+    out.push(failureFigure("exp2-success.svg", "exp2", results, "Exp2: Laminar failed starts vs cluster size", "nodes", sched, nodes, SCHEDULER_COLOR));
+    const cw = controlWorkFigure("control-work-nodes.svg", "exp2", results, "Exp2: Laminar control work per start vs cluster size (rho = 0.8)", "nodes", nodes);
+    if (cw) out.push(cw);
+  }
+  if (has("exp3")) {
+    const d: Key = (r) => Number(r.point.varied.value);
+    out.push(p99Figure("exp3-p99.svg", "exp3", results, "Exp3: Laminar p99 vs Z-HAF synchronisation delay", "sync delay (ms)", d, false));
+    out.push(failureFigure("exp3-success.svg", "exp3", results, "Exp3: Laminar failed starts vs synchronisation delay", "sync delay (ms)", sched, d, SCHEDULER_COLOR));
+  }
+  if (has("exp4a")) {
+    out.push(failureFigure("exp4a-success.svg", "exp4a", results, "Exp4a: failed starts vs squatters, two-phase reservation off and on", "squatters (share of tasks)",
+      (r) => `two-phase ${r.point.varied.value ? "on" : "off"}`, (r) => setValue(r, "workload.squatterRatio"), onOffColors("two-phase")));
+  }
+  if (has("exp4b")) {
+    out.push(failureFigure("exp4b-success.svg", "exp4b", results, "Exp4b: failed starts vs packet loss, DA regeneration off and on", "control-packet loss",
+      (r) => `regeneration ${r.point.varied.value ? "on" : "off"}`, (r) => setValue(r, "network.loss"), onOffColors("regeneration")));
+  }
+  if (has("exp5")) out.push(...exp5Figures(results));
   return out;
 }
 
-async function render(spec: TopLevelSpec): Promise<string> {
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
-  return view.toSVG();
-}
-
-function lineChart(title: string, xTitle: string, yTitle: string, data: Row[], opts: { logY?: boolean; percent?: boolean } = {}): TopLevelSpec {
-  return {
-    title, width: 360, height: 220,
-    data: { values: data },
-    layer: [
-      {
-        transform: [{ filter: "datum.source === 'ours'" }],
-        mark: { type: "line", point: true },
-        encoding: {
-          x: { field: "x", type: "quantitative", title: xTitle, scale: { zero: false } },
-          y: { field: "y", type: "quantitative", title: yTitle, scale: opts.logY ? { type: "log" } : { zero: false }, axis: opts.percent ? { format: ".1%" } : {} },
-          color: { field: "series", type: "nominal", title: null },
-        },
-      },
-      {
-        transform: [{ filter: "datum.source === 'paper'" }],
-        mark: { type: "point", shape: "diamond", filled: false, size: 90, strokeWidth: 2 },
-        encoding: {
-          x: { field: "x", type: "quantitative" },
-          y: { field: "y", type: "quantitative" },
-          color: { field: "series", type: "nominal", title: null },
-        },
-      },
-    ],
-  } as TopLevelSpec;
-}
-
-function barChart(title: string, data: Row[]): TopLevelSpec {
-  return {
-    title, width: 300, height: 220,
-    data: { values: data },
-    mark: "bar",
-    encoding: {
-      x: { field: "x", type: "nominal", title: null },
-      xOffset: { field: "source" },
-      y: { field: "y", type: "quantitative", title: "start success", axis: { format: ".0%" }, scale: { domain: [0, 1] } },
-      color: { field: "source", type: "nominal", title: null },
-      column: { field: "series", type: "nominal", title: null },
-    },
-  } as TopLevelSpec;
-}
-
-/** Small multiples: one panel per `panel`, each with its own y scale. */
-function facetBars(title: string, data: Array<Row & { panel: string }>): TopLevelSpec {
-  return {
-    title, data: { values: data },
-    facet: { column: { field: "panel", type: "nominal", title: null } },
-    spec: {
-      width: 160, height: 200, mark: "bar",
-      encoding: {
-        x: { field: "x", type: "nominal", title: null },
-        xOffset: { field: "source" },
-        y: { field: "y", type: "quantitative", title: null, axis: { format: ".1%" } },
-        color: { field: "source", type: "nominal", title: null },
-      },
-    },
-    resolve: { scale: { y: "independent" } },
-  } as TopLevelSpec;
-}
-
-function facetLines(title: string, data: Array<{ panel: string; series: string; x: number; y: number }>): TopLevelSpec {
-  return {
-    title, data: { values: data },
-    facet: { row: { field: "panel", type: "nominal", title: null } },
-    spec: {
-      width: 420, height: 140, mark: "line",
-      encoding: {
-        x: { field: "x", type: "quantitative", title: "simulated time (s)" },
-        y: { field: "y", type: "quantitative", title: null, scale: { zero: false } },
-        color: { field: "series", type: "nominal", title: null },
-      },
-    },
-    resolve: { scale: { y: "independent" } },
-  } as TopLevelSpec;
-}
-
-/** Exp5: end-of-run outcomes (as rates, so the paper's 30 s counts compare at any scale) and the time series. */
-function exp5Figures(results: PointResult[]): TopLevelSpec[] {
-  const mine = results.filter((r) => r.point.experiment === "exp5");
-  const label = (r: PointResult) => (r.point.varied.value ? "Airlock on" : "Airlock off");
-  const bars: Array<Row & { panel: string }> = [];
-  const seen = new Set<string>();
-  for (const r of mine) {
-    const arrived = num(r, "arrived"), arrivedL = num(r, "arrivedL");
-    // the paper's counts are for a 30 s run: normalised by the arrivals such a run has (our lambda, our F/L split)
-    const paperArrivals = num(r, "lambdaPerS") * 30, lShare = arrivedL / arrived;
-    const p = r.point.paper ?? {};
-    const metrics: Array<[string, number, number | undefined]> = [
-      ["completed success", num(r, "completedSuccessRatio"), p.completedSuccessRatio],
-      ["L-task OOM kills per L-task", num(r, "lTaskOomKills") / arrivedL, p.lTaskOomKills === undefined ? undefined : p.lTaskOomKills / (paperArrivals * lShare)],
-      ["probe drops per task", num(r, "probeDrops") / arrived, p.probeDrops === undefined ? undefined : p.probeDrops / paperArrivals],
-    ];
-    for (const [panel, ours, paper] of metrics) {
-      bars.push({ panel, series: panel, x: label(r), y: ours, source: "ours" });
-      const key = `${panel}|${label(r)}`;
-      if (paper !== undefined && !seen.has(key)) {
-        seen.add(key);
-        bars.push({ panel, series: panel, x: label(r), y: paper, source: "paper" });
-      }
-    }
-  }
-  const lines: Array<{ panel: string; series: string; x: number; y: number }> = [];
-  for (const r of mine.filter((x) => x.seed === mine[0].seed)) {
-    let kills = 0, drops = 0;
-    for (const q of r.result.series as SeriesPoint[]) {
-      kills += q.oomKillsL ?? 0;
-      drops += q.probeDrops ?? 0;
-      const x = q.tMs / 1000;
-      if (q.executionSurvival !== null && q.executionSurvival !== undefined) lines.push({ panel: "execution survival (ended executions)", series: label(r), x, y: q.executionSurvival });
-      lines.push({ panel: "cumulative L-task OOM kills", series: label(r), x, y: kills });
-      lines.push({ panel: "cumulative probe drops", series: label(r), x, y: drops });
-    }
-  }
-  return [
-    facetBars("Exp5: end-of-run outcome, Airlock off and on (ours, paper)", bars),
-    facetLines("Exp5: execution survival and loss modes over time", lines),
-  ];
-}
-
-/** Every figure the results allow (an experiment that was not run gives none). */
+/** Every figure the results allow, rendered. */
 export async function figures(results: PointResult[]): Promise<Figure[]> {
   const out: Figure[] = [];
-  const has = (e: string) => results.some((r) => r.point.experiment === e);
-  const sched = (r: PointResult) => r.point.scheduler;
-  const rho = (r: PointResult) => r.point.rho;
-  const ssr = (r: PointResult) => num(r, "startSuccessRatio");
-  const p99 = (r: PointResult) => num(r, "p99StartMs");
-  const cw = (r: PointResult) => num(r, "controlWorkPerSuccessUs");
-  const add = async (file: string, spec: TopLevelSpec) => out.push({ file, title: String(spec.title), svg: await render(spec) });
-  if (has("exp1")) {
-    await add("exp1-success.svg", lineChart("Exp1: start success ratio vs load (5,000 nodes)", "rho", "start success", [...rows(results, "exp1", ssr, sched, rho), ...paperRows(results, "exp1", (p) => p.startSuccessRatio, sched, rho)], { percent: true }));
-    await add("exp1-p99.svg", lineChart("Exp1: p99 arrival-to-start (all arrivals, failed at deadline)", "rho", "p99 (ms, log)", [...rows(results, "exp1", p99, sched, rho), ...paperRows(results, "exp1", (p) => p.p99Ms, sched, rho)], { logY: true }));
-  }
-  if (has("exp2")) {
-    const nodes = (r: PointResult) => r.point.nodes;
-    await add("exp2-p99.svg", lineChart("Exp2: Laminar p99 vs cluster size (rho = 0.8)", "nodes", "p99 (ms)", [...rows(results, "exp2", p99, sched, nodes), ...paperRows(results, "exp2", (p) => p.p99Ms, sched, nodes)]));
-    await add("exp2-success.svg", lineChart("Exp2: Laminar start success vs cluster size", "nodes", "start success", [...rows(results, "exp2", ssr, sched, nodes), ...paperRows(results, "exp2", (p) => p.startSuccessRatio, sched, nodes)], { percent: true }));
-  }
-  if (has("exp1") || has("exp2")) {
-    const lam = (r: PointResult) => r.point.scheduler === "laminar";
-    const data = [
-      ...rows(results.filter(lam), "exp1", cw, () => "vs rho (5,000 nodes)", rho),
-      ...paperRows(results.filter(lam), "exp1", (p) => p.controlWorkUs, () => "vs rho (5,000 nodes)", rho),
-    ];
-    if (data.length > 0) await add("control-work-rho.svg", lineChart("Laminar control work per start vs load", "rho", "control work (us)", data));
-    const data2 = [
-      ...rows(results, "exp2", cw, () => "vs nodes (rho = 0.8)", (r) => r.point.nodes),
-      ...paperRows(results, "exp2", (p) => p.controlWorkUs, () => "vs nodes (rho = 0.8)", (r) => r.point.nodes),
-    ];
-    if (data2.length > 0) await add("control-work-nodes.svg", lineChart("Laminar control work per start vs cluster size", "nodes", "control work (us)", data2));
-  }
-  if (has("exp3")) {
-    const d = (r: PointResult) => Number(r.point.varied.value);
-    await add("exp3-p99.svg", lineChart("Exp3: Laminar p99 vs Z-HAF synchronisation delay", "sync delay (ms)", "p99 (ms)", rows(results, "exp3", p99, sched, d)));
-    await add("exp3-success.svg", lineChart("Exp3: Laminar start success vs synchronisation delay", "sync delay (ms)", "start success", rows(results, "exp3", ssr, sched, d), { percent: true }));
-  }
-  for (const [exp, title, group, bar] of [
-    ["exp4a", "Exp4a: squatters vs two-phase reservation", (r: PointResult) => `squatters ${r.point.sets.find((s) => s.startsWith("workload.squatterRatio="))!.split("=")[1]}`, (r: PointResult) => (r.point.varied.value ? "two-phase on" : "two-phase off")],
-    ["exp4b", "Exp4b: packet loss vs DA regeneration", (r: PointResult) => `loss ${r.point.sets.find((s) => s.startsWith("network.loss="))!.split("=")[1]}`, (r: PointResult) => (r.point.varied.value ? "regeneration on" : "regeneration off")],
-  ] as const) {
-    if (!has(exp)) continue;
-    const ours = rows(results, exp, ssr, group, bar);
-    const paper = paperRows(results, exp, (p) => p.startSuccessRatio, group, bar).map((r) => ({ ...r }));
-    await add(`${exp}-success.svg`, barChart(`${title} (ours, paper)`, [...ours, ...paper]));
-  }
-  if (has("exp5")) {
-    const [outcome, series] = exp5Figures(results);
-    await add("exp5-outcome.svg", outcome);
-    await add("exp5-series.svg", series);
-  }
+  for (const f of figureSpecs(results)) out.push({ file: f.file, experiment: f.experiment, title: f.title, caption: f.caption, svg: await renderSvg(f.spec) });
   return out;
 }

@@ -1,0 +1,32 @@
+// Names the figures show: schedulers by their model's name, with one colour
+// each across every figure, and run profiles by what they stand for.
+import type { Point } from "../experiments/specs.js";
+
+export const SCHEDULER_LABEL: Record<Point["scheduler"], string> = {
+  laminar: "Laminar",
+  ray: "Ray-like",
+  flux: "Flux-like",
+  slurm: "Slurm-like",
+};
+
+/** The colour of each scheduler, the same in every figure. */
+export const SCHEDULER_COLOR: Record<string, string> = {
+  Laminar: "#4c78a8",
+  "Ray-like": "#f58518",
+  "Flux-like": "#54a24b",
+  "Slurm-like": "#b279a2",
+};
+
+/** Facet titles: the profile a point runs under (`--profile`). */
+export const PROFILE_LABEL: Record<Point["profile"], string> = {
+  paper: "paper's stated setup",
+  artifact: "authors' published sweep settings",
+};
+
+/** Profiles in the order their facets appear. */
+export const PROFILE_ORDER = [PROFILE_LABEL.paper, PROFILE_LABEL.artifact];
+
+/** Colours of a setting compared off and on (e.g. "Airlock off", "Airlock on"), in legend order. */
+export function onOffColors(name: string): Record<string, string> {
+  return { [`${name} off`]: "#e45756", [`${name} on`]: "#4c78a8" };
+}
