@@ -108,7 +108,7 @@ describe("entry skew", () => {
   it("Flux-like: entry=leaf puts tasks on the leaf over their entry node; a hotspot there makes it collide and roll back", () => {
     const base = ["cluster.nodes=1024", "workload.rho=0.5", "network.loss=0", "baselines.flux.entry=leaf"];
     const even = run("flux", ...base) as FluxResult;
-    const hot = run("flux", ...base, "workload.hotspotShare=0.5", "workload.hotNodeShare=0.03");
+    const hot = run("flux", ...base, "workload.hotspotShare=0.5", "workload.hotNodeShare=0.03") as FluxResult;
     expect(even.startSuccessRatio).toBeGreaterThan(0.999);
     expect(hot.rollbacks).toBeGreaterThan(3 * even.rollbacks + 100);
     // entering at a leaf skips the walk down from the root: two hops fewer at low load
