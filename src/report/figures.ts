@@ -78,12 +78,16 @@ function p99Figure(file: string, exp: string, results: PointResult[], title: str
 }
 
 const CONTROL_WORK = "Laminar's control work per successful start (µs): its modelled scheduling operations (probe scoring, bitmap feasibility checks, Zone aggregation), each at its per-operation cost, summed over the run and divided by successful starts";
+const CONTROL_WORK_ALL = "control work per successful start (µs, log): every scheduling decision's modelled time, summed over the run and divided by successful starts. Laminar: probe scoring, bitmap feasibility checks and Zone aggregation at their per-operation costs; Slurm-like: the controller's decisions (scan, match, lock); Ray-like: every raylet decision and every GCS decision; Flux-like: every broker decision";
 
-function controlWorkFigure(file: string, exp: string, results: PointResult[], title: string, xTitle: string, x: Key): FigureSpec | null {
-  const lam = results.filter((r) => r.point.scheduler === "laminar");
-  const rows = [...ourRows(lam, exp, (r) => num(r, "controlWorkPerSuccessUs"), sched, x), ...paperRows(lam, exp, (p) => p.controlWorkUs, sched, x)];
+/** Control work per start against x: Laminar's alone, or (allSchedulers) every scheduler's on a log axis, one definition each in the caption. */
+function controlWorkFigure(file: string, exp: string, results: PointResult[], title: string, xTitle: string, x: Key, allSchedulers = false): FigureSpec | null {
+  const mine = allSchedulers ? results : results.filter((r) => r.point.scheduler === "laminar");
+  const rows = [...ourRows(mine, exp, (r) => num(r, "controlWorkPerSuccessUs"), sched, x), ...paperRows(mine, exp, (p) => p.controlWorkUs, sched, x)];
   if (rows.length === 0) return null;
-  return chartFigure(file, exp, rows, { title, xTitle, yTitle: "control work per start (µs)", colors: SCHEDULER_COLOR }, CONTROL_WORK);
+  return allSchedulers
+    ? chartFigure(file, exp, rows, { title, xTitle, yTitle: "control work per start (µs, log)", log: true, colors: SCHEDULER_COLOR }, CONTROL_WORK_ALL)
+    : chartFigure(file, exp, rows, { title, xTitle, yTitle: "control work per start (µs)", colors: SCHEDULER_COLOR }, CONTROL_WORK);
 }
 
 /** `name=value` of the point's --set whose name is given. */
@@ -97,7 +101,7 @@ export function figureSpecs(results: PointResult[]): FigureSpec[] {
   if (has("exp1")) {
     out.push(failureFigure("exp1-success.svg", "exp1", results, "Exp1: failed starts vs load (5,000 nodes)", "load (rho)", sched, rho, SCHEDULER_COLOR));
     out.push(p99Figure("exp1-p99.svg", "exp1", results, "Exp1: p99 arrival-to-start vs load (all arrivals)", "load (rho)", rho, true));
-    const cw = controlWorkFigure("control-work-rho.svg", "exp1", results, "Exp1: Laminar control work per start vs load", "load (rho)", rho);
+    const cw = controlWorkFigure("control-work-rho.svg", "exp1", results, "Exp1: control work per start vs load, four schedulers", "load (rho)", rho, true);
     if (cw) out.push(cw);
   }
   if (has("exp2")) {

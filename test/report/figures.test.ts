@@ -25,6 +25,14 @@ describe("figures", () => {
     expect(svg).not.toContain("errorbar");
   });
 
+  it("plots Exp1's control work for all four schedulers on a log axis, each one's definition in the caption", async () => {
+    const cw = figureSpecs(syntheticResults({ experiments: ["exp1"] })).find((f) => f.file === "control-work-rho.svg")!;
+    expect(spec(cw.spec)).toMatch(/"type":"log"/);
+    for (const name of ["Laminar", "Slurm-like", "Ray-like", "Flux-like"]) expect(cw.caption).toContain(name);
+    const svg = (await figures(syntheticResults({ experiments: ["exp1"] }))).find((f) => f.file === "control-work-rho.svg")!.svg;
+    for (const name of ["Laminar", "Slurm-like", "Ray-like", "Flux-like"]) expect(svg).toContain(name);
+  });
+
   it("draws the 95% interval with several seeds, and not with one", () => {
     const two = figureSpecs(syntheticResults({ seeds: 2 }));
     const one = figureSpecs(syntheticResults({ seeds: 1 }));
