@@ -711,6 +711,8 @@ export class LaminarModel {
       this.metrics.packetsLost++;
       return this.daEnd(d, END_LOST, CAUSE_LOST);
     }
+    // the single-hop redirection to j* is a bounce in the paper's cost model (§Implementation, DA)
+    D.patience[d] -= c.da.redirectCost;
     const jitter = c.network.osJitterMs > 0 ? Math.round(rng.exp(c.network.osJitterMs) * NS_PER_MS) : 0;
     this.enqueue(d, target, now + this.hopNs + jitter);
   }

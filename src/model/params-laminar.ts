@@ -98,6 +98,11 @@ export const da = {
     source: paper("Experimental Setup"),
     description: "patience paid per bounce to a random node of the same Zone",
   }),
+  redirectCost: num({
+    min: 0, max: 1e6, default: 6, unit: "units",
+    source: paper("Implementation, DA: the redirection (bounce) to j* is charged like any bounce; cost as da.bounceCost"),
+    description: "patience paid for the single hop from the launchpad to the chosen node j* (0: the hop is free, as before)",
+  }),
   candidates: int({
     min: 1, max: 4096, default: 16, unit: "nodes",
     source: artifact(),
