@@ -78,6 +78,11 @@ export const airlock = {
     source: paper("The Airlock Protocol"),
     description: "suspend residents in ascending E_v,init above the high watermark (with memory.enabled); off leaves pressure to memory.oomRule (Exp5 toggles it)",
   }),
+  suspensionScope: enm({
+    values: ["lower", "all"], default: "lower", unit: "choice",
+    source: paper("Absolute Priority Guarantee: 'as long as lower-priority reclaimable state still exists'"),
+    description: "lower: suspend only tasks below the node's highest running E_v,init, so the top ones stay exposed to memory.oomRule; all: suspend down to the top",
+  }),
   highWatermark: num({
     gt: 0, max: 1, default: 0.9, unit: "fraction",
     source: paper("Exp5"),
