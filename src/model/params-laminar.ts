@@ -33,7 +33,7 @@ export const zhaf = {
   reportIntervalMs: num({
     min: 0.001, max: 10000, default: 10, unit: "ms",
     source: paper("Experimental Setup"),
-    description: "base period of each node's S/H report (paper: sensing delay tau_i = 10 ms, matching the baselines' heartbeat)",
+    description: "base period of each node's S/H report (the paper's 10 ms heartbeat; its projection's tau_i is read as each row's age, docs/laminar-model.md)",
   }),
   reportJitter: num({
     min: 0, max: 1, default: 0.1, unit: "fraction",
