@@ -68,7 +68,7 @@ export const memory = {
   oomRule: enm({
     values: ["largest", "random"], default: "largest", unit: "choice",
     source: ours("Linux's OOM killer picks the largest resident task, which is how L-tasks die"),
-    description: "whom the kernel kills when a node's memory use exceeds its capacity and Airlock does not act",
+    description: "whom the kernel kills when a node's memory use exceeds its capacity: without Airlock, or among what airlock.suspensionScope leaves running",
   }),
 } satisfies ParamGroup;
 
