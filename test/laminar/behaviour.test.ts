@@ -136,6 +136,16 @@ describe("Z-HAF switches are wired", () => {
   });
 });
 
+describe("the hop to the chosen node pays da.redirectCost", () => {
+  it("a hop that costs more than any budget leaves a DA that loses its first arbitration nothing to address with", () => {
+    const free = run("sim.durationS=0.2", "workload.rho=0.9", "da.redirectCost=0");
+    const dear = run("sim.durationS=0.2", "workload.rho=0.9", "da.redirectCost=100000");
+    expect(free.fastFails).toBe(0);
+    expect(dear.fastFails).toBeGreaterThan(0);
+    expect(dear.fastFails).toBeLessThanOrEqual(dear.arbitrationLosses);
+  });
+});
+
 describe("drain", () => {
   it("frees every atom once all tasks have started and completed", () => {
     const r = run("sim.durationS=0.05", "sim.drainS=600", "cluster.preoccupancy.enabled=true");
