@@ -27,7 +27,8 @@
 // * Airlock, before each transition: only a running resident is suspended,
 //   never while a lower-priority resident still runs on its node (the
 //   absolute priority guarantee) and, with airlock.suspensionScope=lower,
-//   never a task with no higher-priority runner on its node; only a ledger
+//   never a task with no higher-priority task on its node to protect (a
+//   runner, or the entry a preemption resumes); only a ledger
 //   entry resumes in place, into the atoms it still owns, and (except when
 //   preemption made its room, checked before the preemption) not ahead of a
 //   higher-ranked entry of its node that has room too; only a ledger entry is
@@ -192,14 +193,18 @@ export class Invariants {
     this.runningDa[t] = -1;
   }
 
-  /** Airlock is about to suspend DA d's task on node n. */
-  suspending(n: number, d: number): void {
+  /**
+   * Airlock is about to suspend DA d's task on node n, to relieve pressure
+   * or (forEntry >= 0) to make room for that ledger entry, which then counts
+   * as the higher-priority task the suspension protects.
+   */
+  suspending(n: number, d: number, forEntry = -1): void {
     this.checks++;
     const D = this.m.das, T = this.m.tasks, t = D.task[d];
     if (!D.slots.isLive(d) || D.state[d] !== D_RESIDENT || D.node[d] !== n || T.state[t] !== T_STARTED) {
       this.fail(`node ${n}: suspension of DA ${d}, which is not a running resident there`);
     }
-    let higher = false;
+    let higher = forEntry >= 0 && T.ev[D.task[forEntry]] > T.ev[t];
     for (let r = this.m.residentHead(n); r >= 0; r = D.resNext[r]) {
       if (T.ev[D.task[r]] < T.ev[t]) this.fail(`node ${n}: DA ${d} (E_v ${T.ev[t]}) suspended while DA ${r} of lower priority (E_v ${T.ev[D.task[r]]}) still runs`);
       if (T.ev[D.task[r]] > T.ev[t]) higher = true;

@@ -1288,10 +1288,14 @@ export class LaminarModel {
     this.retire(d, R_KILLED);
   }
 
-  /** Suspend DA d's task on node n into the Airlock ledger: frozen, compressed, atoms kept, T_susp armed. */
-  private suspend(d: number, n: number): void {
+  /**
+   * Suspend DA d's task on node n into the Airlock ledger: frozen,
+   * compressed, atoms kept, T_susp armed; `forEntry`: the ledger entry this
+   * preemption makes room for (-1: the node is relieving pressure).
+   */
+  private suspend(d: number, n: number, forEntry = -1): void {
     const D = this.das, mem = this.mem!, now = this.engine.now, t = D.task[d];
-    this.invariants?.suspending(n, d);
+    this.invariants?.suspending(n, d, forEntry);
     this.engine.cancelIn(D.doneHandle, d);
     D.remaining[d] = D.epochEnd[d] - now;
     D.drift[d] = mem.drift(d);
@@ -1458,7 +1462,7 @@ export class LaminarModel {
     const mem = this.mem!, grow = this.resumeGrowth(e);
     this.invariants?.resumeOrder(n, e);
     suspensionOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
-    for (let i = 0; i < k && mem.use(n) + grow > this.safeKiB; i++) this.suspend(this.pickIds[i], n);
+    for (let i = 0; i < k && mem.use(n) + grow > this.safeKiB; i++) this.suspend(this.pickIds[i], n, e);
     this.survival!.preemptions++;
     this.resumeInPlace(e, n, true);
     return true;

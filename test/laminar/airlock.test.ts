@@ -199,6 +199,27 @@ describe("Airlock on a hand-built node", () => {
     expect(survival(all).oomKillsL).toBe(0);
   });
 
+  it("suspensionScope=lower still preempts for a suspended task: the entry it resumes is the higher priority the suspension protects", () => {
+    const m = handBuilt(1, "airlock.suspensionScope=lower");
+    // X: the node's top priority (100 atoms) until 4.6 ms; L: 64 atoms, 140 GiB
+    m.inject(0, CLASS_L, 100, 4.6 * MS, 100);
+    const l = m.inject(0, CLASS_L, 64, 1000 * MS, 140);
+    at(m, 1.5);
+    // 240 GiB: L (below X) is suspended: 100 + 140/3 = 146.7
+    expect(m.das.state[l]).toBe(D_SUSPENDED);
+    at(m, 4.5);
+    const f = m.inject(0, CLASS_F, 4, 1000 * MS, 100);
+    at(m, 20.9);
+    // X completed; F uses 100 GiB: 146.7, and resuming L would make it 240 > 204.8
+    expect(survival(m).resumedInPlace).toBe(0);
+    at(m, 21.1);
+    // at T_susp, suspending F (the only runner, below L) and resuming L gives 46.7 + 33.3 + 93.3 = 173.3: L resumes in place
+    expect(survival(m).preemptions).toBe(1);
+    expect(m.das.state[l]).toBe(D_RESIDENT);
+    expect(m.das.state[f]).toBe(D_SUSPENDED);
+    expect(useGiB(m, 0)).toBeCloseTo(140 + 100 / 3, 4);
+  });
+
   it("lands through a two-phase reservation at the destination when reservations are on", () => {
     const m = handBuilt(2, "cluster.zoneSize=2", "reservation.enabled=true");
     [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
