@@ -1,30 +1,53 @@
 // The invariant checker (sim.checkInvariants, `laminar sim --check-invariants`,
-// always on in the tests). It keeps its own owner map of every atom and checks
-// every transition against it; the run stops at the first violation with an
-// InvariantError naming the invariant, the node or task, and the simulated time.
+// always on in the tests). It keeps its own records (an owner map of every
+// atom, which task runs where, each task slot's start, each ledger entry's
+// T_surv deadline) and checks every transition against them and against the
+// node's state; the run stops at the first violation with an InvariantError
+// naming the invariant, the node or task, and the simulated time. Every check
+// below has a test that injects the fault it guards against
+// (test/laminar/invariants.test.ts, test/laminar/airlock.test.ts).
 //
 // Checked:
 // * no atom is allocated twice (take: every atom of the mask unowned) and only
 //   its owner releases it (so TTL expiry restores exactly the reserved atoms);
 // * per node, the bitmap's popcount equals the free count, and
 //   free + held (reservations and running tasks) + rigid = capacity;
-// * every node's queue list holds only DAs queued at that node, and Heat (as
-//   reported to Z-HAF) equals the queue the node settles;
-// * a logical task starts at most once;
+// * every node's queue list holds only DAs queued at that node, its tail is
+//   its last DA, and it has no cycle;
+// * a node's arbitration considers its batch in descending E_v,init (ties:
+//   earlier arrival at the node first);
+// * a logical task starts at most once (the checker remembers each task
+//   slot's start, whatever the model's own state says);
+// * a task runs in at most one place: no execution epoch opens while another
+//   DA of the task runs or its image is still in an Airlock ledger;
 // * at every series tick: arrived = started + failed + in flight, and the held
 //   atoms equal the demands of the DAs holding atoms;
 // * at the end, when nothing is in flight or running, every atom is free
 //   except rigid jobs and squatters' holdings;
-// * Airlock (before every transition): only a running resident is suspended,
-//   and never while a lower-priority resident still runs on its node (the
-//   absolute priority guarantee); only a ledger entry before T_susp resumes
-//   in place, into the atoms it still owns; only a ledger entry is
-//   reactivated; a secondary landing completes within T_surv (a destination
-//   window never extends it) and the task it lands is suspended, not running.
+// * Airlock, before each transition: only a running resident is suspended,
+//   never while a lower-priority resident still runs on its node (the
+//   absolute priority guarantee) and, with airlock.suspensionScope=lower,
+//   never a task with no higher-priority task on its node to protect (a
+//   runner, or the entry a preemption resumes); only a ledger
+//   entry resumes in place, into the atoms it still owns, and (except when
+//   preemption made its room, checked before the preemption) not ahead of a
+//   higher-ranked entry of its node that has room too; only a ledger entry is
+//   reactivated or reclaimed, and never while its node has room for it, as
+//   things stand or once its lower-priority runners are suspended (computed
+//   here, not by the model); the source hands a suspended image to a
+//   secondary probe only for a reactivated entry and no later than T_surv
+//   after the reactivation the checker saw (the execution epoch opens at the
+//   destination a state pull later);
+// * memory, at every series tick: each node's use equals its images plus its
+//   records, the images equal its ledger's, the running and suspended counts
+//   match the DAs' states, and no suspended DA has a running record.
 import type { LaminarModel } from "./model.js";
-import { D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, D_SUSPENDED, T_PENDING, T_STARTED } from "./store.js";
+import type { Config } from "../model/params.js";
+import { D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, D_SUSPENDED, T_STARTED } from "./store.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { kib } from "./memory.js";
+import { overtaken, useAfterLocalRecovery } from "./invariants-airlock.js";
+import { growTyped } from "../sim/slot-store.js";
 
 export class InvariantError extends Error {
   override name = "InvariantError";
@@ -33,11 +56,29 @@ export class InvariantError extends Error {
 export class Invariants {
   private readonly owner: Int32Array;
   private readonly A: number;
+  private readonly safeKiB: number;
+  private readonly ratio: number;
+  private readonly survivalNs: number;
+  private readonly scopeAll: boolean;
+  /** Per task slot: the key of the task that started in it (-1: none yet), and the DA running it (-1: none). */
+  private startedKey = new Float64Array(0);
+  private runningDa = new Int32Array(0);
+  /** Per DA slot: T_surv deadline of its last reactivation, as the checker saw it. */
+  private survivalEnd = new Float64Array(0);
+  /** The arbitration window being checked: node, and the last DA's E_v,init and arrival. */
+  private arbNode = -1;
+  private arbEv = 0;
+  private arbArrive = 0;
   checks = 0;
 
-  constructor(private readonly m: LaminarModel) {
+  constructor(private readonly m: LaminarModel, c: Config) {
     this.A = m.cluster.atoms;
     this.owner = new Int32Array(m.cluster.nodes * this.A).fill(-1);
+    const cap = kib(c.memory.nodeCapacityGiB);
+    this.safeKiB = Math.floor(c.airlock.safeWatermark * cap);
+    this.ratio = c.airlock.compressionRatio;
+    this.survivalNs = c.airlock.survivalMs * NS_PER_MS;
+    this.scopeAll = c.airlock.suspensionScope === "all";
   }
 
   private fail(what: string): never {
@@ -99,44 +140,84 @@ export class Invariants {
     if (sum !== this.A) this.fail(`node ${n}: free ${cl.free[n]} + held ${this.m.held[n]} + rigid ${cl.rigid[n]} != capacity ${this.A}`);
   }
 
-  /** Node n's queue list: every DA in it is live, queued, at n, and the tail is the last one. */
+  /** Node n's queue list: every DA in it is live, queued, at n, the tail is the last one, and it has no cycle. */
   queue(n: number): void {
     this.checks++;
     const D = this.m.das;
     let last = -1, count = 0;
     for (let d = this.m.queueHead(n); d >= 0; d = D.next[d]) {
+      if (++count > D.slots.capacity) this.fail(`node ${n}: queue list has a cycle`);
       if (!D.slots.isLive(d) || D.state[d] !== D_QUEUED || D.node[d] !== n) this.fail(`node ${n}: DA ${d} in its queue is not a DA queued there`);
       last = d;
-      if (++count > D.slots.capacity) this.fail(`node ${n}: queue list has a cycle`);
     }
     if (last !== this.m.queueTail(n)) this.fail(`node ${n}: queue tail ${this.m.queueTail(n)} is not its last DA ${last}`);
   }
 
-  /** Heat as reported (heatAt) when node n settles its window, against the DAs it actually settles. */
-  heat(n: number, heat: number, settled: number): void {
+  /** Node n's arbitration considers DA d, the i-th of its batch: never ahead of a higher E_v,init (or, equal, an earlier arrival). */
+  arbitrating(n: number, d: number, i: number): void {
     this.checks++;
-    if (heat !== settled) this.fail(`node ${n}: Heat ${heat} != queue length ${settled}`);
+    const D = this.m.das, ev = this.m.tasks.ev[D.task[d]], arrive = D.arrive[d];
+    if (i > 0 && this.arbNode === n && (ev > this.arbEv || (ev === this.arbEv && arrive < this.arbArrive))) {
+      this.fail(`node ${n}: arbitration considers DA ${d} (E_v ${ev}, arrived ${arrive}) after one of E_v ${this.arbEv}, arrived ${this.arbArrive}`);
+    }
+    this.arbNode = n;
+    this.arbEv = ev;
+    this.arbArrive = arrive;
   }
 
-  starting(t: number): void {
+  /** Task slot t's task starts (the proxy's first start verdict, or a task placed by hand): it has not started before. */
+  started(t: number): void {
     this.checks++;
-    if (this.m.tasks.state[t] !== T_PENDING) this.fail(`task slot ${t} starts a second time`);
+    if (t >= this.startedKey.length) this.startedKey = growTyped(this.startedKey, this.m.tasks.slots.capacity, -1);
+    const key = this.m.tasks.key[t];
+    if (this.startedKey[t] === key) this.fail(`task ${key} (slot ${t}) starts a second time`);
+    this.startedKey[t] = key;
   }
 
-  /** Airlock is about to suspend DA d's task on node n. */
-  suspending(n: number, d: number): void {
+  /** DA d opens an execution epoch of its task: the task runs nowhere else, and no ledger holds its image. */
+  executing(d: number): void {
+    this.checks++;
+    const t = this.m.das.task[d];
+    if (t >= this.runningDa.length) this.runningDa = growTyped(this.runningDa, this.m.tasks.slots.capacity, -1);
+    if (this.runningDa[t] >= 0) this.fail(`task slot ${t} starts running at DA ${d} while it runs at DA ${this.runningDa[t]}: two places`);
+    const a = this.m.tasks.anchor[t];
+    if (a >= 0 && a !== d) this.fail(`task slot ${t} starts running at DA ${d} while ledger entry ${a} still holds its image: two places`);
+    this.runningDa[t] = d;
+  }
+
+  /** DA d's execution epoch ends (completed, killed or suspended). */
+  stopped(d: number): void {
+    this.checks++;
+    const t = this.m.das.task[d];
+    if (t >= this.runningDa.length || this.runningDa[t] !== d) this.fail(`DA ${d} stops running a task (slot ${t}) it does not run`);
+    this.runningDa[t] = -1;
+  }
+
+  /**
+   * Airlock is about to suspend DA d's task on node n, to relieve pressure
+   * or (forEntry >= 0) to make room for that ledger entry, which then counts
+   * as the higher-priority task the suspension protects.
+   */
+  suspending(n: number, d: number, forEntry = -1): void {
     this.checks++;
     const D = this.m.das, T = this.m.tasks, t = D.task[d];
     if (!D.slots.isLive(d) || D.state[d] !== D_RESIDENT || D.node[d] !== n || T.state[t] !== T_STARTED) {
       this.fail(`node ${n}: suspension of DA ${d}, which is not a running resident there`);
     }
+    let higher = forEntry >= 0 && T.ev[D.task[forEntry]] > T.ev[t];
     for (let r = this.m.residentHead(n); r >= 0; r = D.resNext[r]) {
       if (T.ev[D.task[r]] < T.ev[t]) this.fail(`node ${n}: DA ${d} (E_v ${T.ev[t]}) suspended while DA ${r} of lower priority (E_v ${T.ev[D.task[r]]}) still runs`);
+      if (T.ev[D.task[r]] > T.ev[t]) higher = true;
     }
+    if (!this.scopeAll && !higher) this.fail(`node ${n}: DA ${d} (E_v ${T.ev[t]}) suspended with no higher-priority task running there (suspensionScope=lower)`);
   }
 
-  /** Ledger entry d resumes in place on node n: it is suspended, before T_susp, and still owns its atoms. */
-  resuming(n: number, d: number): void {
+  /**
+   * Ledger entry d resumes in place on node n, into the atoms it still owns;
+   * `ordered`: not ahead of a higher-ranked entry with room (a preemption's
+   * resume was checked by resumeOrder before its suspensions).
+   */
+  resuming(n: number, d: number, ordered = true): void {
     this.checks++;
     this.ledgerEntry(n, d);
     const base = n * this.A;
@@ -144,33 +225,45 @@ export class Invariants {
       if (this.owner[base + a] !== d) this.fail(`node ${n}: DA ${d} resumes into atom ${a}, owned by ${this.owner[base + a]}`);
     });
     if (got !== this.m.tasks.m[this.m.das.task[d]]) this.fail(`node ${n}: DA ${d} resumes with ${got} atoms`);
+    if (ordered) this.resumeOrder(n, d);
   }
 
-  /** Ledger entry d's DA is reactivated (T_susp passed): nothing of lower priority runs on its node. */
+  /** Resuming ledger entry e in place now would not overtake a higher-ranked entry of node n that has room too. */
+  resumeOrder(n: number, e: number): void {
+    this.checks++;
+    const f = overtaken(this.m, n, e, this.safeKiB);
+    if (f >= 0) this.fail(`node ${n}: DA ${e} resumes out of order, ahead of ledger entry ${f} which ranks higher and has room`);
+  }
+
+  /** Ledger entry d's DA is reactivated (T_susp passed): its node has no room for it, even by suspending lower-priority runners. */
   reactivating(n: number, d: number): void {
     this.checks++;
     this.ledgerEntry(n, d);
-    this.nothingLowerRuns(n, d, "reactivated");
+    this.noRoom(n, d, "reactivated");
+    if (d >= this.survivalEnd.length) this.survivalEnd = growTyped(this.survivalEnd, this.m.das.slots.capacity, 0);
+    this.survivalEnd[d] = this.m.engine.now + this.survivalNs;
   }
 
-  /** Ledger entry d is reclaimed at T_surv: nothing of lower priority runs on its node. */
+  /** Ledger entry d is reclaimed at T_surv: its node has no room for it, even by suspending lower-priority runners. */
   reclaiming(n: number, d: number): void {
     this.checks++;
     this.ledgerEntry(n, d);
-    this.nothingLowerRuns(n, d, "reclaimed");
+    this.noRoom(n, d, "reclaimed");
   }
 
-  /** The absolute priority guarantee at a ledger entry's T_susp or T_surv: lower-priority runners could not have made room for it. */
-  private nothingLowerRuns(n: number, d: number, what: string): void {
-    if (this.m.canMakeRoom(n, d) > 0) this.fail(`node ${n}: DA ${d} ${what} while suspending lower-priority runners there would have made room for it`);
+  private noRoom(n: number, d: number, what: string): void {
+    const use = useAfterLocalRecovery(this.m, n, d, this.ratio);
+    if (use <= this.safeKiB) this.fail(`node ${n}: DA ${d} ${what} although resuming it in place (after suspending its lower-priority runners, if any) leaves ${use} KiB <= safe ${this.safeKiB} KiB`);
   }
 
-  /** A secondary probe gets the image of ledger entry a: within T_surv, and the task is suspended (not running anywhere). */
+  /** The source hands ledger entry a's image to a secondary probe: a reactivated entry, within T_surv of its reactivation. */
   landing(a: number): void {
     this.checks++;
     const D = this.m.das, now = this.m.engine.now;
     this.ledgerEntry(D.node[a], a);
-    if (now > D.survivalAt[a]) this.fail(`secondary landing of DA ${a}'s task at ${now} after T_surv expired at ${D.survivalAt[a]}`);
+    if (!this.m.reactivated(a)) this.fail(`DA ${a}'s image handed to a secondary probe before its reactivation`);
+    const end = a < this.survivalEnd.length ? this.survivalEnd[a] : 0;
+    if (now > end) this.fail(`secondary landing of DA ${a}'s task at ${now} after T_surv expired at ${end}`);
   }
 
   private ledgerEntry(n: number, d: number): void {

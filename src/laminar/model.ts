@@ -214,6 +214,8 @@ export class LaminarModel {
   // runtime survival (memory.enabled): node memory, the kernel OOM rule, Airlock
   readonly mem: MemoryField | null;
   private readonly airlockOn: boolean;
+  /** airlock.suspensionScope=all: Airlock may suspend down to a node's highest-priority task. */
+  private readonly scopeAll: boolean;
   private readonly survival: SurvivalCounters | null;
   private readonly tickNs: number;
   private readonly capKiB: number;
@@ -225,7 +227,7 @@ export class LaminarModel {
   private readonly rMem: Rng[] = [];
   /** Per node: head of its list of running residents, and of its Airlock ledger (both through das.resNext/resPrev). */
   private readonly resHead: Int32Array;
-  private readonly ledgerHead: Int32Array;
+  private readonly ledgers: Int32Array;
   /** Per node: ledger entries still hoping for in-situ resume; the nodes with any, as a list. */
   private readonly waiting: Int32Array;
   private readonly waitList: Int32Array;
@@ -328,6 +330,7 @@ export class LaminarModel {
     // runtime survival
     this.survival = this.metrics.survival;
     this.airlockOn = c.memory.enabled && c.airlock.enabled;
+    this.scopeAll = c.airlock.suspensionScope === "all";
     this.tickNs = Math.max(1, ms(c.memory.tickMs));
     const capKiB = kib(c.memory.nodeCapacityGiB);
     this.capKiB = capKiB;
@@ -338,7 +341,7 @@ export class LaminarModel {
     this.statePullNs = ms(c.airlock.statePullMs);
     const memN = c.memory.enabled ? N : 0, A = this.cluster.atoms;
     this.resHead = new Int32Array(memN).fill(-1);
-    this.ledgerHead = new Int32Array(memN).fill(-1);
+    this.ledgers = new Int32Array(memN).fill(-1);
     this.waiting = new Int32Array(memN);
     this.waitList = new Int32Array(memN);
     this.inWaitList = new Uint8Array(memN);
@@ -359,7 +362,7 @@ export class LaminarModel {
     } else {
       this.mem = null;
     }
-    this.invariants = c.sim.checkInvariants ? new Invariants(this) : null;
+    this.invariants = c.sim.checkInvariants ? new Invariants(this, c) : null;
     this.views.sync();
   }
 
@@ -711,6 +714,8 @@ export class LaminarModel {
       this.metrics.packetsLost++;
       return this.daEnd(d, END_LOST, CAUSE_LOST);
     }
+    // the single-hop redirection to j* is a bounce in the paper's cost model (§Implementation, DA)
+    D.patience[d] -= c.da.redirectCost;
     const jitter = c.network.osJitterMs > 0 ? Math.round(rng.exp(c.network.osJitterMs) * NS_PER_MS) : 0;
     this.enqueue(d, target, now + this.hopNs + jitter);
   }
@@ -860,7 +865,6 @@ export class LaminarModel {
     this.windowAt[n] = Infinity;
     this.touch(n);
     this.invariants?.queue(n);
-    const heat0 = this.invariants !== null ? this.heatAt(n, now) : 0;
     let q = 0, head = -1, tail = -1, nextArrive = Infinity;
     for (let d = this.qHead[n]; d >= 0; ) {
       const nx = D.next[d];
@@ -884,7 +888,6 @@ export class LaminarModel {
     this.qHead[n] = head;
     this.qTail[n] = tail;
     if (nextArrive !== Infinity) this.openWindow(n, nextArrive + this.windowNs);
-    this.invariants?.heat(n, heat0, q);
     met.arbitrations++;
     met.bitmapOps += q;
     const computeNs = Math.round(q * c.costs.bitmapNs);
@@ -895,6 +898,7 @@ export class LaminarModel {
     const z = cl.zoneOf[n];
     for (let i = 0; i < q; i++) {
       const d = this.batch[i], t = D.task[d];
+      this.invariants?.arbitrating(n, d, i);
       if (now - D.emitted[d] > this.silenceNs) { this.daEnd(d, END_SILENCE, CAUSE_SILENCE); continue; }
       if (this.overdue(d, t, now)) { this.daEnd(d, D.flags[d] & FLAG_SECONDARY ? END_LATE : END_DEADLINE, CAUSE_DEADLINE); continue; }
       if (this.airlockOn && !this.admits(n, t)) { this.dropProbe(d); continue; }
@@ -961,7 +965,7 @@ export class LaminarModel {
     const T = this.tasks, startAt = at + this.hopNs - this.deltaNs + computeNs;
     let v: number;
     if (T.state[t] === T_PENDING && startAt < T.arrival[t] + this.deadlineNs) {
-      this.invariants?.starting(t);
+      this.invariants?.started(t);
       T.state[t] = T_STARTED;
       this.inFlight--;
       this.fmet.onStart(startAt - T.arrival[t], T.cls[t]);
@@ -1087,7 +1091,10 @@ export class LaminarModel {
     D.deposit[d] = 0;
     D.state[d] = D_RESIDENT;
     this.running++;
-    if (this.mem === null) return this.engine.post(T.service[t], K_COMPLETE, d);
+    if (this.mem === null) {
+      this.invariants?.executing(d);
+      return this.engine.post(T.service[t], K_COMPLETE, d);
+    }
     const declared = this.declaredGiB(t), mc = this.c.memory, rz = this.rMem[this.cluster.zoneOf[n]];
     const target = rz.float() < mc.overclaimProb ? declared * (1 + rz.float() * mc.overclaimMax) : declared;
     this.execute(d, n, T.service[t], declared, target, declared);
@@ -1099,6 +1106,8 @@ export class LaminarModel {
     if (this.mem !== null) {
       this.stopExecution(d, n);
       this.updatePressure(n);
+    } else {
+      this.invariants?.stopped(d);
     }
     this.releaseAtoms(d, n);
     this.metrics.completed++;
@@ -1117,6 +1126,7 @@ export class LaminarModel {
   /** DA d's task runs on node n for `dur` ns from now, with memory (declared, true footprint, drift state) in GiB. */
   private execute(d: number, n: number, dur: number, declared: number, target: number, drift: number): void {
     const D = this.das;
+    this.invariants?.executing(d);
     D.epochEnd[d] = this.engine.now + dur;
     this.engine.scheduleInto(dur, K_COMPLETE, d, D.doneHandle, d);
     this.mem!.add(d, n, declared, target, drift, this.tasks.key[D.task[d]]);
@@ -1148,6 +1158,7 @@ export class LaminarModel {
     this.held[n] += atoms;
     this.invariants?.took(n, d, atoms);
     this.fmet.onArrive(cls);
+    this.invariants?.started(t);
     this.fmet.onStart(0, cls);
     D.state[d] = D_RESIDENT;
     this.running++;
@@ -1157,6 +1168,7 @@ export class LaminarModel {
 
   /** DA d's task stops running on node n (completes, is killed or suspended): its memory leaves the node. */
   private stopExecution(d: number, n: number): void {
+    this.invariants?.stopped(d);
     this.mem!.remove(d);
     this.unlink(this.resHead, n, d);
   }
@@ -1179,6 +1191,16 @@ export class LaminarModel {
   /** First running resident of node n (then das.resNext), -1 when none; for the invariant checker. */
   residentHead(n: number): number {
     return this.resHead[n];
+  }
+
+  /** First ledger entry of node n (then das.resNext), -1 when none; for the invariant checker. */
+  ledgerHead(n: number): number {
+    return this.ledgers[n];
+  }
+
+  /** Whether ledger entry d's DA has been reactivated (T_susp passed, T_surv running). */
+  reactivated(d: number): boolean {
+    return (this.das.flags[d] & FLAG_REACTIVATED) !== 0;
   }
 
   /** Keep node n's pressure flag (use above the high watermark) current; reports due before a change go out first. */
@@ -1225,12 +1247,19 @@ export class LaminarModel {
     return k;
   }
 
-  /** Node n is above the high watermark: suspend residents in ascending E_v,init until use is at the safe watermark. */
+  /**
+   * Node n is above the high watermark: suspend residents in ascending
+   * E_v,init until use is at the safe watermark. With
+   * airlock.suspensionScope=lower only tasks below the node's highest running
+   * E_v,init are suspended (the top ones are never frozen to protect no one);
+   * with `all`, every running task, the top ones last.
+   */
   private relieve(n: number): void {
     const mem = this.mem!;
     const k = this.gatherRunning(n);
     suspensionOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
-    for (let i = 0; i < k && mem.use(n) > this.safeKiB; i++) this.suspend(this.pickIds[i], n);
+    const top = this.scopeAll || k === 0 ? Infinity : this.pickA[k - 1];
+    for (let i = 0; i < k && this.pickA[i] < top && mem.use(n) > this.safeKiB; i++) this.suspend(this.pickIds[i], n);
     this.updatePressure(n);
     // what Airlock could not relieve, the kernel still kills
     if (mem.use(n) > this.capKiB) this.oom(n);
@@ -1259,10 +1288,14 @@ export class LaminarModel {
     this.retire(d, R_KILLED);
   }
 
-  /** Suspend DA d's task on node n into the Airlock ledger: frozen, compressed, atoms kept, T_susp armed. */
-  private suspend(d: number, n: number): void {
+  /**
+   * Suspend DA d's task on node n into the Airlock ledger: frozen,
+   * compressed, atoms kept, T_susp armed; `forEntry`: the ledger entry this
+   * preemption makes room for (-1: the node is relieving pressure).
+   */
+  private suspend(d: number, n: number, forEntry = -1): void {
     const D = this.das, mem = this.mem!, now = this.engine.now, t = D.task[d];
-    this.invariants?.suspending(n, d);
+    this.invariants?.suspending(n, d, forEntry);
     this.engine.cancelIn(D.doneHandle, d);
     D.remaining[d] = D.epochEnd[d] - now;
     D.drift[d] = mem.drift(d);
@@ -1274,7 +1307,7 @@ export class LaminarModel {
     D.state[d] = D_SUSPENDED;
     D.flags[d] &= ~FLAG_REACTIVATED;
     D.suspendedAt[d] = now;
-    this.link(this.ledgerHead, n, d);
+    this.link(this.ledgers, n, d);
     this.tasks.anchor[t] = d;
     this.engine.scheduleInto(this.suspendNs, K_AIRLOCK, d, D.timerHandle, d);
     this.running--;
@@ -1289,36 +1322,67 @@ export class LaminarModel {
 
   /** In-situ resume: on each node with entries before T_susp, highest E_v,init first, while resuming keeps use at or below the safe watermark. */
   private resumeWaiting(): void {
-    const D = this.das, T = this.tasks, mem = this.mem!, now = this.engine.now;
     let keep = 0;
     for (let w = 0; w < this.waitCount; w++) {
       const n = this.waitList[w];
-      let k = 0;
-      for (let d = this.ledgerHead[n]; d >= 0; d = D.resNext[d]) {
-        if (D.flags[d] & FLAG_REACTIVATED) continue;
-        this.pickIds[k] = d;
-        this.pickA[k] = -T.ev[D.task[d]];
-        this.pickB[k] = -D.suspendedAt[d];
-        this.pickK[k] = T.key[D.task[d]];
-        k++;
-      }
-      resumeOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
-      for (let i = 0; i < k; i++) {
-        const d = this.pickIds[i];
-        if (D.suspendedAt[d] === now) break; // suspended this very tick: not yet
-        const grow = this.resumeGrowth(d);
-        if (mem.use(n) + grow > this.safeKiB) break; // strict order: nobody resumes ahead of a higher-priority entry
-        this.resumeInPlace(d, n);
-      }
+      this.resumePass(n);
       if (this.waiting[n] > 0) this.waitList[keep++] = n;
       else this.inWaitList[n] = 0;
     }
     this.waitCount = keep;
   }
 
-  private resumeInPlace(d: number, n: number): void {
+  /**
+   * Node n's in-situ pass over its entries not yet reactivated: highest
+   * E_v,init first (earliest suspended among equals), each while resuming it
+   * keeps use at or below the safe watermark; the first that does not fit
+   * stops the pass (nobody resumes ahead of a higher-priority entry).
+   */
+  private resumePass(n: number): void {
+    const D = this.das, T = this.tasks, mem = this.mem!, now = this.engine.now;
+    let k = 0;
+    for (let d = this.ledgers[n]; d >= 0; d = D.resNext[d]) {
+      if (D.flags[d] & FLAG_REACTIVATED) continue;
+      this.pickIds[k] = d;
+      this.pickA[k] = -T.ev[D.task[d]];
+      this.pickB[k] = -D.suspendedAt[d];
+      this.pickK[k] = T.key[D.task[d]];
+      k++;
+    }
+    resumeOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
+    for (let i = 0; i < k; i++) {
+      const d = this.pickIds[i];
+      if (D.suspendedAt[d] === now) break; // suspended this very tick: not yet
+      if (mem.use(n) + this.resumeGrowth(d) > this.safeKiB) break;
+      this.resumeInPlace(d, n);
+    }
+  }
+
+  /** Resume in place, in resume order, every entry of node n not yet reactivated that ranks ahead of e and has room now. */
+  private resumeAhead(n: number, e: number): void {
+    const D = this.das, T = this.tasks, mem = this.mem!, now = this.engine.now;
+    const evE = T.ev[D.task[e]], sinceE = D.suspendedAt[e], keyE = T.key[D.task[e]];
+    let k = 0;
+    for (let d = this.ledgers[n]; d >= 0; d = D.resNext[d]) {
+      if (d === e || (D.flags[d] & FLAG_REACTIVATED) || D.suspendedAt[d] === now) continue;
+      const ev = T.ev[D.task[d]], key = T.key[D.task[d]];
+      if (ev < evE || (ev === evE && (D.suspendedAt[d] > sinceE || (D.suspendedAt[d] === sinceE && key > keyE)))) continue;
+      this.pickIds[k] = d;
+      this.pickA[k] = -ev;
+      this.pickB[k] = -D.suspendedAt[d];
+      this.pickK[k] = key;
+      k++;
+    }
+    resumeOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
+    for (let i = 0; i < k; i++) {
+      const d = this.pickIds[i];
+      if (mem.use(n) + this.resumeGrowth(d) <= this.safeKiB) this.resumeInPlace(d, n);
+    }
+  }
+
+  private resumeInPlace(d: number, n: number, preempted = false): void {
     const D = this.das, t = D.task[d];
-    this.invariants?.resuming(n, d);
+    this.invariants?.resuming(n, d, !preempted);
     this.engine.cancelIn(D.timerHandle, d);
     this.leaveLedger(d, n);
     if ((D.flags[d] & FLAG_REACTIVATED) === 0) this.waiting[n]--;
@@ -1333,7 +1397,7 @@ export class LaminarModel {
 
   /** Ledger entry d leaves node n's ledger: its image is dropped (resumed, pulled elsewhere or reclaimed). */
   private leaveLedger(d: number, n: number): void {
-    this.unlink(this.ledgerHead, n, d);
+    this.unlink(this.ledgers, n, d);
     this.mem!.removeImage(n, this.das.frozen[d]);
     this.tasks.anchor[this.das.task[d]] = -1;
     this.suspended--;
@@ -1344,8 +1408,8 @@ export class LaminarModel {
     const D = this.das;
     if (D.state[d] !== D_SUSPENDED) throw new Error(`airlock: timer of DA ${d}, which is not suspended`);
     const n = D.node[d], now = this.engine.now, t = D.task[d];
-    // before moving the task on or killing it, the node makes room by suspending what is below it, if that is enough
-    if (this.preemptFor(n, d)) return;
+    // before moving the task on or killing it, the node resumes it in place if it has room, or can make room
+    if (this.recoverLocally(n, d)) return;
     if (D.flags[d] & FLAG_REACTIVATED) return this.reclaim(d);
     this.invariants?.reactivating(n, d);
     D.flags[d] |= FLAG_REACTIVATED;
@@ -1368,7 +1432,25 @@ export class LaminarModel {
   }
 
   /**
-   * Ledger entry e reaches T_susp or T_surv: if suspending every running task
+   * Ledger entry e reaches T_susp or T_surv on node n: first every entry of
+   * the node still hoping for in-situ resume that ranks ahead of e and has
+   * room resumes (in resume order), so e takes no room from a higher-priority
+   * entry; then e resumes in place if the node has room for it at the safe
+   * watermark, or if suspending lower-priority runners makes that room
+   * (preemptFor). Whether e moves on or dies is decided only when neither
+   * holds.
+   */
+  private recoverLocally(n: number, e: number): boolean {
+    if (this.waiting[n] > 0) this.resumeAhead(n, e);
+    if (this.mem!.use(n) + this.resumeGrowth(e) <= this.safeKiB) {
+      this.resumeInPlace(e, n);
+      return true;
+    }
+    return this.preemptFor(n, e);
+  }
+
+  /**
+   * Ledger entry e has no room on node n as things stand: if suspending every running task
    * of lower E_v,init on its node would leave room to resume e at or below the
    * safe watermark, suspend them (ascending, only as many as needed) and
    * resume e in place. The absolute priority guarantee: no task moves on or
@@ -1378,19 +1460,21 @@ export class LaminarModel {
     const k = this.canMakeRoom(n, e);
     if (k === 0) return false;
     const mem = this.mem!, grow = this.resumeGrowth(e);
+    this.invariants?.resumeOrder(n, e);
     suspensionOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
-    for (let i = 0; i < k && mem.use(n) + grow > this.safeKiB; i++) this.suspend(this.pickIds[i], n);
+    for (let i = 0; i < k && mem.use(n) + grow > this.safeKiB; i++) this.suspend(this.pickIds[i], n, e);
     this.survival!.preemptions++;
-    this.resumeInPlace(e, n);
+    this.resumeInPlace(e, n, true);
     return true;
   }
 
   /**
    * Whether suspending node n's lower-priority runners would make room for
-   * ledger entry e (also the invariant checker's question): how many there
-   * are, left in the pick arrays, or 0 when none or not enough.
+   * ledger entry e: how many there are, left in the pick arrays, or 0 when
+   * none or not enough. (The invariant checker asks the same question its
+   * own way, without this function.)
    */
-  canMakeRoom(n: number, e: number): number {
+  private canMakeRoom(n: number, e: number): number {
     const k = this.gatherLower(n, this.tasks.ev[this.das.task[e]]);
     let relief = 0;
     for (let i = 0; i < k; i++) relief += this.suspensionRelief(this.pickIds[i]);

@@ -68,7 +68,7 @@ export const memory = {
   oomRule: enm({
     values: ["largest", "random"], default: "largest", unit: "choice",
     source: ours("Linux's OOM killer picks the largest resident task, which is how L-tasks die"),
-    description: "whom the kernel kills when a node's memory use exceeds its capacity and Airlock does not act",
+    description: "whom the kernel kills when a node's memory use exceeds its capacity: without Airlock, or among what airlock.suspensionScope leaves running",
   }),
 } satisfies ParamGroup;
 
@@ -77,6 +77,11 @@ export const airlock = {
     default: true, unit: "flag",
     source: paper("The Airlock Protocol"),
     description: "suspend residents in ascending E_v,init above the high watermark (with memory.enabled); off leaves pressure to memory.oomRule (Exp5 toggles it)",
+  }),
+  suspensionScope: enm({
+    values: ["lower", "all"], default: "lower", unit: "choice",
+    source: paper("Absolute Priority Guarantee: 'as long as lower-priority reclaimable state still exists'"),
+    description: "lower: suspend only tasks below the node's highest running E_v,init, so the top ones stay exposed to memory.oomRule; all: suspend down to the top",
   }),
   highWatermark: num({
     gt: 0, max: 1, default: 0.9, unit: "fraction",

@@ -33,7 +33,7 @@ export const zhaf = {
   reportIntervalMs: num({
     min: 0.001, max: 10000, default: 10, unit: "ms",
     source: paper("Experimental Setup"),
-    description: "base period of each node's S/H report (paper: sensing delay tau_i = 10 ms, matching the baselines' heartbeat)",
+    description: "base period of each node's S/H report (the paper's 10 ms heartbeat; its projection's tau_i is read as each row's age, docs/laminar-model.md)",
   }),
   reportJitter: num({
     min: 0, max: 1, default: 0.1, unit: "fraction",
@@ -97,6 +97,11 @@ export const da = {
     min: 0, max: 1e6, default: 6, unit: "units",
     source: paper("Experimental Setup"),
     description: "patience paid per bounce to a random node of the same Zone",
+  }),
+  redirectCost: num({
+    min: 0, max: 1e6, default: 6, unit: "units",
+    source: paper("Implementation, DA: the redirection (bounce) to j* is charged like any bounce; cost as da.bounceCost"),
+    description: "patience paid for the single hop from the launchpad to the chosen node j* (0: the hop is free, as before)",
   }),
   candidates: int({
     min: 1, max: 4096, default: 16, unit: "nodes",

@@ -24,7 +24,7 @@ function handBuilt(nodes: number, ...sets: string[]): LaminarModel {
   const c = applySets(defaultConfig(), [
     `cluster.nodes=${nodes}`, "workload.rho=0.000001", "sim.durationS=0.001", "sim.checkInvariants=true",
     "memory.enabled=true", "memory.driftKappa=1", "memory.noiseSigma=0", "memory.burstRate=0",
-    "reservation.enabled=false", "regeneration.enabled=false", "network.loss=0", ...sets,
+    "reservation.enabled=false", "regeneration.enabled=false", "network.loss=0", "airlock.suspensionScope=all", ...sets,
   ]);
   const m = new LaminarModel(loadCore("auto"), c);
   m.start();
@@ -66,7 +66,7 @@ describe("Airlock on a hand-built node", () => {
     expect(survival(m).reclaimed + survival(m).oomKillsL + survival(m).oomKillsF).toBe(0);
   });
 
-  it("with no room anywhere, reactivates at T_susp and reclaims task and DA exactly at T_surv", () => {
+  it("with no room anywhere, reactivates at T_susp and reclaims task and DA exactly at T_surv; the room a reclamation frees lets the next entry resume in place", () => {
     const m = handBuilt(1);
     const ds = [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
     at(m, 1.5);
@@ -83,10 +83,15 @@ describe("Airlock on a hand-built node", () => {
     expect(m.suspended).toBe(2);
     expect(survival(m).reclaimed).toBe(0);
     at(m, 171.1); // T_surv = 150 ms after reactivation
-    expect(survival(m).reclaimed).toBe(2);
+    // the 70 GiB entry (suspended first) is reclaimed: 128 + 64/3; the other then fits (128 + 64 <= 204.8) and resumes in place
+    expect(survival(m).reclaimed).toBe(1);
+    expect(m.das.slots.isLive(ds[3])).toBe(false);
+    expect(survival(m).resumedInPlace).toBe(1);
+    expect(survival(m).preemptions).toBe(0);
+    expect(m.das.state[ds[0]]).toBe(D_RESIDENT);
     expect(m.suspended).toBe(0);
-    expect(m.cluster.free[0]).toBe(128);
-    expect(useGiB(m, 0)).toBeCloseTo(128, 4);
+    expect(m.cluster.free[0]).toBe(64);
+    expect(useGiB(m, 0)).toBeCloseTo(192, 4);
     expect(survival(m).secondaryLandings).toBe(0);
   });
 
@@ -132,6 +137,89 @@ describe("Airlock on a hand-built node", () => {
     expect(useGiB(m, 0)).toBeCloseTo(150 + 20 / 3 + 40, 4);
   });
 
+  it("at T_surv, resumes an entry in place when its node has room, with no lower-priority runner to suspend (not reclaimed)", () => {
+    const m = handBuilt(1);
+    const ds = [64, 64, 64, 70].map((target, i) => m.inject(0, CLASS_L, 64, (i === 1 || i === 2 ? 50 : 1000) * MS, target));
+    at(m, 21.1);
+    // as above: 70 and the earliest 64 suspended at 1 ms, both reactivated at 21 ms (172.7 + 42.7 > 204.8)
+    expect(survival(m).secondaryReactivations).toBe(2);
+    at(m, 50.001);
+    // the two runners completed at 50 ms; two tasks of the same class take their atoms (nothing lower to preempt,
+    // and no atoms for a secondary landing) and use 5 GiB each: 23.3 + 21.3 + 10 = 54.7 GiB
+    const fresh = [5, 5].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
+    expect(fresh.every((d) => d >= 0)).toBe(true);
+    at(m, 170.9);
+    expect(m.suspended).toBe(2);
+    at(m, 171.1);
+    // at T_surv both fit at the safe watermark (54.7 + 46.7 + 42.7 = 144 GiB): they resume, nobody is reclaimed
+    expect(survival(m).reclaimed).toBe(0);
+    expect(survival(m).resumedInPlace).toBe(2);
+    expect(survival(m).preemptions).toBe(0);
+    expect(survival(m).secondaryLandings).toBe(0);
+    expect([ds[0], ds[3]].map((d) => m.das.state[d])).toEqual([D_RESIDENT, D_RESIDENT]);
+    expect(useGiB(m, 0)).toBeCloseTo(64 + 70 + 10, 4);
+  });
+
+  it("at T_susp, resumes an entry in place when its node has room, even behind a higher-priority entry that has none", () => {
+    const m = handBuilt(1);
+    const f = m.inject(0, CLASS_F, 4, 1000 * MS, 40);
+    const l1 = m.inject(0, CLASS_L, 64, 1000 * MS, 150);
+    m.inject(0, CLASS_L, 64, 1000 * MS, 60);
+    at(m, 1.5);
+    // 250 GiB: F first (lowest E_v: 223.3), then the largest L (L1: 60 + 40/3 + 50 = 123.3)
+    expect([f, l1].map((d) => m.das.state[d])).toEqual([D_SUSPENDED, D_SUSPENDED]);
+    at(m, 20.9);
+    // the in-situ pass stops at L1 (123.3 + 100 > 204.8), so F, which would fit, waits behind it
+    expect(survival(m).resumedInPlace).toBe(0);
+    at(m, 21.1);
+    // at T_susp F fits (123.3 + 26.7 = 150 <= 204.8) and resumes in place; L1 has no room, even by suspending F again, and is reactivated
+    expect(m.das.state[f]).toBe(D_RESIDENT);
+    expect(survival(m).resumedInPlace).toBe(1);
+    expect(survival(m).preemptions).toBe(0);
+    expect(survival(m).secondaryReactivations).toBe(1);
+  });
+
+  it("suspensionScope=lower suspends only below the node's top priority; the kernel OOM rule still guards the top", () => {
+    const m = handBuilt(1, "airlock.suspensionScope=lower");
+    const f = m.inject(0, CLASS_F, 4, 1000 * MS, 10);
+    const ls = [90, 90, 90].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
+    at(m, 1.5);
+    // 280 GiB: F is suspended (273.3); the L-tasks share the top E_v: nothing lower protects them, the kernel kills one (183.3)
+    expect(m.das.state[f]).toBe(D_SUSPENDED);
+    expect(survival(m).suspensions).toBe(1);
+    expect(survival(m).oomKillsL).toBe(1);
+    expect(ls.filter((d) => m.das.slots.isLive(d) && m.das.state[d] === D_RESIDENT).length).toBe(2);
+    expect(useGiB(m, 0)).toBeCloseTo(180 + 10 / 3, 4);
+    // with `all`, the same node suspends an L-task instead and nobody dies
+    const all = handBuilt(1, "airlock.suspensionScope=all");
+    all.inject(0, CLASS_F, 4, 1000 * MS, 10);
+    [90, 90, 90].map((target) => all.inject(0, CLASS_L, 64, 1000 * MS, target));
+    at(all, 1.5);
+    expect(survival(all).suspensions).toBe(3); // F, then two L-tasks (213.3, then 153.3)
+    expect(survival(all).oomKillsL).toBe(0);
+  });
+
+  it("suspensionScope=lower still preempts for a suspended task: the entry it resumes is the higher priority the suspension protects", () => {
+    const m = handBuilt(1, "airlock.suspensionScope=lower");
+    // X: the node's top priority (100 atoms) until 4.6 ms; L: 64 atoms, 140 GiB
+    m.inject(0, CLASS_L, 100, 4.6 * MS, 100);
+    const l = m.inject(0, CLASS_L, 64, 1000 * MS, 140);
+    at(m, 1.5);
+    // 240 GiB: L (below X) is suspended: 100 + 140/3 = 146.7
+    expect(m.das.state[l]).toBe(D_SUSPENDED);
+    at(m, 4.5);
+    const f = m.inject(0, CLASS_F, 4, 1000 * MS, 100);
+    at(m, 20.9);
+    // X completed; F uses 100 GiB: 146.7, and resuming L would make it 240 > 204.8
+    expect(survival(m).resumedInPlace).toBe(0);
+    at(m, 21.1);
+    // at T_susp, suspending F (the only runner, below L) and resuming L gives 46.7 + 33.3 + 93.3 = 173.3: L resumes in place
+    expect(survival(m).preemptions).toBe(1);
+    expect(m.das.state[l]).toBe(D_RESIDENT);
+    expect(m.das.state[f]).toBe(D_SUSPENDED);
+    expect(useGiB(m, 0)).toBeCloseTo(140 + 100 / 3, 4);
+  });
+
   it("lands through a two-phase reservation at the destination when reservations are on", () => {
     const m = handBuilt(2, "cluster.zoneSize=2", "reservation.enabled=true");
     [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
@@ -143,8 +231,9 @@ describe("Airlock on a hand-built node", () => {
 
   it("a state-pull request that reaches the source after T_surv finds the task reclaimed: the late winner releases its atoms", () => {
     // a secondary probe needs a gateway batch, two hops and an arbitration window before its request leaves: more than 2 ms
+    // 288 GiB: two suspended (216 + 24, then 144 + 48); after the first reclamation the second still has no room (168 + 48 > 204.8)
     const m = handBuilt(2, "cluster.zoneSize=2", "airlock.survivalMs=2", "airlock.statePullMs=1");
-    [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
+    [72, 72, 72, 72].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
     at(m, 200);
     expect(survival(m).secondaryReactivations).toBe(2);
     expect(survival(m).reclaimed).toBe(2);
@@ -192,9 +281,12 @@ describe("Airlock on a hand-built node", () => {
     expect(m.metrics.started).toBe(3); // only the injected ones: the node admitted nothing
     // once its pressure reports arrive, DAs see no free atoms there and stop coming: not every arrival is dropped
     expect(survival(m).probeDrops).toBeLessThan(m.metrics.arrived - 3);
-    // the suspended tasks' DAs are reactivated at 21 ms, find nowhere to go, and are reclaimed with them at 171 ms
-    m.runUntil(250 * MS);
-    expect(survival(m).reclaimed).toBe(3);
+    // the suspended tasks' DAs are reactivated at 21 ms and find nowhere to go; at 171 ms the first is reclaimed,
+    // which brings the node to 160 GiB: the other two (whose resume adds nothing at compression 1) resume in place
+    m.runUntil(171.5 * MS);
+    expect(survival(m).reclaimed).toBe(1);
+    expect(survival(m).resumedInPlace).toBe(2);
+    expect(m.suspended).toBe(0);
     expect(m.pressured[0]).toBe(0);
   });
 });
@@ -229,9 +321,16 @@ describe("illegal Airlock transitions are refused by the invariant checker", () 
     owner[i] = ds[1];
     expect(() => m.invariants!.resuming(0, a)).toThrow(/resumes into atom/);
     owner[i] = a;
+  });
+
+  it("a landing after T_surv: a model that fails to reclaim at T_surv is caught when the late probe lands", () => {
+    // as in the late-winner test above, but the first entry's T_surv timer is cancelled (the injected fault)
+    const m = handBuilt(2, "cluster.zoneSize=2", "airlock.survivalMs=2", "airlock.statePullMs=1");
+    const ds = [72, 72, 72, 72].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
     at(m, 21.1);
-    m.das.survivalAt[a] = m.engine.now - 1;
-    expect(() => m.invariants!.landing(a)).toThrow(/after T_surv/);
+    expect(survival(m).secondaryReactivations).toBe(2);
+    m.engine.cancelIn(m.das.timerHandle, ds[0]);
+    expect(() => at(m, 200)).toThrow(/secondary landing of DA \d+'s task at \d+ after T_surv expired/);
   });
 });
 
@@ -251,19 +350,39 @@ describe("absolute priority over random node states", () => {
       },
     ), { numRuns: 25 });
   });
+
+  it("with suspensionScope=lower, the top priority is never suspended, and every task completes, is reclaimed or is OOM-killed", () => {
+    fc.assert(fc.property(
+      fc.array(fc.record({ l: fc.boolean(), over: fc.double({ min: 0.8, max: 1.6, noNaN: true }), ms: fc.integer({ min: 2, max: 60 }) }), { minLength: 1, maxLength: 12 }),
+      (tasks) => {
+        const m = handBuilt(1, "airlock.suspensionScope=lower");
+        for (const t of tasks) m.inject(0, t.l ? CLASS_L : CLASS_F, t.l ? 64 : 4, t.ms * MS, (t.l ? 64 : 4) * t.over);
+        at(m, 2000); // every suspension passes the checker's scope test, or it throws
+        const v = survival(m);
+        expect(m.running + m.suspended).toBe(0);
+        expect(m.metrics.completed + v.reclaimed + v.oomKillsL + v.oomKillsF).toBe(m.metrics.started);
+      },
+    ), { numRuns: 25 });
+  });
 });
 
 describe("Exp5 in small: the memory model's two regimes", () => {
   const sets = ["cluster.nodes=500", "sim.durationS=0.3", "sim.drainS=0.5", "sim.checkInvariants=true", "memory.enabled=true",
     "reservation.enabled=false", "regeneration.enabled=false", "network.loss=0"];
   const off = runLaminar(applySets(defaultConfig(), [...sets, "airlock.enabled=false"]));
-  const on = runLaminar(applySets(defaultConfig(), [...sets, "airlock.enabled=true"]));
+  const on = runLaminar(applySets(defaultConfig(), [...sets, "airlock.enabled=true", "airlock.suspensionScope=all"]));
+  const paperScope = runLaminar(applySets(defaultConfig(), [...sets, "airlock.enabled=true", "airlock.suspensionScope=lower"]));
   it("without Airlock the kernel OOM rule kills L-tasks", () => {
     expect(off.lTaskOomKills!).toBeGreaterThan(0);
     expect(off.suspensions).toBe(0);
     expect(off.probeDrops).toBe(0);
   });
-  it("with Airlock no L-task is OOM-killed; pressure goes to suspension, resumes, secondary landings and reclamation", () => {
+  it("with the paper's suspension scope, L-tasks left with nothing below them can still be OOM-killed, far fewer than without Airlock", () => {
+    expect(paperScope.suspensions!).toBeGreaterThan(0);
+    expect(paperScope.lTaskOomKills!).toBeLessThan(off.lTaskOomKills!);
+    expect(paperScope.executionSurvival!).toBeGreaterThan(off.executionSurvival!);
+  });
+  it("with Airlock suspending down to the top, no L-task is OOM-killed; pressure goes to suspension, resumes, secondary landings and reclamation", () => {
     expect(on.lTaskOomKills).toBe(0);
     expect(on.suspensions!).toBeGreaterThan(0);
     expect(on.resumedInPlace!).toBeGreaterThan(0);
@@ -272,13 +391,13 @@ describe("Exp5 in small: the memory model's two regimes", () => {
     expect(on.executionSurvival!).toBeGreaterThan(off.executionSurvival!);
   });
   it("observing does not change the run: another series interval gives the same outcome", () => {
-    const again = runLaminar(applySets(defaultConfig(), [...sets, "airlock.enabled=true", "sim.seriesIntervalMs=7"]));
+    const again = runLaminar(applySets(defaultConfig(), [...sets, "airlock.enabled=true", "airlock.suspensionScope=all", "sim.seriesIntervalMs=7"]));
     for (const k of ["completed", "suspensions", "resumedInPlace", "secondaryLandings", "reclaimed", "probeDrops", "p99StartedMs"] as const) {
       expect(again[k], k).toBe(on[k]);
     }
   });
   it("accounts for every started task", () => {
-    for (const r of [off, on]) {
+    for (const r of [off, on, paperScope]) {
       expect(r.completed + r.lTaskOomKills! + r.fTaskOomKills! + r.reclaimed! + r.runningAtEnd + r.suspendedAtEnd!).toBe(r.started);
       expect(r.completedSuccessRatio).toBeCloseTo(r.completed / r.arrived, 12);
     }

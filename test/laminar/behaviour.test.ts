@@ -112,7 +112,8 @@ describe("Z-HAF switches are wired", () => {
     expect(late.falseOptimism / late.arrived).toBeGreaterThan(base.falseOptimism / base.arrived);
   });
   it("a long synchronisation delay is projected, not read as silence (no node missing at start-up)", () => {
-    const late = run("sim.durationS=0.3", "sim.drainS=0.6", "zhaf.syncDelayMs=100");
+    // the hop to j* is free here, so that a Fast-Fail can only come from DAs bouncing off nodes read as missing
+    const late = run("sim.durationS=0.3", "sim.drainS=0.6", "zhaf.syncDelayMs=100", "da.redirectCost=0");
     expect(late.fastFails).toBe(0);
     expect(late.startSuccessRatio).toBeGreaterThanOrEqual(0.999);
   });
@@ -132,6 +133,16 @@ describe("Z-HAF switches are wired", () => {
   it("the artifact's wider placability runs", () => {
     const r = run("sim.durationS=0.2", "da.acceptProjected=true");
     expect(r.startSuccessRatio).toBeGreaterThan(0.99);
+  });
+});
+
+describe("the hop to the chosen node pays da.redirectCost", () => {
+  it("a hop that costs more than any budget leaves a DA that loses its first arbitration nothing to address with", () => {
+    const free = run("sim.durationS=0.2", "workload.rho=0.9", "da.redirectCost=0");
+    const dear = run("sim.durationS=0.2", "workload.rho=0.9", "da.redirectCost=100000");
+    expect(free.fastFails).toBe(0);
+    expect(dear.fastFails).toBeGreaterThan(0);
+    expect(dear.fastFails).toBeLessThanOrEqual(dear.arbitrationLosses);
   });
 });
 

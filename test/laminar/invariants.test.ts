@@ -1,0 +1,211 @@
+// Every check of the invariant checker can fail: each test injects the fault
+// the check guards against (by corrupting the model's state behind its back,
+// or by replaying a transition the model would not make) and sees the checker
+// fire. The Airlock-specific landing fault (a model that does not reclaim at
+// T_surv) and the hand-built reclaim cases live in airlock.test.ts.
+import { describe, expect, it } from "vitest";
+import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import { LaminarModel } from "../../src/laminar/model.js";
+import { InvariantError, type Invariants } from "../../src/laminar/invariants.js";
+import { D_PENDING, D_SUSPENDED } from "../../src/laminar/store.js";
+import { loadCore } from "../../src/core/wasm.js";
+import { CLASS_F, CLASS_L } from "../../src/workload/bimodal.js";
+
+const MS = 1_000_000;
+
+/** A one-node cluster whose memory is exactly what the test says (see airlock.test.ts). */
+function handBuilt(...sets: string[]): LaminarModel {
+  const c = applySets(defaultConfig(), [
+    "cluster.nodes=1", "workload.rho=0.000001", "sim.durationS=0.001", "sim.checkInvariants=true",
+    "memory.enabled=true", "memory.driftKappa=1", "memory.noiseSigma=0", "memory.burstRate=0",
+    "reservation.enabled=false", "regeneration.enabled=false", "network.loss=0", "airlock.suspensionScope=all", ...sets,
+  ]);
+  const m = new LaminarModel(loadCore("auto"), c);
+  m.start();
+  return m;
+}
+
+const at = (m: LaminarModel, ms: number) => m.runUntil(Math.round(ms * MS));
+const inv = (m: LaminarModel): Invariants => m.invariants!;
+/** The model's private parts a fault is injected into. */
+const guts = (m: LaminarModel) => m as unknown as { qTail: Int32Array; inFlight: number; running: number; suspended: number; squatting: number };
+
+describe("atoms", () => {
+  it("double allocation: atoms the bitmap wrongly shows free are taken a second time", () => {
+    const m = handBuilt();
+    const a = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    const row = m.cluster.row(0) >> 2, mask = m.mask(a) >> 2;
+    // the fault: the bitmap forgets that DA a holds its atoms
+    for (let w = 0; w < 8; w++) m.views.u32[row + w] |= m.views.u32[mask + w];
+    m.cluster.free[0] += 64;
+    expect(() => m.inject(0, CLASS_L, 256 - 64, 1000 * MS, 64)).toThrow(/allocated twice/);
+  });
+
+  it("a release by a DA that does not own the atoms", () => {
+    const m = handBuilt();
+    const a = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    const b = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    expect(() => inv(m).releasing(0, b, 64)).not.toThrow();
+    inv(m).took(0, b, 64);
+    // the fault: b's mask names a's atoms
+    const u32 = m.views.u32, ma = m.mask(a) >> 2, mb = m.mask(b) >> 2;
+    for (let w = 0; w < 8; w++) u32[mb + w] = u32[ma + w];
+    expect(() => inv(m).releasing(0, b, 64)).toThrow(/owned by/);
+  });
+
+  it("free + held + rigid != capacity", () => {
+    const m = handBuilt();
+    m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    expect(() => inv(m).node(0)).not.toThrow();
+    m.held[0] += 1;
+    expect(() => inv(m).node(0)).toThrow(/!= capacity/);
+  });
+
+  it("held atoms that no DA accounts for (series tick)", () => {
+    const m = handBuilt();
+    m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    // the fault: 4 atoms leave the bitmap and are counted as held, but no DA holds them
+    const row = m.cluster.row(0) >> 2;
+    const w = m.views.u32[row + 7];
+    m.views.u32[row + 7] = w & ~0xf0000000;
+    m.cluster.free[0] -= 4;
+    m.held[0] += 4;
+    expect(() => inv(m).all()).toThrow(/DAs holding atoms account for/);
+  });
+
+  it("a drained cluster that still holds atoms besides squatters (end of run)", () => {
+    const m = handBuilt();
+    // the fault: a DA holds atoms in its pending stage while the model counts it as a squatter, so the run looks drained
+    const d = m.das.alloc();
+    const t = m.inject(0, CLASS_F, 4, 1000 * MS, 4);
+    m.das.task[d] = m.das.task[t];
+    expect(m.cluster.take(0, 4, false, m.mask(d))).toBe(true);
+    m.held[0] += 4;
+    inv(m).took(0, d, 4);
+    m.das.state[d] = D_PENDING;
+    at(m, 2000); // the injected F-task completes; d stays
+    guts(m).squatting = 1;
+    expect(m.quiescent()).toBe(true);
+    expect(() => inv(m).end()).toThrow(/drained cluster still holds 4 atoms/);
+  });
+});
+
+describe("queues, arbitration and starts", () => {
+  it("a queue list whose tail is not its last DA", () => {
+    const m = handBuilt();
+    expect(() => inv(m).queue(0)).not.toThrow();
+    guts(m).qTail[0] = 3;
+    expect(() => inv(m).queue(0)).toThrow(/queue tail 3 is not its last DA/);
+  });
+
+  it("arbitration out of E_v,init order", () => {
+    const m = handBuilt();
+    const f = m.inject(0, CLASS_F, 4, 1000 * MS, 4);
+    const l = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    expect(() => { inv(m).arbitrating(0, l, 0); inv(m).arbitrating(0, f, 1); }).not.toThrow();
+    // the fault: the F-task's DA is considered before the L-task's in the same window
+    inv(m).arbitrating(0, f, 0);
+    expect(() => inv(m).arbitrating(0, l, 1)).toThrow(/arbitration considers DA/);
+  });
+
+  it("a logical task started twice", () => {
+    const m = handBuilt();
+    const l = m.inject(0, CLASS_L, 64, 1000 * MS, 64); // its start was recorded
+    expect(() => inv(m).started(m.das.task[l])).toThrow(/starts a second time/);
+  });
+
+  it("arrivals not accounted for as started, failed or in flight", () => {
+    const m = handBuilt();
+    m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    expect(() => inv(m).all()).not.toThrow();
+    guts(m).inFlight += 1;
+    expect(() => inv(m).all()).toThrow(/arrived 1 != started 1/);
+  });
+});
+
+describe("a task in at most one place", () => {
+  it("an execution epoch opens while the task already runs", () => {
+    const m = handBuilt();
+    const l = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    expect(() => inv(m).executing(l)).toThrow(/two places/);
+  });
+
+  it("an execution epoch opens elsewhere while the task's image is still in a ledger", () => {
+    const m = handBuilt();
+    const ds = [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
+    at(m, 1.5);
+    expect(m.das.state[ds[3]]).toBe(D_SUSPENDED);
+    const other = m.das.alloc();
+    m.das.task[other] = m.das.task[ds[3]];
+    expect(() => inv(m).executing(other)).toThrow(/ledger entry \d+ still holds its image: two places/);
+  });
+
+  it("an epoch that ends without having run", () => {
+    const m = handBuilt();
+    const ds = [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
+    at(m, 1.5);
+    expect(() => inv(m).stopped(ds[3])).toThrow(/does not run/);
+  });
+});
+
+describe("Airlock", () => {
+  it("suspending the node's top priority under suspensionScope=lower", () => {
+    const m = handBuilt("airlock.suspensionScope=lower");
+    const f = m.inject(0, CLASS_F, 4, 1000 * MS, 4);
+    const l = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    expect(() => inv(m).suspending(0, f)).not.toThrow();
+    expect(() => inv(m).suspending(0, l)).toThrow(/lower priority/);
+    const top = handBuilt("airlock.suspensionScope=lower");
+    const l1 = top.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    top.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    expect(() => inv(top).suspending(0, l1)).toThrow(/no higher-priority task running there/);
+  });
+
+  it("a resume out of order: a lower entry resumes while a higher-ranked one has room", () => {
+    const m = handBuilt();
+    const f = m.inject(0, CLASS_F, 4, 1000 * MS, 40);
+    const l1 = m.inject(0, CLASS_L, 64, 1000 * MS, 80);
+    m.inject(0, CLASS_L, 64, 1000 * MS, 80);
+    m.inject(0, CLASS_L, 64, 1.2 * MS, 70);
+    at(m, 1.1);
+    // 270 GiB at 1 ms: F (243.3), then L1 (190); the 70 GiB task completes at 1.2 ms: 120
+    expect([f, l1].map((d) => m.das.state[d])).toEqual([D_SUSPENDED, D_SUSPENDED]);
+    at(m, 1.5);
+    // both fit now (120 + 53.3, 120 + 26.7): L1 ranks first; F resuming ahead of it is out of order
+    expect(() => inv(m).resuming(0, l1)).not.toThrow();
+    expect(() => inv(m).resuming(0, f)).toThrow(/out of order, ahead of ledger entry/);
+    at(m, 2.5); // the model's own pass resumes them in order
+    expect(m.suspended).toBe(0);
+  });
+
+  it("a reactivation or a reclamation while the node has room, as things stand or by suspending lower-priority runners", () => {
+    const m = handBuilt();
+    const ds = [64, 64, 64, 70].map((target, i) => m.inject(0, CLASS_L, 64, (i === 1 ? 30 : 1000) * MS, target));
+    at(m, 21.1);
+    // no room: 172.7 + 46.7 > 204.8; reactivated legally
+    expect(() => inv(m).reclaiming(0, ds[3])).not.toThrow();
+    at(m, 30.5);
+    // one runner completed: 108.7 + 46.7 <= 204.8: reclaiming now would kill a task that fits
+    expect(() => inv(m).reclaiming(0, ds[3])).toThrow(/reclaimed although resuming it in place/);
+    // room by preemption: an F-task runs below the entry; with it suspended the entry fits
+    const p = handBuilt();
+    const big = p.inject(0, CLASS_L, 64, 1000 * MS, 150);
+    p.inject(0, CLASS_L, 64, 4 * MS, 90);
+    at(p, 1.5);
+    expect(p.das.state[big]).toBe(D_SUSPENDED);
+    at(p, 2);
+    [0, 1, 2].map(() => p.inject(0, CLASS_F, 4, 1000 * MS, 20));
+    at(p, 10);
+    // 50 + 60 = 110 GiB; 110 + 100 > 204.8, but suspending one F brings it to 196.7
+    expect(() => inv(p).reactivating(0, big)).toThrow(/reactivated although resuming it in place \(after suspending its lower-priority runners/);
+  });
+
+  it("memory counters that disagree with the DAs' states", () => {
+    const m = handBuilt();
+    m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    expect(() => inv(m).all()).not.toThrow();
+    guts(m).suspended += 1;
+    expect(() => inv(m).all()).toThrow(InvariantError);
+    expect(() => inv(m).all()).toThrow(/0 suspended DAs, suspended count 1/);
+  });
+});
