@@ -4,7 +4,7 @@
 // model supplies where an arriving task goes (admit), its own events
 // (handle, kinds from K_OWN up) and what a heartbeat refreshes. Every control
 // message crosses the shared network (net: hop, jitter, loss and resend);
-// queues may be bounded (admitTo); the crash rule (crash) fails every queued
+// queues may be bounded (admitTo); the crash rule (decisionCost) fails every queued
 // and later task once one decision would take longer than
 // baselines.crashDecisionMs.
 import type { Config } from "../model/params.js";
