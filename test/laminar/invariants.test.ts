@@ -200,6 +200,42 @@ describe("Airlock", () => {
     expect(() => inv(p).reactivating(0, big)).toThrow(/reactivated although resuming it in place \(after suspending its lower-priority runners/);
   });
 
+  it("an image handed to a secondary probe before its entry was reactivated", () => {
+    const m = handBuilt();
+    const ds = [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
+    at(m, 1.5);
+    expect(m.das.state[ds[3]]).toBe(D_SUSPENDED);
+    expect(() => inv(m).landing(ds[3])).toThrow(/before its reactivation/);
+  });
+
+  it("an image on a node that its ledger does not hold, and a use that its records and images do not sum to", () => {
+    const m = handBuilt();
+    m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    at(m, 1.5);
+    expect(() => inv(m).all()).not.toThrow();
+    m.mem!.addImage(0, 5); // the fault: 5 GiB of image that no ledger entry owns
+    expect(() => inv(m).all()).toThrow(/node 0 holds \d+ KiB of images, its ledger 0/);
+    const u = handBuilt();
+    u.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    at(u, 1.5);
+    const f64 = u.views.f64 as Float64Array;
+    const at0 = (u.mem as unknown as { usage: number }).usage >> 3;
+    f64[at0] += 1024; // the fault: node 0's use drifts from what its records say
+    expect(() => inv(u).all()).toThrow(/memory: node 0: use \d+ KiB, records and images sum to/);
+  });
+
+  it("a running DA without a memory record, and a suspended one with a record", () => {
+    const m = handBuilt();
+    const l = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    m.mem!.remove(l); // the fault: its memory record is dropped while it still runs
+    expect(() => inv(m).all()).toThrow(/running DA \d+ has no memory record/);
+    const s = handBuilt();
+    const ds = [64, 64, 64, 70].map((target) => s.inject(0, CLASS_L, 64, 1000 * MS, target));
+    at(s, 1.5);
+    s.mem!.recOf[ds[3]] = 0;
+    expect(() => inv(s).all()).toThrow(/suspended DA \d+ still has a memory record/);
+  });
+
   it("memory counters that disagree with the DAs' states", () => {
     const m = handBuilt();
     m.inject(0, CLASS_L, 64, 1000 * MS, 64);
