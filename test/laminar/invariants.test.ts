@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { applySets, defaultConfig } from "../../src/model/params-config.js";
 import { LaminarModel } from "../../src/laminar/model.js";
 import { InvariantError, type Invariants } from "../../src/laminar/invariants.js";
-import { D_PENDING, D_SUSPENDED } from "../../src/laminar/store.js";
+import { D_PENDING, D_QUEUED, D_SUSPENDED } from "../../src/laminar/store.js";
 import { loadCore } from "../../src/core/wasm.js";
 import { CLASS_F, CLASS_L } from "../../src/workload/bimodal.js";
 
@@ -28,7 +28,7 @@ function handBuilt(...sets: string[]): LaminarModel {
 const at = (m: LaminarModel, ms: number) => m.runUntil(Math.round(ms * MS));
 const inv = (m: LaminarModel): Invariants => m.invariants!;
 /** The model's private parts a fault is injected into. */
-const guts = (m: LaminarModel) => m as unknown as { qTail: Int32Array; inFlight: number; running: number; suspended: number; squatting: number };
+const guts = (m: LaminarModel) => m as unknown as { qHead: Int32Array; qTail: Int32Array; inFlight: number; running: number; suspended: number; squatting: number };
 
 describe("atoms", () => {
   it("double allocation: atoms the bitmap wrongly shows free are taken a second time", () => {
@@ -96,6 +96,16 @@ describe("queues, arbitration and starts", () => {
     expect(() => inv(m).queue(0)).not.toThrow();
     guts(m).qTail[0] = 3;
     expect(() => inv(m).queue(0)).toThrow(/queue tail 3 is not its last DA/);
+    // a running DA linked into the queue list
+    const r = handBuilt();
+    const l = r.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    guts(r).qHead[0] = l;
+    r.das.next[l] = -1;
+    expect(() => inv(r).queue(0)).toThrow(/DA \d+ in its queue is not a DA queued there/);
+    // a queue list that loops
+    r.das.state[l] = D_QUEUED;
+    r.das.next[l] = l;
+    expect(() => inv(r).queue(0)).toThrow(/queue list has a cycle/);
   });
 
   it("arbitration out of E_v,init order", () => {
