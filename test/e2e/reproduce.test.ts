@@ -73,7 +73,7 @@ describe("laminar reproduce", () => {
     }
   }, 240_000); // four reproduce runs: about 33 s alone, more on a busy machine
 
-  it("runs exp5 at the quick scale: Airlock on never OOM-kills an L-task, off does; both figures are drawn", () => {
+  it("runs exp5 at the quick scale: Airlock on (the paper's suspension scope) OOM-kills far fewer L-tasks than off; both figures are drawn", () => {
     const out = mkdtempSync(join(tmpdir(), "laminar-reproduce-exp5-"));
     try {
       const r = laminar("reproduce", "exp5", "--out", out, "--no-progress");
@@ -82,8 +82,9 @@ describe("laminar reproduce", () => {
       expect(r.out).toMatch(/733,284/); // the paper's count beside ours
       const records = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Array<Record<string, unknown>>;
       const on = records.find((x) => x.value === true)!, off = records.find((x) => x.value === false)!;
-      expect(on.lTaskOomKills).toBe(0);
+      // with airlock.suspensionScope=lower a node running only L-tasks has nothing to suspend: kills are measured, not zero
       expect(off.lTaskOomKills as number).toBeGreaterThan(0);
+      expect(on.lTaskOomKills as number).toBeLessThan(0.5 * (off.lTaskOomKills as number));
       expect(on.executionSurvival as number).toBeGreaterThan(off.executionSurvival as number);
       expect(on.probeDrops as number).toBeGreaterThan(0);
       expect((on.series as unknown[]).length).toBeGreaterThan(10);

@@ -246,7 +246,8 @@ describe("laminar sim: bad input", () => {
 describe("laminar sim with the memory model and Airlock", () => {
   const MEM = [...SMALL, "--set", "memory.enabled=true", "--set", "reservation.enabled=false", "--set", "regeneration.enabled=false"];
   it("reports the runtime-survival fields and series, and prints them in the table", () => {
-    const r = laminar("sim", ...MEM, "--json");
+    // suspending down to the top (not the default scope): the kernel never fires
+    const r = laminar("sim", ...MEM, "--set", "airlock.suspensionScope=all", "--json");
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out);
     for (const k of ["completedSuccessRatio", "executionSurvival", "lTaskOomKills", "fTaskOomKills", "suspensions", "resumedInPlace",

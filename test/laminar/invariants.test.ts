@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { applySets, defaultConfig } from "../../src/model/params-config.js";
 import { LaminarModel } from "../../src/laminar/model.js";
 import { InvariantError, type Invariants } from "../../src/laminar/invariants.js";
-import { D_PENDING, D_SUSPENDED } from "../../src/laminar/store.js";
+import { D_PENDING, D_QUEUED, D_SUSPENDED } from "../../src/laminar/store.js";
 import { loadCore } from "../../src/core/wasm.js";
 import { CLASS_F, CLASS_L } from "../../src/workload/bimodal.js";
 
@@ -28,7 +28,7 @@ function handBuilt(...sets: string[]): LaminarModel {
 const at = (m: LaminarModel, ms: number) => m.runUntil(Math.round(ms * MS));
 const inv = (m: LaminarModel): Invariants => m.invariants!;
 /** The model's private parts a fault is injected into. */
-const guts = (m: LaminarModel) => m as unknown as { qTail: Int32Array; inFlight: number; running: number; suspended: number; squatting: number };
+const guts = (m: LaminarModel) => m as unknown as { qHead: Int32Array; qTail: Int32Array; inFlight: number; running: number; suspended: number; squatting: number };
 
 describe("atoms", () => {
   it("double allocation: atoms the bitmap wrongly shows free are taken a second time", () => {
@@ -96,6 +96,16 @@ describe("queues, arbitration and starts", () => {
     expect(() => inv(m).queue(0)).not.toThrow();
     guts(m).qTail[0] = 3;
     expect(() => inv(m).queue(0)).toThrow(/queue tail 3 is not its last DA/);
+    // a running DA linked into the queue list
+    const r = handBuilt();
+    const l = r.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    guts(r).qHead[0] = l;
+    r.das.next[l] = -1;
+    expect(() => inv(r).queue(0)).toThrow(/DA \d+ in its queue is not a DA queued there/);
+    // a queue list that loops
+    r.das.state[l] = D_QUEUED;
+    r.das.next[l] = l;
+    expect(() => inv(r).queue(0)).toThrow(/queue list has a cycle/);
   });
 
   it("arbitration out of E_v,init order", () => {
@@ -198,6 +208,42 @@ describe("Airlock", () => {
     at(p, 10);
     // 50 + 60 = 110 GiB; 110 + 100 > 204.8, but suspending one F brings it to 196.7
     expect(() => inv(p).reactivating(0, big)).toThrow(/reactivated although resuming it in place \(after suspending its lower-priority runners/);
+  });
+
+  it("an image handed to a secondary probe before its entry was reactivated", () => {
+    const m = handBuilt();
+    const ds = [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
+    at(m, 1.5);
+    expect(m.das.state[ds[3]]).toBe(D_SUSPENDED);
+    expect(() => inv(m).landing(ds[3])).toThrow(/before its reactivation/);
+  });
+
+  it("an image on a node that its ledger does not hold, and a use that its records and images do not sum to", () => {
+    const m = handBuilt();
+    m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    at(m, 1.5);
+    expect(() => inv(m).all()).not.toThrow();
+    m.mem!.addImage(0, 5); // the fault: 5 GiB of image that no ledger entry owns
+    expect(() => inv(m).all()).toThrow(/node 0 holds \d+ KiB of images, its ledger 0/);
+    const u = handBuilt();
+    u.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    at(u, 1.5);
+    const f64 = u.views.f64 as Float64Array;
+    const at0 = (u.mem as unknown as { usage: number }).usage >> 3;
+    f64[at0] += 1024; // the fault: node 0's use drifts from what its records say
+    expect(() => inv(u).all()).toThrow(/memory: node 0: use \d+ KiB, records and images sum to/);
+  });
+
+  it("a running DA without a memory record, and a suspended one with a record", () => {
+    const m = handBuilt();
+    const l = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
+    m.mem!.remove(l); // the fault: its memory record is dropped while it still runs
+    expect(() => inv(m).all()).toThrow(/running DA \d+ has no memory record/);
+    const s = handBuilt();
+    const ds = [64, 64, 64, 70].map((target) => s.inject(0, CLASS_L, 64, 1000 * MS, target));
+    at(s, 1.5);
+    s.mem!.recOf[ds[3]] = 0;
+    expect(() => inv(s).all()).toThrow(/suspended DA \d+ still has a memory record/);
   });
 
   it("memory counters that disagree with the DAs' states", () => {
