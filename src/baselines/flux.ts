@@ -161,7 +161,7 @@ export class FluxModel extends TaskModel {
       this.engine.post(this.decisionNs(b, this.rootPipeline), K_ROOT_DONE, t);
       return;
     }
-    if (!this.admitTo(q, b, t, this.c.baselines.flux.brokerQueueCap)) return;
+    if (!this.admitTo(q, b, t, this.c.baselines.flux.brokerQueueCap, K_AT_BROKER)) return;
     if (b === root && q.len[b] > this.maxRootQueue) this.maxRootQueue = q.len[b];
     if (q.busy[b] === 0) {
       q.busy[b] = 1;
@@ -255,6 +255,7 @@ export interface FluxResult extends CommonResult, NetCounters {
   decisions: number;
   rollbacks: number;
   maxRootQueue: number;
+  fullQueueRetries: number;
   crashed: boolean;
 }
 
@@ -268,6 +269,7 @@ export function runFlux(config: Config, opts: RunOptions = {}): FluxResult {
     decisions: model.decisions,
     rollbacks: model.rollbacks,
     maxRootQueue: model.maxRootQueue,
+    fullQueueRetries: model.fullQueueRetries,
     crashed: model.crashed,
     ...model.net.counters,
   };

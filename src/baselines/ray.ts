@@ -106,7 +106,7 @@ export class RayModel extends TaskModel {
   /** Task t reaches the raylet of node T.at[t]: it queues for the node's commit lock (or fails at a full raylet). */
   private atRaylet(t: number): void {
     const n = this.T.at[t], q = this.raylets;
-    if (!this.admitTo(q, n, t, this.r.rayletQueueCap)) return;
+    if (!this.admitTo(q, n, t, this.r.rayletQueueCap, K_AT_RAYLET)) return;
     if (q.len[n] > this.maxRayletQueue) this.maxRayletQueue = q.len[n];
     if (q.busy[n] === 0) {
       q.busy[n] = 1;
@@ -158,7 +158,7 @@ export class RayModel extends TaskModel {
 
   private atGcs(t: number): void {
     const s = this.T.at[t], q = this.shards;
-    if (!this.admitTo(q, s, t, this.r.shardQueueCap)) return;
+    if (!this.admitTo(q, s, t, this.r.shardQueueCap, K_AT_GCS)) return;
     if (q.len[s] > this.maxShardQueue) this.maxShardQueue = q.len[s];
     if (q.busy[s] === 0) {
       q.busy[s] = 1;
@@ -200,6 +200,7 @@ export interface RayResult extends CommonResult, NetCounters {
   gcsDecisions: number;
   maxRayletQueue: number;
   maxShardQueue: number;
+  fullQueueRetries: number;
   crashed: boolean;
 }
 
@@ -215,6 +216,7 @@ export function runRay(config: Config, opts: RunOptions = {}): RayResult {
     gcsDecisions: model.gcsDecisions,
     maxRayletQueue: model.maxRayletQueue,
     maxShardQueue: model.maxShardQueue,
+    fullQueueRetries: model.fullQueueRetries,
     crashed: model.crashed,
     ...model.net.counters,
   };

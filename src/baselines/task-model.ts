@@ -32,7 +32,11 @@ export abstract class TaskModel {
   protected readonly deadlineNs: number;
   protected readonly heartbeatNs: number;
   private readonly crashNs: number;
+  /** fullQueue=retry: the wait before a refused task is sent again; -1 with fullQueue=fail. */
+  private readonly fullRetryNs: number;
   inFlight = 0;
+  /** Tasks refused by a full queue and sent again (fullQueue=retry). */
+  fullQueueRetries = 0;
   running = 0;
   /** The crash rule has fired: every queued and later task fails. */
   crashed = false;
@@ -40,6 +44,7 @@ export abstract class TaskModel {
   constructor(core: Core, protected readonly c: Config, scheduler: string) {
     this.net = new BaselineNet(c, scheduler);
     this.crashNs = c.baselines.crashDecisionMs > 0 ? c.baselines.crashDecisionMs * NS_PER_MS : Infinity;
+    this.fullRetryNs = c.baselines.fullQueue === "retry" ? Math.round(c.baselines.fullQueueRetryMs * NS_PER_MS) : -1;
     this.deadlineNs = Math.round(c.baselines.deadlineMs * NS_PER_MS);
     this.heartbeatNs = Math.max(1, Math.round(c.baselines.heartbeatMs * NS_PER_MS));
     this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
@@ -121,17 +126,23 @@ export abstract class TaskModel {
   }
 
   /**
-   * Queue task t at server s of q, unless that queue already holds `cap`
-   * tasks (cap 0: unbounded) or the control plane has crashed: then t fails
-   * at once and this returns false.
+   * Queue task t at server s of q and return true, unless the control plane
+   * has crashed (t fails) or that queue already holds `cap` tasks (cap 0:
+   * unbounded): then t fails at once (fullQueue=fail, queueFull), or its
+   * sender sends it again as event `kind` after fullQueueRetryMs and the
+   * message's delay (fullQueue=retry; past its deadline it fails).
    */
-  protected admitTo(q: Queues, s: number, t: number, cap: number): boolean {
+  protected admitTo(q: Queues, s: number, t: number, cap: number, kind: number): boolean {
     if (this.crashed) {
       this.fail(t, CAUSE_CRASHED);
       return false;
     }
     if (cap > 0 && q.len[s] >= cap) {
-      this.fail(t, CAUSE_QUEUE_FULL);
+      if (this.fullRetryNs < 0) this.fail(t, CAUSE_QUEUE_FULL);
+      else if (!this.expired(t)) {
+        this.fullQueueRetries++;
+        this.engine.post(this.fullRetryNs + this.net.delay(), kind, t);
+      }
       return false;
     }
     q.push(s, t, this.T.next);

@@ -255,6 +255,16 @@ export const baselines = {
     source: artifact(),
     description: "crash rule (0: off; the artifact: 5,000): a scheduling decision that would take longer means the control plane has crashed, and every queued and later task fails (crashed)",
   }),
+  fullQueue: enm({
+    values: ["fail", "retry"] as const, default: "fail", unit: "choice",
+    source: artifact(),
+    description: "what becomes of a task sent to a full bounded queue (a raylet, a GCS shard, a broker): it fails at once (fail, queueFull: the artifact's raylet), or its sender sends it again after fullQueueRetryMs until its deadline (retry)",
+  }),
+  fullQueueRetryMs: num({
+    gt: 0, max: 100000, default: 10, unit: "ms",
+    source: ours("as the Flux-like backoff per level; the paper gives none"),
+    description: "fullQueue=retry: the wait before a task refused by a full queue is sent again (plus the message's own delay)",
+  }),
   deadlineMs: num({
     gt: 0, max: 1e6, default: 5000, unit: "ms",
     source: paper("Experimental Setup"),

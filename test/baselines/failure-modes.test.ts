@@ -95,6 +95,8 @@ const EFFECT: Record<string, [Sched, string, ...string[]]> = {
   "baselines.lossRecoveryMs": ["ray", "50"],
   "baselines.crashDecisionMs": ["ray", "0.01"],
   "baselines.deadlineMs": ["ray", "1"],
+  "baselines.fullQueue": ["ray", "retry", "baselines.ray.rayletQueueCap=1"],
+  "baselines.fullQueueRetryMs": ["ray", "50", "baselines.fullQueue=retry", "baselines.ray.rayletQueueCap=1"],
   "baselines.heartbeatMs": ["ray", "1000"],
   "baselines.slurm.baseMatchUs": ["slurm", "100"],
   "baselines.slurm.scanPerNodeUs": ["slurm", "1"],

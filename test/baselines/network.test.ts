@@ -105,6 +105,20 @@ describe("entry skew", () => {
     expect(hot.localStarts).toBeLessThan(0.5 * even.localStarts);
   });
 
+  it("a task refused by a full queue fails at once, or is sent again until its deadline (fullQueue)", () => {
+    const base = ["cluster.nodes=400", "workload.rho=0.6", "network.loss=0", "baselines.ray.rayletQueueCap=3", "baselines.ray.localUs=200",
+      "workload.hotspotShare=1", "workload.hotNodeShare=0.01", "baselines.deadlineMs=50"];
+    const fail = run("ray", ...base) as RayResult;
+    expect(fail.failedBy.queueFull).toBeGreaterThan(0);
+    expect(fail.fullQueueRetries).toBe(0);
+    const retry = run("ray", ...base, "baselines.fullQueue=retry", "baselines.fullQueueRetryMs=5") as RayResult;
+    expect(retry.failedBy.queueFull).toBe(0);
+    expect(retry.fullQueueRetries).toBeGreaterThan(fail.failedBy.queueFull);
+    expect(retry.failedBy.deadline).toBeGreaterThan(0); // sent again and again until the deadline
+    expect(retry.arrived).toBe(retry.started + retry.failed + retry.inFlightAtEnd);
+    expect(retry.p99StartedMs!).toBeLessThan(50.1);
+  });
+
   it("Flux-like: entry=leaf puts tasks on the leaf over their entry node; a hotspot there makes it collide and roll back", () => {
     const base = ["cluster.nodes=1024", "workload.rho=0.5", "network.loss=0", "baselines.flux.entry=leaf"];
     const even = run("flux", ...base) as FluxResult;
