@@ -48,6 +48,8 @@ export function paramsCommand(): Command {
     .option("--set <name=value>", "also show the values with this override (repeatable)", collect, [])
     .option("--profile <name>", "only the values a run profile sets (paper: the paper's stated setup; artifact: the authors' published sweep settings), each with its source; --config and --set still apply")
     .action(async (o: Options) => {
+      if (o.markdown && o.json) throw new UsageError("--json and --markdown: choose one");
+      if (o.markdown && o.profile !== undefined) throw new UsageError("--markdown prints the reference of defaults; --profile does not apply to it (use --json or the table)");
       const profile = profileOption(o.profile);
       if (profile !== undefined) {
         const values = await resolvedValues(o.config, o.set, profile);
@@ -62,6 +64,7 @@ export function paramsCommand(): Command {
         return;
       }
       const entries = select(o.group);
+      if (o.markdown && (o.config !== undefined || o.set.length > 0)) throw new UsageError("--markdown prints the reference of defaults; --config and --set do not apply to it (use --json or the table to see their values)");
       if (o.markdown) {
         process.stdout.write(renderParamsMarkdown(entries));
         return;

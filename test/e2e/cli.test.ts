@@ -79,14 +79,16 @@ describe("laminar CLI", () => {
       [["bench", "--kernels", "nope"], 2, /unknown kernel "nope"/],
       [["bench", "--impls", "wasm-simd,java"], 2, /unknown impl "java"/],
       [["bench", "--max-time", "-1"], 2, /--max-time must be a positive number/],
-      [["bench", "--frobnicate"], 1, /unknown option '--frobnicate'/],
-      [["nosuchcommand"], 1, /unknown command 'nosuchcommand'/],
+      // commander's own parse errors: the same one line and exit 2 as every other bad input
+      [["bench", "--frobnicate"], 2, /^laminar: unknown option '--frobnicate'/],
+      [["nosuchcommand"], 2, /^laminar: unknown command 'nosuchcommand'/],
     ];
     // an --out under /proc: Node's own recursive mkdir would spin there for ever
     if (existsSync("/proc/self")) cases.push([["reproduce", "exp4a", "--no-progress", "--out", "/proc/laminar-no/such"], 2, /--out \/proc\/laminar-no\/such: ENOENT/]);
     for (const [args, code, msg] of cases) {
       const r = laminar(...args);
       expect(r.code, args.join(" ")).toBe(code);
+      expect(r.err.trim().split("\n"), args.join(" ")).toHaveLength(1);
       expect(r.err).toMatch(msg);
       expect(r.err).not.toMatch(/\n\s+at /); // no stack trace
       expect(r.err.trim().split("\n")[0]).toMatch(msg);
