@@ -22,8 +22,8 @@ function laminar(...args: string[]) {
 const SMALL = ["--nodes", "300", "--duration", "0.2", "--no-progress"];
 const SEED = "4242";
 
-/** Fields that measure the run itself, not the simulation: they differ between identical runs. */
-const WALL_FIELDS = ["wallSeconds", "tasksPerWallSecond", "peakRssMiB"];
+/** Fields that measure the run itself, not the simulation: they differ between identical runs (the manifest has the run's start and end time). */
+const WALL_FIELDS = ["wallSeconds", "tasksPerWallSecond", "peakRssMiB", "manifest"];
 
 function withoutWall(r: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(r).filter(([k]) => !WALL_FIELDS.includes(k)));
