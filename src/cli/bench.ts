@@ -58,6 +58,8 @@ export function benchCommand(): Command {
       const askedRounds = parseIntIn("--rounds", o.rounds, 1, MAX_ROUNDS);
       const maxTime = o.quick ? 0.05 : askedTime;
       const rounds = o.quick ? 1 : askedRounds;
+      const { finishManifest, startManifest } = await import("../experiments/manifest.js");
+      const started = startManifest("laminar bench", [], null);
       const t0 = Date.now();
       const report = await runBench({ kernels, impls, native: o.native, maxTime, rounds, onProgress: progressLine(t0) });
       const meta = {
@@ -70,7 +72,7 @@ export function benchCommand(): Command {
         paperMachine: "Intel Xeon Platinum 8369B, 2.7 GHz, AVX2 (paper, Experimental setup)",
       };
       if (o.json) {
-        console.log(JSON.stringify({ ...meta, kernels: report.rows, nativeNote: report.nativeNote, checksumMismatches: report.checksumMismatches }, null, 2));
+        console.log(JSON.stringify({ manifest: finishManifest(started), ...meta, kernels: report.rows, nativeNote: report.nativeNote, checksumMismatches: report.checksumMismatches }, null, 2));
       } else {
         printTable(report.rows);
         if (report.nativeNote) console.log(`\nnative rows skipped: ${report.nativeNote}`);

@@ -48,7 +48,19 @@ describe("laminar CLI", () => {
       expect(kernels).toContain(row.name);
       expect(["wasm-simd", "wasm-scalar", "ts"]).toContain(row.impl);
       expect(row.nsPerOp).toBeGreaterThan(0);
+      // each row keeps its round count and spread (benchmark.js's margin of error per round, and the rounds' range)
+      expect(row.roundCount).toBe(1);
+      expect(row.spreadPct).toBe(0);
+      expect(row.rmePct).toHaveLength(1);
+      expect(row.rmePct[0]).toBeGreaterThanOrEqual(0);
+      expect(row.samples[0]).toBeGreaterThanOrEqual(5);
     }
+    // where the figures came from
+    expect(j.manifest.tool).toBe("laminar bench");
+    expect(j.manifest.build).toMatch(/^[0-9a-f]{16}$/);
+    expect(j.manifest.argv).toEqual(["bench", "--json", "--quick", "--no-native", "--kernels", kernels.join(",")]);
+    expect(j.manifest.cpu.count).toBeGreaterThan(0);
+    expect(Date.parse(j.manifest.endedAt)).toBeGreaterThanOrEqual(Date.parse(j.manifest.startedAt));
     expect(j.checksumMismatches).toEqual([]);
     // the probe action, its deferred draws finished by the host, as pinned in bench/native/README.md
     const probe = j.kernels.filter((row: { name: string }) => row.name === "probe-candidates");

@@ -74,6 +74,20 @@ describe("laminar sim --json", () => {
     expect(result.startSuccessRatio as number).toBeLessThanOrEqual(1);
   });
 
+  it("records where it came from: version, build, Node, OS, CPU, command line, times, seed, profile", () => {
+    const m = (result as unknown as { manifest: Record<string, unknown> }).manifest;
+    expect(m.tool).toBe("laminar sim");
+    expect(m.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(m.build).toMatch(/^[0-9a-f]{16}$/);
+    expect(m.commit === null || /^[0-9a-f]{40}(-dirty)?$/.test(m.commit as string)).toBe(true);
+    expect(m.node).toBe(process.version);
+    expect((m.cpu as { count: number }).count).toBeGreaterThan(0);
+    expect(m.argv).toEqual(["sim", ...SMALL, "--seed", SEED, "--json"]);
+    expect(Date.parse(m.endedAt as string)).toBeGreaterThanOrEqual(Date.parse(m.startedAt as string));
+    expect(m.seeds).toEqual([Number(SEED)]);
+    expect(m.profile).toBeNull();
+  });
+
   it("echoes the resolved config, the seed and the named flags included", () => {
     expect(result.config.sim.seed).toBe(Number(SEED));
     expect(result.config.cluster.nodes).toBe(300);
