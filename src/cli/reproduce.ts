@@ -91,7 +91,7 @@ export function reproduceCommand(): Command {
       const { finishManifest, manifestText, startManifest } = await import("../experiments/manifest.js");
       const started = startManifest("laminar reproduce", Array.from({ length: seeds }, (_, i) => i + 1), profile ?? null);
       // the bar counts work (pointCost: tasks to simulate), so it moves while long points run, and its ETA holds
-      const bar = new Progress({ total: points.reduce((a, p) => a + pointCost(p), 0) * seeds, label: `reproduce (${scale})`, enabled: o.progress !== false && process.stderr.isTTY === true });
+      const bar = new Progress({ total: points.reduce((a, p) => a + pointCost(p), 0) * seeds, label: `reproduce (${scale})`, enabled: o.progress !== false });
       let resumed = 0, status = `0/${points.length * seeds} points`;
       const ran = await runPoints(points, {
         out: o.out, seeds, workers, build: buildId(), fresh: o.fresh === true,

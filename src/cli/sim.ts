@@ -204,7 +204,7 @@ export function simCommand(): Command {
       }
       const manifest = startManifest("laminar sim", [config.sim.seed], profile ?? null);
       const endMs = (config.sim.durationS + config.sim.drainS) * 1000;
-      const bar = new Progress({ total: endMs, label: "sim", enabled: o.progress !== false && process.stderr.isTTY === true });
+      const bar = new Progress({ total: endMs, label: "sim", enabled: o.progress !== false });
       const onProgress = (now: number) => bar.update(now / 1e6, `${(now / 1e9).toFixed(2)} s simulated`);
       let threads: ThreadTiming[] = [];
       const run = await runScheduler(config, workers, { onProgress, onThreadTiming: (t) => { threads = t; } });

@@ -135,6 +135,21 @@ describe("laminar sim (table)", () => {
   });
 });
 
+describe("laminar sim progress off a terminal", () => {
+  it("writes plain lines with the ETA to stderr at the set interval; stdout keeps only the result", () => {
+    const r = spawnSync(process.execPath, [cli, "sim", "--nodes", "300", "--duration", "0.2", "--json"], {
+      encoding: "utf8", timeout: 120_000, env: { ...process.env, LAMINAR_PROGRESS_EVERY_S: "0.01" },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stderr.trimEnd().split("\n");
+    expect(lines.length).toBeGreaterThan(1);
+    for (const l of lines.slice(0, -1)) expect(l).toMatch(/^sim \d+\.\d% elapsed \S+ ETA \S+ [\d.]+ s simulated$/);
+    expect(lines.at(-1)).toMatch(/^sim 100\.0% /);
+    expect(r.stderr).not.toContain("\r");
+    expect(JSON.parse(r.stdout).arrived).toBeGreaterThan(0);
+  });
+});
+
 describe("laminar sim --help", () => {
   it("exits 0 and lists the main flags", () => {
     const r = laminar("sim", "--help");
