@@ -44,7 +44,7 @@ export function paramsCommand(): Command {
     .option("--json", "print a JSON array of parameter records")
     .option("--markdown", "print the Markdown parameter reference (docs/parameters.md)")
     .option("--group <prefix>", "only the parameters of one group, e.g. workload or baselines.ray")
-    .option("--config <file>", "also show the values a run with this JSON config file would use")
+    .option("--config <file>", "also show the values a run with this JSON config file would use (a regular file of at most 1 MiB, nested at most 16 levels, no key given twice)")
     .option("--set <name=value>", "also show the values with this override (repeatable)", collect, [])
     .option("--profile <name>", "only the values a run profile sets (paper: the paper's stated setup; artifact: the authors' published sweep settings), each with its source; --config and --set still apply")
     .action(async (o: Options) => {

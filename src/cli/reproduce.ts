@@ -52,11 +52,11 @@ export function pointsUnder(points: Point[], profile: ProfileName | undefined): 
 
 export function reproduceCommand(): Command {
   return new Command("reproduce")
-    .description("run the paper's experiments and print our figures beside the paper's (results.json, results.csv, SVG figures and report.html in --out)")
+    .description("run the paper's experiments and print our figures beside the paper's (results.json, results.csv, SVG figures and report.html in --out, rebuilt from every point there)")
     .argument("[experiments...]", `experiments to run: ${EXPERIMENT_IDS.join(", ")} or all`, ["all"])
     .option("--scale <scale>", "quick (the default: minutes on a laptop) or paper (the paper's sizes and durations: hours)", "quick")
     .option("--seeds <k>", `seeds per point, 1 to ${MAX_SEEDS}; with k > 1 the tables show the mean and a 95% interval`, "1")
-    .option("--out <dir>", "where results go; a rerun with the same directory resumes the points this build of laminar wrote there", "laminar-results")
+    .option("--out <dir>", "where results go (checked writable and locked before the run; one run at a time per folder); a rerun with the same directory resumes the points this build of laminar wrote there, and the results cover every point in it", "laminar-results")
     .option("--workers <n>", `worker threads, 1 to ${MAX_WORKERS} (default: the cores available, ${availableParallelism()} here): points run at once, longest first, one thread each while points outnumber threads; when a sweep has fewer points than threads, they share them (a Laminar point splits its Zones over its share)`)
     .option("--fresh", "run this command's points again, deleting those already in --out (a rerun resumes only points the same build of laminar wrote; other experiments' points there are kept)")
     .option("--profile <name>", `only this ${PROFILE_HELP}; default: Exp1 under both, the other experiments under paper`)
@@ -114,9 +114,10 @@ export function reproduceCommand(): Command {
           throw e instanceof OutputRefused ? new Error(`--out ${e.message}; the points are kept in ${join(o.out, "points")}`) : e;
         }
       };
-      writeResults(o.out, results, manifest, (path, text) => write(basename(path), text));
+      // the tables first: should a write fail, they have reached the user (and the points are in DIR/points)
       const tables = experiments.map((e) => ({ id: e.id, text: experimentTable(e, results) }));
       for (const t of tables) console.log(`\n${t.text}`);
+      writeResults(o.out, results, manifest, (path, text) => write(basename(path), text));
       const present = EXPERIMENTS.filter((e) => results.some((r) => r.point.experiment === e.id));
       const allTables = present.map((e) => ({ id: e.id, text: experimentTable(e, results) }));
       const { figures } = await import("../report/figures.js");

@@ -171,7 +171,7 @@ export function simCommand(): Command {
     .option("--duration <s>", "simulated arrival window in seconds (sim.durationS)")
     .option("--seed <s>", "root seed (sim.seed)")
     .option("--profile <name>", `${PROFILE_HELP}; applied before --config and --set`)
-    .option("--config <file>", "JSON config file (see laminar params)")
+    .option("--config <file>", "JSON config file (see laminar params): a regular file of at most 1 MiB, nested at most 16 levels, no key given twice")
     .option("--set <name=value>", "set a parameter, e.g. --set network.loss=0 (repeatable)", collect, [])
     .option("--check-invariants", "Laminar only: check bitmap, reservation and queue invariants on every transition (slow)")
     .option("--json", "print one JSON object with every result field on stdout")
