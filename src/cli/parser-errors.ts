@@ -5,15 +5,20 @@
 // the message.
 import type { Command, CommanderError } from "commander";
 
+/** The command a parse error came from ("laminar sim"), set by quietParser. */
+const commandOf = new WeakMap<Error, string>();
+
 /** Make `cmd` and its subcommands throw on a parse error, writing nothing to stderr themselves. */
-export function quietParser(cmd: Command): void {
-  cmd.exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });
-  for (const sub of cmd.commands) quietParser(sub);
+export function quietParser(cmd: Command, path = cmd.name()): void {
+  cmd.exitOverride((err) => {
+    commandOf.set(err, path);
+    throw err;
+  }).configureOutput({ writeErr: () => {}, outputError: () => {} });
+  for (const sub of cmd.commands) quietParser(sub, `${path} ${sub.name()}`);
 }
 
-/** The parse error as one line, with the command's name and without commander's "error: ". */
+/** The parse error as one line, without commander's "error: ", pointing at the command's --help. */
 export function parserMessage(err: CommanderError): string {
   const text = err.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " ").trim();
-  if (err.code === "commander.help" || err.code === "commander.helpDisplayed") return "a command is needed (laminar --help lists them)";
-  return `${text} (laminar --help for usage)`;
+  return `${text} (${commandOf.get(err) ?? "laminar"} --help for usage)`;
 }

@@ -1,7 +1,7 @@
 // Where a result came from: one manifest, the same fields for sim's
 // result.json, reproduce's results.json and report.html, and bench --json.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { arch, cpus, platform, release } from "node:os";
 import { join } from "node:path";
 import { packageRoot } from "../core/paths.js";
@@ -13,7 +13,7 @@ export interface Manifest {
   version: string;
   /** build-id.ts: a hash of the version, the compiled JavaScript and the core. */
   build: string;
-  /** The git commit of the package's checkout, with "-dirty" when it has changes; null outside a git checkout. */
+  /** The git commit of the package's checkout, with "-dirty" when tracked files have changes; null when the package is not the top of a git checkout. */
   commit: string | null;
   node: string;
   os: string;
@@ -31,6 +31,8 @@ export interface Manifest {
 function gitCommit(root: string): string | null {
   const git = (...args: string[]) => execFileSync("git", ["-C", root, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 5000 }).trim();
   try {
+    // the package's own checkout, not a repository it was installed inside (node_modules)
+    if (realpathSync(git("rev-parse", "--show-toplevel")) !== realpathSync(root)) return null;
     const head = git("rev-parse", "HEAD");
     if (!/^[0-9a-f]{40}$/.test(head)) return null;
     return git("status", "--porcelain", "--untracked-files=no") === "" ? head : `${head}-dirty`;

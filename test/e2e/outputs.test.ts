@@ -7,7 +7,7 @@
 // overwrite results.json, results.csv or report.html it did not write, and
 // a folder it cannot write. Full-disk and read-only cases mount a tiny tmpfs,
 // which needs root: they are skipped with the reason otherwise.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -89,6 +89,25 @@ describe("sim --out", () => {
     expect(r.code, r.err).toBe(0);
     expect(existsSync(join(dir, ".laminar.lock"))).toBe(false);
   });
+
+  it("two runs into one folder at once: the second is refused in one line; killed, the first leaves a stale lock the next run takes over", async () => {
+    const dir = join(tmp, "concurrent");
+    const first = spawn(process.execPath, [cli, "sim", ...LONG, "--json", "--out", dir], { stdio: "ignore" });
+    try {
+      const lock = join(dir, ".laminar.lock");
+      for (let i = 0; i < 300 && !existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(readFileSync(lock, "utf8").split("\n")[0]).toBe(String(first.pid));
+      oneLine(laminar("sim", ...LONG, "--out", dir), 2, new RegExp(`in use by another laminar run \\(pid ${first.pid}`));
+    } finally {
+      first.kill("SIGKILL");
+      await new Promise((r) => first.once("exit", r));
+    }
+    expect(existsSync(join(dir, ".laminar.lock"))).toBe(true); // kill -9 leaves it
+    const next = laminar("sim", ...SMALL, "--json", "--out", dir);
+    expect(next.code, next.err).toBe(0);
+    expect(existsSync(join(dir, ".laminar.lock"))).toBe(false);
+    expect(existsSync(join(dir, "result.json"))).toBe(true);
+  }, 60_000);
 
   it.skipIf(canMount !== null)(`a full disk keeps the earlier result whole and hands the new one over${canMount ? ` (skipped: ${canMount})` : ""}`, () => {
     const m = tmpfs("64k");
