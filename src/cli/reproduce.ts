@@ -111,7 +111,8 @@ export function reproduceCommand(): Command {
         try {
           writeOwned(o.out, name, text, force);
         } catch (e) {
-          throw e instanceof OutputRefused ? new Error(`--out ${e.message}; the points are kept in ${join(o.out, "points")}`) : e;
+          // the tables are printed and every point is in DIR/points: a rerun rebuilds the rest without running them
+          throw e instanceof OutputRefused || e instanceof OutputWriteError ? new Error(`--out ${o.out}: ${e.message}; the points are kept in ${join(o.out, "points")}`) : e;
         }
       };
       // the tables first: should a write fail, they have reached the user (and the points are in DIR/points)
