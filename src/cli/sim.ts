@@ -192,6 +192,7 @@ export function simCommand(): Command {
       // before the run, not after it: a long run must not end in a folder it cannot write to
       const OUT_FILES = ["result.json", "series.csv"];
       let release = (): void => {};
+      if (o.force === true && o.out === undefined) throw new UsageError("--force replaces --out's files: give --out too");
       if (o.out !== undefined) {
         makeOutDir(o.out, true);
         checkOutFiles(o.out, OUT_FILES, o.force === true);

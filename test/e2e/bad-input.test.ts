@@ -74,6 +74,7 @@ describe("bad input: one line, exit 2", () => {
     [["params", "--json", "--markdown"], /--json and --markdown/],
     [["params", "--markdown", "--set", "workload.rho=5"], /--markdown/],
     [["params", "--markdown", "--config", f.dup], /--markdown/],
+    [["sim", ...SMALL, "--force"], /--force .*--out/],
     [["sim", ...SMALL, "--scheduler", "slurm", "--check-invariants"], /--check-invariants.*Laminar's/],
     [["sim", ...SMALL, "--scheduler", "ray", "--set", "sim.checkInvariants=true"], /sim\.checkInvariants/],
   ];
