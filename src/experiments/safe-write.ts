@@ -46,9 +46,13 @@ export function checkOutput(path: string, overwrite: boolean): void {
   if (w === "file" && !overwrite) throw new OutputRefused(`${path} exists: not overwritten (pass --force to replace it, or choose another folder)`);
 }
 
-/** A temp file's name beside `path`: hidden, with the pid and a random suffix. */
+/**
+ * A temp file's name beside `path`: hidden, with the pid and a random suffix;
+ * the file's own name cut to 150 characters, so a long one (a point's key)
+ * keeps the temp name inside the 255 bytes a file name may have.
+ */
 export function tempName(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  return join(dirname(path), `.${basename(path).slice(0, 150)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
 }
 
 function writeTemp(tmp: string, data: string | Uint8Array): void {

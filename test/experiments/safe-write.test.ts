@@ -27,6 +27,12 @@ describe("writeOutput", () => {
     expect(a).toContain(`.r.json.${process.pid}.`);
   });
 
+  it("writes a file whose name is near the 255-byte limit (a point's key): the temp name stays inside it", () => {
+    const name = `${"k".repeat(245)}.json`;
+    writeOutput(join(dir, name), "{}");
+    expect(readdirSync(dir)).toEqual([name]);
+  });
+
   it("refuses an existing file without overwrite, replaces it with", () => {
     writeFileSync(join(dir, "a.json"), "old");
     expect(() => writeOutput(join(dir, "a.json"), "new")).toThrow(OutputRefused);
