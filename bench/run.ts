@@ -27,6 +27,14 @@ export interface BenchRow {
   nsPerOp: number;
   /** Each round's median, ns per op. */
   rounds: number[];
+  /** How many rounds the figure is the median of. */
+  roundCount: number;
+  /** Spread of the rounds' medians: (slowest - fastest) / nsPerOp, percent. */
+  spreadPct: number;
+  /** Each round's relative margin of error from benchmark.js, percent (null for the native rows, timed outside it). */
+  rmePct: Array<number | null>;
+  /** Each round's sample count (null for the native rows). */
+  samples: Array<number | null>;
   checksum: number;
 }
 
@@ -52,12 +60,13 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** One benchmark.js run of a case: median seconds per call over its samples, as ns per op. */
-function timeCase(c: Case, maxTime: number): number {
+/** One benchmark.js run of a case: median seconds per call over its samples, as ns per op, with its spread. */
+function timeCase(c: Case, maxTime: number): { ns: number; rme: number; samples: number } {
   const b = new Benchmark(c.name, c.run, { maxTime, minSamples: 5, initCount: 1, minTime: Math.min(0.05, maxTime / 4) });
   b.run();
   if (b.error) throw b.error;
-  return (median(b.stats.sample as number[]) * 1e9) / c.opsPerCall;
+  const sample = b.stats.sample as number[];
+  return { ns: (median(sample) * 1e9) / c.opsPerCall, rme: b.stats.rme, samples: sample.length };
 }
 
 export async function runBench(opts: BenchOptions): Promise<BenchReport> {
@@ -65,7 +74,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   const rows = new Map<string, BenchRow>();
   const row = (name: Kernel, impl: RowImpl, checksum: number): BenchRow => {
     let r = rows.get(key(name, impl));
-    if (!r) rows.set(key(name, impl), (r = { name, impl, nsPerOp: NaN, rounds: [], checksum }));
+    if (!r) rows.set(key(name, impl), (r = { name, impl, nsPerOp: NaN, rounds: [], roundCount: 0, spreadPct: NaN, rmePct: [], samples: [], checksum }));
     return r;
   };
   const perRound = opts.kernels.length * opts.impls.length + (opts.native ? 1 : 0);
@@ -96,7 +105,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       const nat = await runNative(nativeLog);
       if (nat.ok) {
         for (const n of nat.rows) {
-          if ((opts.kernels as string[]).includes(n.name)) row(n.name as Kernel, n.impl, n.checksum).rounds.push(n.nsPerOp);
+          if ((opts.kernels as string[]).includes(n.name)) {
+            const nr = row(n.name as Kernel, n.impl, n.checksum);
+            nr.rounds.push(n.nsPerOp);
+            nr.rmePct.push(null);
+            nr.samples.push(null);
+          }
         }
       } else {
         nativeNote = nat.note;
@@ -107,12 +121,18 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     }
     for (const [kernel, impl, c] of cases) {
       step(`round ${r}/${opts.rounds}: ${kernel} (${impl})`);
-      row(kernel, impl, c.checksum).rounds.push(timeCase(c, opts.maxTime));
+      const t = timeCase(c, opts.maxTime), jr = row(kernel, impl, c.checksum);
+      jr.rounds.push(t.ns);
+      jr.rmePct.push(t.rme);
+      jr.samples.push(t.samples);
       done++;
     }
   }
   step("done");
-  const out = [...rows.values()].map((r) => ({ ...r, nsPerOp: median(r.rounds) }));
+  const out = [...rows.values()].map((r) => {
+    const nsPerOp = median(r.rounds);
+    return { ...r, nsPerOp, roundCount: r.rounds.length, spreadPct: (100 * (Math.max(...r.rounds) - Math.min(...r.rounds))) / nsPerOp };
+  });
   out.sort((a, b) => KERNELS.indexOf(a.name) - KERNELS.indexOf(b.name));
   // Every impl of a kernel must have computed the same answer.
   const checksumMismatches: string[] = [];

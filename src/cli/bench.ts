@@ -2,7 +2,11 @@
 import { Command } from "commander";
 import { JS_IMPLS, KERNELS, PAPER_NS, runBench, type BenchRow } from "../../bench/run.js";
 import { formatTable } from "../report/table.js";
-import { parseList, parsePositive, parsePositiveInt } from "./errors.js";
+import { parseIntIn, parseList, parsePositive } from "./errors.js";
+
+/** The most rounds and seconds per case and round bench takes: enough for any figure worth quoting, and a run that ends. */
+export const MAX_ROUNDS = 50;
+export const MAX_TIME_S = 10;
 
 function printTable(rows: BenchRow[]): void {
   const byKernel = new Map<string, BenchRow[]>();
@@ -44,14 +48,18 @@ export function benchCommand(): Command {
     .option("--kernels <list>", `comma-separated kernels (${KERNELS.join(", ")})`, KERNELS.join(","))
     .option("--impls <list>", `comma-separated JS-side impls (${JS_IMPLS.join(", ")})`, JS_IMPLS.join(","))
     .option("--no-native", "skip the native C reference rows")
-    .option("--rounds <n>", "interleaved rounds over all impls; each figure is the median of the rounds' medians", "3")
-    .option("--max-time <s>", "seconds of sampling per case and round", "0.2")
-    .option("--quick", "one short round (0.05 s per case): for smoke tests, not for quoting")
+    .option("--rounds <n>", `interleaved rounds over all impls, 1 to ${MAX_ROUNDS}; each figure is the median of the rounds' medians`, "3")
+    .option("--max-time <s>", `seconds of sampling per case and round, at most ${MAX_TIME_S}`, "0.2")
+    .option("--quick", "one short round (0.05 s per case): for smoke tests, not for quoting; --rounds and --max-time are still checked, then replaced")
     .action(async (o: { json?: boolean; kernels: string; impls: string; native: boolean; maxTime: string; rounds: string; quick?: boolean }) => {
       const kernels = parseList("kernel", o.kernels, KERNELS);
       const impls = parseList("impl", o.impls, JS_IMPLS);
-      const maxTime = o.quick ? 0.05 : parsePositive("--max-time", o.maxTime);
-      const rounds = o.quick ? 1 : parsePositiveInt("--rounds", o.rounds);
+      const askedTime = parsePositive("--max-time", o.maxTime, MAX_TIME_S);
+      const askedRounds = parseIntIn("--rounds", o.rounds, 1, MAX_ROUNDS);
+      const maxTime = o.quick ? 0.05 : askedTime;
+      const rounds = o.quick ? 1 : askedRounds;
+      const { finishManifest, startManifest } = await import("../experiments/manifest.js");
+      const started = startManifest("laminar bench", [], null);
       const t0 = Date.now();
       const report = await runBench({ kernels, impls, native: o.native, maxTime, rounds, onProgress: progressLine(t0) });
       const meta = {
@@ -64,7 +72,7 @@ export function benchCommand(): Command {
         paperMachine: "Intel Xeon Platinum 8369B, 2.7 GHz, AVX2 (paper, Experimental setup)",
       };
       if (o.json) {
-        console.log(JSON.stringify({ ...meta, kernels: report.rows, nativeNote: report.nativeNote, checksumMismatches: report.checksumMismatches }, null, 2));
+        console.log(JSON.stringify({ manifest: finishManifest(started), ...meta, kernels: report.rows, nativeNote: report.nativeNote, checksumMismatches: report.checksumMismatches }, null, 2));
       } else {
         printTable(report.rows);
         if (report.nativeNote) console.log(`\nnative rows skipped: ${report.nativeNote}`);

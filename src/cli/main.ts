@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../core/paths.js";
 import { benchCommand } from "./bench.js";
+import { parserMessage, quietParser } from "./parser-errors.js";
 import { UsageError } from "./errors.js";
 import { infoCommand } from "./info.js";
 import { paramsCommand } from "./params.js";
@@ -17,22 +18,26 @@ const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")
 
 const program = new Command("laminar")
   .description("Laminar: probe-first, execute-later cluster scheduling with the Airlock runtime-survival layer")
-  .version(pkg.version)
-  .showHelpAfterError("(run with --help for usage)")
-  .exitOverride();
+  .version(pkg.version);
 
 program.addCommand(benchCommand());
 program.addCommand(infoCommand());
 program.addCommand(paramsCommand());
 program.addCommand(simCommand());
 program.addCommand(reproduceCommand());
+quietParser(program);
 
 try {
+  if (process.argv.length <= 2) {
+    throw new UsageError(`no command given (choose from: ${program.commands.map((c) => c.name()).join(", ")}; laminar --help lists them)`);
+  }
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) {
-    // commander already printed its one-line message (or the help/version text)
-    process.exit(err.exitCode);
+    // --help and --version printed their text on stdout; a parser error is one line, exit 2
+    if (err.exitCode === 0) process.exit(0);
+    console.error(`laminar: ${parserMessage(err)}`);
+    process.exit(2);
   }
   if (err instanceof UsageError || err instanceof ConfigError) {
     console.error(`laminar: ${err.message}`);

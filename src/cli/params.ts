@@ -44,10 +44,12 @@ export function paramsCommand(): Command {
     .option("--json", "print a JSON array of parameter records")
     .option("--markdown", "print the Markdown parameter reference (docs/parameters.md)")
     .option("--group <prefix>", "only the parameters of one group, e.g. workload or baselines.ray")
-    .option("--config <file>", "also show the values a run with this JSON config file would use")
+    .option("--config <file>", "also show the values a run with this JSON config file would use (a regular file of at most 1 MiB, nested at most 16 levels, no key given twice)")
     .option("--set <name=value>", "also show the values with this override (repeatable)", collect, [])
     .option("--profile <name>", "only the values a run profile sets (paper: the paper's stated setup; artifact: the authors' published sweep settings), each with its source; --config and --set still apply")
     .action(async (o: Options) => {
+      if (o.markdown && o.json) throw new UsageError("--json and --markdown: choose one");
+      if (o.markdown && o.profile !== undefined) throw new UsageError("--markdown prints the reference of defaults; --profile does not apply to it (use --json or the table)");
       const profile = profileOption(o.profile);
       if (profile !== undefined) {
         const values = await resolvedValues(o.config, o.set, profile);
@@ -62,6 +64,7 @@ export function paramsCommand(): Command {
         return;
       }
       const entries = select(o.group);
+      if (o.markdown && (o.config !== undefined || o.set.length > 0)) throw new UsageError("--markdown prints the reference of defaults; --config and --set do not apply to it (use --json or the table to see their values)");
       if (o.markdown) {
         process.stdout.write(renderParamsMarkdown(entries));
         return;

@@ -2,15 +2,18 @@
 // parameters (--nodes is cluster.nodes, ...) applied after --config and
 // --set, so every value passes the same validation and error messages.
 import { Command } from "commander";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Config } from "../model/params.js";
 import { waitShare, type ThreadTiming } from "../model/run-options.js";
 import { formatTable } from "../report/table.js";
 import { Progress } from "./progress.js";
 import { availableParallelism } from "node:os";
 import { UsageError } from "./errors.js";
-import { makeOutDir } from "./out-dir.js";
+import { decimal } from "../model/decimal.js";
+import { checkOutFiles, makeOutDir } from "./out-dir.js";
+import { saveOutputs } from "./save-result.js";
+import { OutputWriteError } from "../experiments/safe-write.js";
+import { FolderLocked, lockFolder } from "../experiments/out-lock.js";
+import { finishManifest, startManifest } from "../experiments/manifest.js";
 import type { SimResult } from "../laminar/run.js";
 import type { SlurmResult } from "../baselines/slurm.js";
 import type { RayResult } from "../baselines/ray.js";
@@ -35,6 +38,7 @@ interface Options {
   progress?: boolean;
   workers?: string;
   profile?: string;
+  force?: boolean;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -59,6 +63,9 @@ export function simSets(o: Options): string[] {
 function supported(c: Config): void {
   if (c.memory.enabled && c.sim.scheduler !== "laminar") {
     throw new UsageError(`memory.enabled: the memory model and Airlock are Laminar's (Exp5); the ${c.sim.scheduler}-like model has none`);
+  }
+  if (c.sim.checkInvariants && c.sim.scheduler !== "laminar") {
+    throw new UsageError(`--check-invariants (sim.checkInvariants): the invariant checker is Laminar's; the ${c.sim.scheduler}-like model has none`);
   }
 }
 
@@ -164,11 +171,12 @@ export function simCommand(): Command {
     .option("--duration <s>", "simulated arrival window in seconds (sim.durationS)")
     .option("--seed <s>", "root seed (sim.seed)")
     .option("--profile <name>", `${PROFILE_HELP}; applied before --config and --set`)
-    .option("--config <file>", "JSON config file (see laminar params)")
+    .option("--config <file>", "JSON config file (see laminar params): a regular file of at most 1 MiB, nested at most 16 levels, no key given twice")
     .option("--set <name=value>", "set a parameter, e.g. --set network.loss=0 (repeatable)", collect, [])
-    .option("--check-invariants", "check bitmap, reservation and queue invariants on every transition (slow)")
+    .option("--check-invariants", "Laminar only: check bitmap, reservation and queue invariants on every transition (slow)")
     .option("--json", "print one JSON object with every result field on stdout")
-    .option("--out <dir>", "also write result.json and series.csv into this directory (made, and checked writable, before the run starts)")
+    .option("--out <dir>", "also write result.json and series.csv into this directory (made, and checked writable, before the run starts; an existing result there is not overwritten without --force)")
+    .option("--force", "with --out: replace an existing result.json and series.csv")
     .option("--no-progress", "no progress bar on stderr")
     .option("--workers <w>", `Laminar only: split the Zones over w worker threads; the result is the same for any w (default: 1 below ${AUTO_WORKERS_NODES} nodes, else the cores available, ${availableParallelism()} here)`)
     .addHelpText("after", "\nExamples:\n  laminar sim --nodes 1000 --duration 2\n  laminar sim --nodes 32000 --duration 30 --workers 2 --json > result.json\n  laminar sim --nodes 5000 --rho 0.8 --duration 30 --json > result.json\n  laminar sim --set network.loss=0.2 --set regeneration.enabled=false\n  laminar sim --scheduler ray --profile artifact --duration 1")
@@ -177,28 +185,38 @@ export function simCommand(): Command {
       const profile = profileOption(o.profile);
       const config = resolveConfig(o.config, simSets(o), profile);
       supported(config);
-      const workers = o.workers !== undefined ? Number(o.workers)
+      const workers = o.workers !== undefined ? decimal(o.workers)
         : config.sim.scheduler === "laminar" && config.cluster.nodes >= AUTO_WORKERS_NODES ? availableParallelism() : 1;
       if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError(`--workers must be an integer from 1 to 64, got '${o.workers}'`);
       if (workers > 1 && config.sim.scheduler !== "laminar") throw new UsageError(`--workers: only the laminar scheduler runs on several threads (got ${config.sim.scheduler})`);
       // before the run, not after it: a long run must not end in a folder it cannot write to
-      if (o.out !== undefined) makeOutDir(o.out, true);
+      const OUT_FILES = ["result.json", "series.csv"];
+      let release = (): void => {};
+      if (o.force === true && o.out === undefined) throw new UsageError("--force replaces --out's files: give --out too");
+      if (o.out !== undefined) {
+        makeOutDir(o.out, true);
+        checkOutFiles(o.out, OUT_FILES, o.force === true);
+        try {
+          release = lockFolder(o.out, "laminar sim");
+        } catch (e) {
+          if (e instanceof FolderLocked) throw new UsageError(`--out ${e.message}`);
+          throw e instanceof OutputWriteError ? new UsageError(`--out ${o.out}: ${e.message}`) : e;
+        }
+      }
+      const manifest = startManifest("laminar sim", [config.sim.seed], profile ?? null);
       const endMs = (config.sim.durationS + config.sim.drainS) * 1000;
-      const bar = new Progress({ total: endMs, label: "sim", enabled: o.progress !== false && process.stderr.isTTY === true });
+      const bar = new Progress({ total: endMs, label: "sim", enabled: o.progress !== false });
       const onProgress = (now: number) => bar.update(now / 1e6, `${(now / 1e9).toFixed(2)} s simulated`);
       let threads: ThreadTiming[] = [];
       const run = await runScheduler(config, workers, { onProgress, onThreadTiming: (t) => { threads = t; } });
-      const result = { ...run, profile: profile ?? null };
+      const result = { ...run, profile: profile ?? null, manifest: finishManifest(manifest) };
       bar.finish();
-      if (o.out !== undefined) {
-        try {
-          writeFileSync(join(o.out, "result.json"), JSON.stringify(result, null, 2) + "\n");
-          writeFileSync(join(o.out, "series.csv"), seriesCsv(result));
-        } catch (e) {
-          throw new UsageError(`--out ${o.out}: ${(e as Error).message}`);
-        }
-      }
+      const resultJson = JSON.stringify(result, null, 2) + "\n";
+      const notSaved = o.out === undefined ? null
+        : saveOutputs(o.out, [[OUT_FILES[0], resultJson], [OUT_FILES[1], seriesCsv(result)]], o.force === true, o.json === true, resultJson);
+      release();
       if (o.json) process.stdout.write(JSON.stringify(result) + "\n");
       else console.log(summary(result, threads));
+      if (notSaved !== null) throw notSaved;
     });
 }

@@ -21,17 +21,40 @@ export function record(r: PointResult): Record<string, unknown> {
 
 function csvCell(v: unknown): string {
   if (v === null || v === undefined) return "";
-  if (typeof v === "object") return csvCell(JSON.stringify(v));
   const s = String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function writeResults(out: string, results: PointResult[]): void {
-  const records = results.map(record);
-  writeFileSync(join(out, "results.json"), JSON.stringify(records, null, 1) + "\n");
-  const cols = [...new Set(records.flatMap((r) => Object.keys(r)))].filter((c) => c !== "series"); // the series stays in results.json
-  const lines = [cols.join(","), ...records.map((r) => cols.map((c) => csvCell(r[c])).join(","))];
-  writeFileSync(join(out, "results.csv"), lines.join("\n") + "\n");
+/**
+ * A record with its nested objects as dotted columns ("failedBy.deadline"),
+ * so each CSV cell holds one value; an array (other than the series, which
+ * the CSV leaves out) becomes one column per element ("daEnds.0").
+ */
+export function flatRecord(r: Record<string, unknown>, prefix = "", out: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const [k, v] of Object.entries(r)) {
+    if (prefix === "" && k === "series") continue; // the series stays in results.json
+    if (v !== null && typeof v === "object") flatRecord(v as Record<string, unknown>, `${prefix}${k}.`, out);
+    else out[prefix + k] = v;
+  }
+  return out;
+}
+
+/** results.csv: one row per run, one value per cell, nested fields as dotted columns. */
+export function resultsCsv(results: PointResult[]): string {
+  const rows = results.map((r) => flatRecord(record(r)));
+  const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  return [cols.map(csvCell).join(","), ...rows.map((r) => cols.map((c) => csvCell(r[c])).join(","))].join("\n") + "\n";
+}
+
+/** results.json: the manifest (where the results came from) and one record per run. */
+export function resultsJson(results: PointResult[], manifest: object): string {
+  return JSON.stringify({ manifest, runs: results.map(record) }, null, 1) + "\n";
+}
+
+/** Write results.json and results.csv into `out` with `write` (reproduce passes its safe writer). */
+export function writeResults(out: string, results: PointResult[], manifest: object, write = (path: string, text: string) => writeFileSync(path, text)): void {
+  write(join(out, "results.json"), resultsJson(results, manifest));
+  write(join(out, "results.csv"), resultsCsv(results));
 }
 
 /** Two-sided 95% Student t quantiles for 1..30 degrees of freedom. */

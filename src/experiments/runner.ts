@@ -7,12 +7,13 @@
 // of this sweep whose file exists are read back, not rerun, when the same
 // build wrote them; points of another build are refused (OtherBuildError)
 // unless `fresh` deletes them. Other points in DIR are left alone.
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { makeDir } from "./make-dir.js";
+import { writeOutput } from "./safe-write.js";
 import { pointKey, type Point } from "./specs.js";
 
 export interface PointResult {
@@ -47,9 +48,11 @@ export class OtherBuildError extends Error {
   override name = "OtherBuildError";
 }
 
-/** What DIR/points/<key>.json holds: the build that ran the point, and its result. */
+/** What DIR/points/<key>.json holds: the build that ran the point, the point and seed (since this version), and its result. */
 interface PointFile {
   build: string;
+  point?: Point;
+  seed?: number;
   result: Record<string, unknown>;
 }
 
@@ -58,7 +61,7 @@ interface PointFile {
  * interrupted write: the point runs again); build null for a file from a
  * version of laminar that recorded none (the bare result).
  */
-function readPoint(file: string): { build: string | null; result: Record<string, unknown> } | null {
+export function readPoint(file: string): { build: string | null; point?: Point; seed?: number; result: Record<string, unknown> } | null {
   if (!existsSync(file)) return null;
   let v: unknown;
   try {
@@ -70,14 +73,14 @@ function readPoint(file: string): { build: string | null; result: Record<string,
   const o = v as Partial<PointFile>;
   if (typeof o.build !== "string") return { build: null, result: v as Record<string, unknown> };
   if (o.result === null || typeof o.result !== "object" || Array.isArray(o.result)) return null; // a build but no result: damaged
-  return { build: o.build, result: o.result };
+  const point = o.point !== null && typeof o.point === "object" && typeof o.point.experiment === "string" && Array.isArray(o.point.sets) ? o.point : undefined;
+  return { build: o.build, result: o.result, point, seed: Number.isInteger(o.seed) ? o.seed : undefined };
 }
 
-/** Write a point's file atomically (rename): it is either complete or absent. */
-function writePoint(dir: string, key: string, build: string, result: Record<string, unknown>): void {
-  const body: PointFile = { build, result };
-  writeFileSync(join(dir, `${key}.json.tmp`), JSON.stringify(body));
-  renameSync(join(dir, `${key}.json.tmp`), join(dir, `${key}.json`));
+/** Write a point's file atomically (a temp file of this process, fsync, rename): it is either complete or absent. */
+function writePoint(dir: string, key: string, build: string, point: Point, seed: number, result: Record<string, unknown>): void {
+  const body: PointFile = { build, point, seed, result };
+  writeOutput(join(dir, `${key}.json`), JSON.stringify(body), true);
 }
 
 /**
@@ -186,7 +189,7 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
             running.set(j.key, { cost: j.cost, share: new Float64Array(shared) });
             pool.run({ sets: [...j.point.sets, `sim.seed=${j.seed}`], profile: j.point.profile, threads, progress: shared }).then((r) => {
               const result = r as Record<string, unknown>;
-              writePoint(dir, j.key, o.build, result);
+              writePoint(dir, j.key, o.build, j.point, j.seed, result);
               finish(j, result, false);
               free += threads;
               busy--;

@@ -8,7 +8,9 @@
 //   partly   {"cluster": {"preoccupancy.enabled": true}}
 // Values keep their JSON types ("0.9" is not a number); --set coerces text by
 // the parameter's type instead.
-import { readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { decimal } from "./decimal.js";
+import { checkJsonLimits, MAX_CONFIG_DEPTH } from "./json-limits.js";
 import { ConfigError, unknownParam } from "./params-error.js";
 import { configSchema, getPath, issueToError, show } from "./params-schema.js";
 import { findParam, GROUP_NAMES, KNOWN_NAMES, PARAMS, type Config } from "./params.js";
@@ -86,14 +88,13 @@ export function flattenConfig(config: Config): Record<string, ParamValue> {
 const TRUE = new Set(["true", "1", "yes", "on"]);
 const FALSE = new Set(["false", "0", "no", "off"]);
 
-/** Read `--set` text as the parameter's type: numbers (5_000, 1e3), booleans (true/false, on/off, yes/no, 1/0), enum names. */
+/** Read `--set` text as the parameter's type: numbers in decimal notation (5_000, 1e3; not 0x10), booleans (true/false, on/off, yes/no, 1/0), enum names. */
 export function coerce(name: string, spec: ParamSpec, text: string): ParamValue {
   const bad = () => new ConfigError(`${name}: must be ${mustBe(spec, true)} (got ${show(text)})`, name);
   switch (spec.type) {
     case "number":
     case "integer": {
-      const t = text.replace(/(\d)_(?=\d)/g, "$1");
-      const x = t === "" ? NaN : Number(t);
+      const x = decimal(text);
       if (Number.isNaN(x)) throw bad();
       return x;
     }
@@ -141,6 +142,38 @@ function dottedLeaves(input: Tree, prefix: string, out: Tree = {}): Tree {
   return out;
 }
 
+/** The largest config file read, bytes (the full registry as JSON is a few KiB). */
+export const MAX_CONFIG_BYTES = 1 << 20;
+
+/**
+ * A config file's text: only a regular file (opened without blocking, so a
+ * FIFO or a device is refused rather than waited on or read for ever), and
+ * at most MAX_CONFIG_BYTES.
+ */
+function readConfigText(path: string, where: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    throw new ConfigError(`${where}: cannot read (${e instanceof Error ? e.message : String(e)})`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new ConfigError(`${where}: not a regular file (a folder, device, FIFO or socket)`);
+    if (st.size > MAX_CONFIG_BYTES) throw new ConfigError(`${where}: ${st.size} bytes, more than the ${MAX_CONFIG_BYTES} a config file may have`);
+    const buf = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+    let n = 0, got: number;
+    while (n < buf.length && (got = readSync(fd, buf, n, buf.length - n, null)) > 0) n += got;
+    if (n > MAX_CONFIG_BYTES) throw new ConfigError(`${where}: more than the ${MAX_CONFIG_BYTES} bytes a config file may have`);
+    return buf.subarray(0, n).toString("utf8");
+  } catch (e) {
+    if (e instanceof ConfigError) throw e;
+    throw new ConfigError(`${where}: cannot read (${e instanceof Error ? e.message : String(e)})`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Read and validate a JSON config file; every error names the file. With
  * `over`, the file's values are laid over that config (a profile's) rather
@@ -148,11 +181,11 @@ function dottedLeaves(input: Tree, prefix: string, out: Tree = {}): Tree {
  */
 export function loadConfigFile(path: string, over?: Config): Config {
   const where = `config file ${path}`;
-  let text: string;
+  const text = readConfigText(path, where);
   try {
-    text = readFileSync(path, "utf8");
+    checkJsonLimits(text, MAX_CONFIG_DEPTH);
   } catch (e) {
-    throw new ConfigError(`${where}: cannot read (${e instanceof Error ? e.message : String(e)})`);
+    throw new ConfigError(`${where}: ${(e as Error).message}`);
   }
   let json: unknown;
   try {

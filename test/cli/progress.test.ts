@@ -1,7 +1,7 @@
 // Progress: rate limiting, bar/percent/ETA text, silence when disabled, the
 // final line and newline, truncation to the width, and total = 0.
 import { describe, expect, it } from "vitest";
-import { formatDuration, Progress, type ProgressOptions } from "../../src/cli/progress.js";
+import { formatDuration, plainEveryMsDefault, Progress, type ProgressOptions } from "../../src/cli/progress.js";
 
 /** A fake stream that records writes, and a clock the test moves by hand. */
 function setup(opts: Partial<ProgressOptions> = {}, stream: { isTTY?: boolean; columns?: number } = { isTTY: true }) {
@@ -91,13 +91,45 @@ describe("Progress", () => {
     expect(writes).toEqual([]);
   });
 
-  it("is enabled by default only on a TTY", () => {
-    expect(setup({}, { isTTY: true }).p.enabled).toBe(true);
-    expect(setup({}, { isTTY: false }).p.enabled).toBe(false);
-    expect(setup({}, {}).p.enabled).toBe(false);
-    const forced = setup({ enabled: true }, {});
-    forced.p.update(1);
-    expect(forced.writes).toHaveLength(1);
+  it("is on by default: a bar on a terminal, plain lines anywhere else or on a 0-column terminal", () => {
+    expect(setup({}, { isTTY: true }).p.mode).toBe("bar");
+    expect(setup({}, { isTTY: false }).p.mode).toBe("plain");
+    expect(setup({}, {}).p.mode).toBe("plain");
+    expect(setup({}, { isTTY: true, columns: 0 }).p.mode).toBe("plain");
+    for (const stream of [{ isTTY: true }, {}]) expect(setup({}, stream).p.enabled).toBe(true);
+  });
+
+  it("off a terminal, writes a plain line with the ETA every plainEveryMs, the first after one interval", () => {
+    const { p, writes, clock } = setup({ plainEveryMs: 10_000 }, { isTTY: false });
+    p.update(5);
+    clock.t += 9_999;
+    p.update(10);
+    expect(writes).toEqual([]); // a short run prints nothing
+    clock.t += 1;
+    p.update(25, "3/12 points");
+    expect(writes).toEqual(["sim 25.0% elapsed 10s ETA 30s 3/12 points\n"]);
+    clock.t += 5_000;
+    p.update(40);
+    expect(writes).toHaveLength(1);
+    clock.t += 5_000;
+    p.update(50);
+    expect(writes[1]).toBe("sim 50.0% elapsed 20s ETA 20s\n");
+    p.finish();
+    expect(writes[2]).toBe("sim 100.0% elapsed 20s ETA 0s\n");
+    expect(writes.join("")).not.toContain("\r");
+  });
+
+  it("on a terminal that reports 0 columns, a plain line rather than an empty one", () => {
+    const { p, writes, clock } = setup({ plainEveryMs: 1000 }, { isTTY: true, columns: 0 });
+    clock.t += 1000;
+    p.update(50);
+    expect(writes).toEqual(["sim 50.0% elapsed 1s ETA 1s\n"]);
+  });
+
+  it("takes the plain interval from LAMINAR_PROGRESS_EVERY_S, else 30 s", () => {
+    expect(plainEveryMsDefault({})).toBe(30_000);
+    expect(plainEveryMsDefault({ LAMINAR_PROGRESS_EVERY_S: "5" })).toBe(5_000);
+    expect(plainEveryMsDefault({ LAMINAR_PROGRESS_EVERY_S: "x" })).toBe(30_000);
   });
 
   it("keeps lines shorter than the width, from the option or the stream's columns", () => {

@@ -48,7 +48,19 @@ describe("laminar CLI", () => {
       expect(kernels).toContain(row.name);
       expect(["wasm-simd", "wasm-scalar", "ts"]).toContain(row.impl);
       expect(row.nsPerOp).toBeGreaterThan(0);
+      // each row keeps its round count and spread (benchmark.js's margin of error per round, and the rounds' range)
+      expect(row.roundCount).toBe(1);
+      expect(row.spreadPct).toBe(0);
+      expect(row.rmePct).toHaveLength(1);
+      expect(row.rmePct[0]).toBeGreaterThanOrEqual(0);
+      expect(row.samples[0]).toBeGreaterThanOrEqual(5);
     }
+    // where the figures came from
+    expect(j.manifest.tool).toBe("laminar bench");
+    expect(j.manifest.build).toMatch(/^[0-9a-f]{16}$/);
+    expect(j.manifest.argv).toEqual(["bench", "--json", "--quick", "--no-native", "--kernels", kernels.join(",")]);
+    expect(j.manifest.cpu.count).toBeGreaterThan(0);
+    expect(Date.parse(j.manifest.endedAt)).toBeGreaterThanOrEqual(Date.parse(j.manifest.startedAt));
     expect(j.checksumMismatches).toEqual([]);
     // the probe action, its deferred draws finished by the host, as pinned in bench/native/README.md
     const probe = j.kernels.filter((row: { name: string }) => row.name === "probe-candidates");
@@ -79,14 +91,16 @@ describe("laminar CLI", () => {
       [["bench", "--kernels", "nope"], 2, /unknown kernel "nope"/],
       [["bench", "--impls", "wasm-simd,java"], 2, /unknown impl "java"/],
       [["bench", "--max-time", "-1"], 2, /--max-time must be a positive number/],
-      [["bench", "--frobnicate"], 1, /unknown option '--frobnicate'/],
-      [["nosuchcommand"], 1, /unknown command 'nosuchcommand'/],
+      // commander's own parse errors: the same one line and exit 2 as every other bad input
+      [["bench", "--frobnicate"], 2, /^laminar: unknown option '--frobnicate'/],
+      [["nosuchcommand"], 2, /^laminar: unknown command 'nosuchcommand'/],
     ];
     // an --out under /proc: Node's own recursive mkdir would spin there for ever
     if (existsSync("/proc/self")) cases.push([["reproduce", "exp4a", "--no-progress", "--out", "/proc/laminar-no/such"], 2, /--out \/proc\/laminar-no\/such: ENOENT/]);
     for (const [args, code, msg] of cases) {
       const r = laminar(...args);
       expect(r.code, args.join(" ")).toBe(code);
+      expect(r.err.trim().split("\n"), args.join(" ")).toHaveLength(1);
       expect(r.err).toMatch(msg);
       expect(r.err).not.toMatch(/\n\s+at /); // no stack trace
       expect(r.err.trim().split("\n")[0]).toMatch(msg);

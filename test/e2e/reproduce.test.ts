@@ -5,11 +5,11 @@
 // rho = 0.8 keep the start-success ordering the paper reports.
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { packageRoot } from "../../src/core/paths.js";
-import { EXPERIMENTS } from "../../src/experiments/specs.js";
+import { EXPERIMENTS, pointKey } from "../../src/experiments/specs.js";
 
 const cli = join(packageRoot(), "dist", "src", "cli", "main.js");
 const laminar = (...args: string[]) => {
@@ -21,11 +21,19 @@ describe("laminar reproduce", () => {
   it("runs exp4a at the quick scale, writes its results, and resumes", () => {
     const out = mkdtempSync(join(tmpdir(), "laminar-reproduce-"));
     try {
+      // a stale lock, left by a run killed with -9 (its pid is gone): taken over
+      const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+      writeFileSync(join(out, ".laminar.lock"), `${dead}\nlaminar reproduce\n`);
       const first = laminar("reproduce", "exp4a", "--out", out, "--no-progress");
-      expect(first.code).toBe(0);
+      expect(first.code, first.err).toBe(0);
+      expect(existsSync(join(out, ".laminar.lock"))).toBe(false);
       expect(first.out).toMatch(/Exp4a/);
       expect(first.out).toMatch(/94\.95%/); // the paper's figure beside ours
-      const records = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Array<Record<string, unknown>>;
+      const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as { manifest: Record<string, unknown>; runs: Array<Record<string, unknown>> };
+      expect(results.manifest.tool).toBe("laminar reproduce");
+      expect(results.manifest.build).toMatch(/^[0-9a-f]{16}$/);
+      expect(results.manifest.seeds).toEqual([1]);
+      const records = results.runs;
       expect(records).toHaveLength(4);
       for (const r of records) {
         expect(r.experiment).toBe("exp4a");
@@ -40,6 +48,9 @@ describe("laminar reproduce", () => {
       const csv = readFileSync(join(out, "results.csv"), "utf8").trim().split("\n");
       expect(csv).toHaveLength(5);
       expect(csv[0].startsWith("experiment,profile,scheduler,rho,nodes,varied,value,seed")).toBe(true);
+      // flat: nested fields as dotted columns, one value per cell
+      expect(csv[0].split(",")).toContain("failedBy.deadline");
+      expect(csv.join("\n")).not.toMatch(/[{}[\]]/);
       expect(readdirSync(join(out, "points")).filter((f) => f.endsWith(".json"))).toHaveLength(4);
       const pointFiles = readdirSync(join(out, "points")).filter((f) => f.endsWith(".json"));
       for (const f of pointFiles) expect((JSON.parse(readFileSync(join(out, "points", f), "utf8")) as { build: string }).build).toMatch(/^[0-9a-f]{16}$/);
@@ -50,9 +61,20 @@ describe("laminar reproduce", () => {
       expect(html).toMatch(/^<!doctype html>/);
       expect(html).toMatch(/<svg/);
       expect(html).not.toMatch(/<script|(src|href)="https?:/); // self-contained: nothing fetched
+      expect(html).toMatch(/Where these results came from/);
+      // a point of another experiment already in the folder (as `reproduce exp2` would leave it): the rerun's
+      // results.json, results.csv and report.html hold both experiments
+      const exp2 = EXPERIMENTS.find((e) => e.id === "exp2")!.points("quick")[0];
+      const body = JSON.parse(readFileSync(join(out, "points", pointFiles[0]), "utf8")) as Record<string, unknown>;
+      writeFileSync(join(out, "points", `${pointKey(exp2, 1)}.json`), JSON.stringify({ ...body, point: exp2, seed: 1 }));
       const again = laminar("reproduce", "exp4a", "--out", out, "--no-progress");
-      expect(again.code).toBe(0);
-      expect(again.out).toMatch(/4 runs \(4 from earlier runs/);
+      expect(again.code, again.err).toBe(0);
+      expect(again.out).toMatch(/4 runs \(4 from earlier runs in .*\), with 1 other run already in/);
+      const merged = (JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as { runs: Array<{ experiment: string }> }).runs;
+      expect(merged.map((r) => r.experiment)).toEqual(["exp2", "exp4a", "exp4a", "exp4a", "exp4a"]);
+      expect(readFileSync(join(out, "results.csv"), "utf8").trim().split("\n")).toHaveLength(6);
+      expect(readFileSync(join(out, "report.html"), "utf8")).toMatch(/Exp2/);
+      rmSync(join(out, "points", `${pointKey(exp2, 1)}.json`));
       // points written by another build are refused in one line, and --fresh runs them again
       for (const f of pointFiles) {
         const p = join(out, "points", f), body = JSON.parse(readFileSync(p, "utf8")) as { build: string };
@@ -66,7 +88,7 @@ describe("laminar reproduce", () => {
       expect(other.err).toMatch(/^laminar: .* holds 4 of this sweep's 4 point\(s\) from another build of laminar \(0123456789abcdef; this is [0-9a-f]{16}\): pass --fresh/);
       const fresh = laminar("reproduce", "exp4a", "--out", out, "--no-progress", "--fresh");
       expect(fresh.code).toBe(0);
-      expect(fresh.out).toMatch(/4 runs \(0 from earlier runs/);
+      expect(fresh.out).toMatch(/4 runs \(0 from earlier runs.*1 point file .* that name no point left out/);
       expect(readFileSync(join(out, "points", "other-experiment.json"), "utf8")).toMatch(/fedcba9876543210/);
     } finally {
       rmSync(out, { recursive: true, force: true });
@@ -80,7 +102,7 @@ describe("laminar reproduce", () => {
       expect(r.code, r.err).toBe(0);
       expect(r.out).toMatch(/Exp5/);
       expect(r.out).toMatch(/733,284/); // the paper's count beside ours
-      const records = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Array<Record<string, unknown>>;
+      const records = (JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as { runs: Array<Record<string, unknown>> }).runs;
       const on = records.find((x) => x.value === true)!, off = records.find((x) => x.value === false)!;
       // with airlock.suspensionScope=lower a node running only L-tasks has nothing to suspend: kills are measured, not zero
       expect(off.lTaskOomKills as number).toBeGreaterThan(0);

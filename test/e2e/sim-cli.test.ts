@@ -22,8 +22,8 @@ function laminar(...args: string[]) {
 const SMALL = ["--nodes", "300", "--duration", "0.2", "--no-progress"];
 const SEED = "4242";
 
-/** Fields that measure the run itself, not the simulation: they differ between identical runs. */
-const WALL_FIELDS = ["wallSeconds", "tasksPerWallSecond", "peakRssMiB"];
+/** Fields that measure the run itself, not the simulation: they differ between identical runs (the manifest has the run's start and end time). */
+const WALL_FIELDS = ["wallSeconds", "tasksPerWallSecond", "peakRssMiB", "manifest"];
 
 function withoutWall(r: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(r).filter(([k]) => !WALL_FIELDS.includes(k)));
@@ -74,6 +74,20 @@ describe("laminar sim --json", () => {
     expect(result.startSuccessRatio as number).toBeLessThanOrEqual(1);
   });
 
+  it("records where it came from: version, build, Node, OS, CPU, command line, times, seed, profile", () => {
+    const m = (result as unknown as { manifest: Record<string, unknown> }).manifest;
+    expect(m.tool).toBe("laminar sim");
+    expect(m.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(m.build).toMatch(/^[0-9a-f]{16}$/);
+    expect(m.commit === null || /^[0-9a-f]{40}(-dirty)?$/.test(m.commit as string)).toBe(true);
+    expect(m.node).toBe(process.version);
+    expect((m.cpu as { count: number }).count).toBeGreaterThan(0);
+    expect(m.argv).toEqual(["sim", ...SMALL, "--seed", SEED, "--json"]);
+    expect(Date.parse(m.endedAt as string)).toBeGreaterThanOrEqual(Date.parse(m.startedAt as string));
+    expect(m.seeds).toEqual([Number(SEED)]);
+    expect(m.profile).toBeNull();
+  });
+
   it("echoes the resolved config, the seed and the named flags included", () => {
     expect(result.config.sim.seed).toBe(Number(SEED));
     expect(result.config.cluster.nodes).toBe(300);
@@ -118,6 +132,21 @@ describe("laminar sim (table)", () => {
     expect(r.out).toMatch(/300 nodes/);
     expect(r.out).toMatch(/seed 3\b/);
     expect(() => JSON.parse(r.out)).toThrow();
+  });
+});
+
+describe("laminar sim progress off a terminal", () => {
+  it("writes plain lines with the ETA to stderr at the set interval; stdout keeps only the result", () => {
+    const r = spawnSync(process.execPath, [cli, "sim", "--nodes", "300", "--duration", "0.2", "--json"], {
+      encoding: "utf8", timeout: 120_000, env: { ...process.env, LAMINAR_PROGRESS_EVERY_S: "0.01" },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stderr.trimEnd().split("\n");
+    expect(lines.length).toBeGreaterThan(1);
+    for (const l of lines.slice(0, -1)) expect(l).toMatch(/^sim \d+\.\d% elapsed \S+ ETA \S+ [\d.]+ s simulated$/);
+    expect(lines.at(-1)).toMatch(/^sim 100\.0% /);
+    expect(r.stderr).not.toContain("\r");
+    expect(JSON.parse(r.stdout).arrived).toBeGreaterThan(0);
   });
 });
 

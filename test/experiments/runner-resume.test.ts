@@ -69,7 +69,8 @@ describe("runPoints resume", () => {
     expect(r).toHaveLength(1);
     expect(r[0].resumed).toBe(false);
     expect(r[0].result.arrived as number).toBeGreaterThan(1000);
-    expect(read(file(points, a))).toEqual({ build: "b1", result: r[0].result });
+    // the file names its point and seed too, so reproduce can rebuild results from every point in the folder
+    expect(read(file(points, a))).toEqual({ build: "b1", point: a, seed: 1, result: r[0].result });
     expect(existsSync(`${file(points, a)}.tmp`)).toBe(false);
     expect(read(file(points, b))).toEqual({ build: "b0", result: { arrived: 9 } });
   }), 60_000);
