@@ -41,7 +41,7 @@
 // * memory, at every series tick: each node's use equals its images plus its
 //   records, the images equal its ledger's, the running and suspended counts
 //   match the DAs' states, and no suspended DA has a running record.
-import type { LaminarModel } from "./model.js";
+import type { LaminarState } from "./state.js";
 import type { Config } from "../model/params.js";
 import { D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, D_SUSPENDED, T_STARTED } from "./store.js";
 import { NS_PER_MS } from "../sim/time.js";
@@ -71,7 +71,7 @@ export class Invariants {
   private arbArrive = 0;
   checks = 0;
 
-  constructor(private readonly m: LaminarModel, c: Config) {
+  constructor(private readonly m: LaminarState, c: Config) {
     this.A = m.cluster.atoms;
     this.owner = new Int32Array(m.cluster.nodes * this.A).fill(-1);
     const cap = kib(c.memory.nodeCapacityGiB);

@@ -26,95 +26,28 @@
 // Z-HAF tables, masks and timing wheels are in the core's WebAssembly memory
 // and handled by its kernels.
 import type { Config } from "../model/params.js";
-import type { Core } from "../core/wasm.js";
-import type { CoreExports } from "../core/exports.js";
 import { Status } from "../core/status.js";
-import { Engine } from "../sim/engine.js";
-import { TimerSweep } from "../sim/timer-sweep.js";
-import { Views } from "../core/views.js";
-import { Streams, type Rng } from "../sim/rng.js";
+import { type Rng } from "../sim/rng.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { zigguratNormal } from "../sim/ziggurat.js";
 import { CLASS_F, CLASS_SQUATTER } from "../workload/bimodal.js";
-import { Arrivals } from "../workload/arrivals.js";
 import {
-  CAUSE_DEADLINE, CAUSE_EXPIRED, CAUSE_FASTFAIL, CAUSE_LOST, CAUSE_PROBE_DROP, CAUSE_SILENCE, CAUSE_SQUATTER,
-  END_DEADLINE, END_DUPLICATE, END_EXPIRED, END_FASTFAIL, END_LATE, END_LOST, END_PROBE_DROP, END_SILENCE,
-  RunMetrics, type SurvivalCounters,
+  CAUSE_DEADLINE, CAUSE_EXPIRED, CAUSE_FASTFAIL, CAUSE_LOST, CAUSE_PROBE_DROP, CAUSE_SILENCE, CAUSE_SQUATTER, END_DEADLINE, END_DUPLICATE, END_EXPIRED, END_FASTFAIL, END_LATE, END_LOST, END_PROBE_DROP, END_SILENCE, RunMetrics,
 } from "../metrics/run-metrics.js";
-import { Cluster } from "../model/cluster.js";
-import { zoneOffsets } from "../model/topology.js";
-import { ZoneField } from "./zhaf.js";
-import { Gateway } from "./teg.js";
-import { AgentStore, D_EXPIRED, D_MOVING, D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, D_SUSPENDED, T_FAILED, T_KILLED, T_PENDING, T_STARTED, TaskStore } from "./store.js";
-import { kib, MemoryField } from "./memory.js";
+import { D_EXPIRED, D_MOVING, D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, D_SUSPENDED, T_FAILED, T_KILLED, T_PENDING, T_STARTED } from "./store.js";
+import { kib } from "./memory.js";
 import { largestResident, resumeOrder, suspensionOrder } from "./airlock.js";
 import { byPriority, regenerationDue, sampleDistinct } from "./decisions.js";
-import { Invariants } from "./invariants.js";
-import { Prober } from "./probe.js";
 import { growTyped } from "../sim/slot-store.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 
-// Event kinds (1, 2 and 5 are retired: arrivals and landings have no events).
-const K_TEG = 3, K_ADDRESS = 4, K_ARBITRATE = 6, K_PULL = 7, K_COMPLETE = 8, K_REGEN_SWEEP = 9,
-  K_DEADLINE_SWEEP = 10, K_REGEN = 11, K_DEADLINE = 12, K_SNAPSHOT = 13, K_BCAST = 14, K_UPLOAD = 15,
-  K_WHEEL = 16, K_SERIES = 17, K_MEM = 18, K_AIRLOCK = 19, K_MSG = 20;
-// Messages (mailbox.ts): to the gateway side (a DA ended, a DA retired, a pull
-// request at the proxy, a reactivation, a ledger entry closed, a Zone upload),
-// and between Zones (a secondary probe's state-pull request and its answer).
-const M_DA_END = 1, M_RETIRE = 2, M_PULL = 3, M_REACTIVATE = 4, M_CLOSED = 5, M_UPLOAD = 6, M_LAND_REQ = 7, M_LAND_RESP = 8;
-/** M_RETIRE bits: the task was killed (OOM or reclaimed); its ledger entry closed (no landing possible any more). */
-const R_KILLED = 1, R_CLOSED = 2;
-/** The proxy's answer to a pull request: none asked (the reservation expires first), start, duplicate, late. */
-const V_NONE = 0, V_START = 1, V_DUP = 2, V_LATE = 3;
-/** Period of the timer sweeps, ns. */
-const SWEEP_NS = 1_000_000;
+import {
+  K_TEG, K_ADDRESS, K_ARBITRATE, K_PULL, K_COMPLETE, K_REGEN_SWEEP, K_DEADLINE_SWEEP, K_REGEN, K_DEADLINE, K_SNAPSHOT, K_BCAST, K_UPLOAD, K_WHEEL, K_SERIES, K_MEM, K_AIRLOCK, K_MSG, M_DA_END, M_RETIRE, M_PULL, M_REACTIVATE, M_CLOSED, M_UPLOAD, M_LAND_REQ, M_LAND_RESP, R_KILLED, R_CLOSED, V_NONE, V_START, V_DUP, V_LATE, FLAG_PULL, FLAG_SECONDARY, FLAG_REACTIVATED, EXACT_DEADLINE, EXACT_REGEN, REGEN_ARMED, US, LaminarState, type Partition, zoneRange,
+} from "./state.js";
 
-const FLAG_PULL = 1;
-/** A secondary probe: the reactivated DA of a suspended task (Airlock). */
-const FLAG_SECONDARY = 2;
-/** A ledger entry whose DA has been reactivated (T_susp passed; T_surv runs). */
-const FLAG_REACTIVATED = 4;
-// Task timer bits: an exact deadline / regeneration event is pending (the slot
-// must stay allocated for it); a regeneration check is still to come.
-const EXACT_DEADLINE = 1, EXACT_REGEN = 2, REGEN_ARMED = 4;
-const US = 1000;
+export { type Partition, zoneRange };
 
-/** Which share of the Zones a model instance simulates: partition `index` of `count` (contiguous Zone ranges). */
-export interface Partition {
-  index: number;
-  count: number;
-}
-
-/** Zone range [from, to) of partition `index` of `count`: contiguous, balanced by node count. */
-export function zoneRange(offsets: Int32Array | number[], count: number, index: number): [number, number] {
-  const Z = offsets.length - 1, N = offsets[Z];
-  const cut = (i: number): number => {
-    if (i <= 0) return 0;
-    if (i >= count) return Z;
-    let z = 0;
-    while (z < Z && offsets[z] < (N * i) / count) z++;
-    return z;
-  };
-  return [cut(index), cut(index + 1)];
-}
-
-export class LaminarModel {
-  readonly engine = new Engine();
-  /** What this partition's Zones observed (and, in partition 0, the gateway side too). */
-  readonly metrics: RunMetrics;
-  /** Where the gateway side counts: `metrics` in partition 0; a copy nobody reads elsewhere (every partition replicates the gateway). */
-  readonly fmet: RunMetrics;
-  readonly partition: Partition;
-  /** The Zones [z0, z1) this instance simulates; the nodes [n0, n1). */
-  readonly z0: number;
-  readonly z1: number;
-  readonly n0: number;
-  readonly n1: number;
-  /** Message delay (half a hop) and synchronisation window, ns. */
-  readonly deltaNs: number;
-  /** Messages sent in the current window. */
-  readonly outbox = new Mailbox();
+export class LaminarModel extends LaminarState {
   /** Gateway-side messages received and not yet applied (from inHead on), in delivery order. */
   private readonly inbox = new Mailbox();
   private inHead = 0;
@@ -123,261 +56,6 @@ export class LaminarModel {
   private pool = new Float64Array(256 * REC);
   private poolFree = Int32Array.from({ length: 256 }, (_, i) => i);
   private poolTop = 256;
-  /** Messages sent or accepted and not yet handled. */
-  private msgsPending = 0;
-  /** Deposits forfeited, per Zone (summed in Zone order at the end: the same sum for any partitioning). */
-  private readonly forfeit: Float64Array;
-  readonly cluster: Cluster;
-  readonly zhaf: ZoneField;
-  readonly teg: Gateway;
-  readonly tasks = new TaskStore();
-  readonly das = new AgentStore();
-  readonly invariants: Invariants | null;
-  private readonly k: CoreExports;
-  readonly core: Core;
-  private readonly c: Config;
-
-  // time constants, ns
-  private readonly hopNs: number;
-  private readonly windowNs: number;
-  private readonly batchNs: number;
-  private readonly silenceNs: number;
-  private readonly deadlineNs: number;
-  private readonly reportNs: number;
-  /** Shortest gap between two reports of a node (a tenth of the interval): the jitter's clamp. */
-  private readonly minReportGapNs: number;
-  private readonly broadcastNs: number;
-  private readonly ttlNs: number;
-  readonly endArrivalsNs: number;
-
-  // random streams
-  private readonly arrivals: Arrivals;
-  private readonly rSquat: Rng;
-  private readonly rGate: Rng;
-  private readonly rZone: Rng[] = [];
-  private readonly rNet: Rng[] = [];
-  private readonly rReport: Rng[] = [];
-
-  // gateway batch: the DAs waiting for it (their task, emission time, secondary or not)
-  private tegQueue = new Int32Array(4096);
-  private tegAt0 = new Float64Array(4096);
-  private tegSec = new Uint8Array(4096);
-  private tegCount = 0;
-  private tegOut = new Int32Array(4096);
-  /** Time of the pending gateway batch event (Infinity: none). */
-  private tegAt = Infinity;
-
-  // nodes
-  private readonly qHead: Int32Array;
-  private readonly qTail: Int32Array;
-  /** Time of the node's pending arbitration (its window's close; Infinity: none). */
-  private readonly windowAt: Float64Array;
-  /** Time of the node's next report (generated lazily, see the header). */
-  private readonly nextReport: Float64Array;
-  /** Atoms held by reservations and running tasks, per node (rigid jobs excluded). */
-  readonly held: Int32Array;
-  private batch = new Int32Array(256);
-
-  // DA masks (one bitmap row per DA slot) in core memory
-  private maskBase = 0;
-  private readonly rowBytes: number;
-
-  // reservations: one timing wheel per node (ids = first atom of the reservation, ticks of 1 us)
-  private readonly wheels: number;
-  private readonly wheelBytes: number;
-  private readonly wheelOwner: Int32Array | null;
-  private readonly wheelCheck: Float64Array | null;
-  private readonly wheelOut: number;
-
-  // scratch in core memory for DA scoring
-  private readonly runOutPtr: number;
-  /** A copy of the arbitrating node's row as it was when the window closed. */
-  private readonly row0: number;
-  private readonly candLocal: Int32Array;
-  private readonly seen: Int32Array;
-  /** The probe action through the core (probe.ts). */
-  private readonly prober: Prober;
-  private seenGen = 0;
-
-  private readonly deadlines: TimerSweep;
-  private readonly regens: TimerSweep | null;
-  private readonly quietNs: number;
-  readonly views: Views;
-
-  /** Tasks arrived and not yet resolved; DAs running (resident) now. */
-  inFlight = 0;
-  running = 0;
-  squatting = 0;
-  /** Tasks in an Airlock ledger now. */
-  suspended = 0;
-
-  // runtime survival (memory.enabled): node memory, the kernel OOM rule, Airlock
-  readonly mem: MemoryField | null;
-  private readonly airlockOn: boolean;
-  /** airlock.suspensionScope=all: Airlock may suspend down to a node's highest-priority task. */
-  private readonly scopeAll: boolean;
-  private readonly survival: SurvivalCounters | null;
-  private readonly tickNs: number;
-  private readonly capKiB: number;
-  private readonly highKiB: number;
-  private readonly safeKiB: number;
-  private readonly suspendNs: number;
-  private readonly survivalNs: number;
-  private readonly statePullNs: number;
-  private readonly rMem: Rng[] = [];
-  /** Per node: head of its list of running residents, and of its Airlock ledger (both through das.resNext/resPrev). */
-  private readonly resHead: Int32Array;
-  private readonly ledgers: Int32Array;
-  /** Per node: ledger entries still hoping for in-situ resume; the nodes with any, as a list. */
-  private readonly waiting: Int32Array;
-  private readonly waitList: Int32Array;
-  private readonly inWaitList: Uint8Array;
-  private waitCount = 0;
-  /** Per node: 1 while its use is above the high watermark (it reports pressure and drops probes). */
-  readonly pressured: Uint8Array;
-  private readonly overList: Int32Array;
-  private readonly pickIds: Int32Array;
-  private readonly pickA: Float64Array;
-  private readonly pickB: Float64Array;
-  private readonly pickK: Float64Array;
-  private nextKey = 0;
-
-  constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
-    this.core = core;
-    this.partition = partition;
-    this.k = core.exports;
-    this.c = c;
-    const streams = new Streams(c.sim.seed);
-    const ms = (x: number) => Math.round(x * NS_PER_MS);
-    this.hopNs = ms(c.network.hopMs);
-    this.windowNs = Math.max(1, ms(c.arbiter.windowMs));
-    this.batchNs = Math.max(1, ms(c.teg.batchMs));
-    this.silenceNs = ms(c.da.silenceTtlMs);
-    this.deadlineNs = ms(c.task.deadlineMs);
-    this.reportNs = ms(c.zhaf.reportIntervalMs);
-    this.minReportGapNs = Math.max(1, Math.round(this.reportNs * 0.1));
-    this.broadcastNs = Math.max(1, ms(c.zhaf.broadcastMs));
-    this.ttlNs = ms(c.reservation.ttlMs);
-    this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
-    this.metrics = new RunMetrics(this.deadlineNs, c.memory.enabled);
-    this.fmet = partition.index === 0 ? this.metrics : new RunMetrics(this.deadlineNs, c.memory.enabled);
-    this.deltaNs = Math.max(1, Math.floor(this.hopNs / 2));
-
-    this.arrivals = new Arrivals(c, this.endArrivalsNs, true);
-    this.rSquat = streams.get("squatters");
-    this.rGate = streams.get("gateway");
-
-    const offsets = zoneOffsets(c.cluster.nodes, c.cluster.zoneSize, c.cluster.zoneJitter, streams.get("topology"));
-    this.cluster = new Cluster(core, c, offsets);
-    if (c.cluster.preoccupancy.enabled) {
-      this.cluster.preoccupy(c.cluster.preoccupancy.fraction, c.cluster.preoccupancy.blocks, streams.get("preoccupancy"));
-    }
-    const Z = this.cluster.zones, N = this.cluster.nodes;
-    [this.z0, this.z1] = zoneRange(offsets, partition.count, partition.index);
-    this.n0 = offsets[this.z0];
-    this.n1 = offsets[this.z1];
-    this.forfeit = new Float64Array(Z);
-    for (let z = 0; z < Z; z++) {
-      this.rZone.push(streams.get("zone", z));
-      this.rNet.push(streams.get("zone-net", z));
-      this.rReport.push(streams.get("zone-report", z));
-    }
-    this.views = new Views(core.exports.memory);
-    this.zhaf = new ZoneField(core, this.views, this.cluster, c);
-    this.teg = new Gateway(core, this.views, Z, c);
-
-    this.qHead = new Int32Array(N).fill(-1);
-    this.qTail = new Int32Array(N).fill(-1);
-    this.windowAt = new Float64Array(N).fill(Infinity);
-    this.nextReport = new Float64Array(N);
-    this.held = new Int32Array(N);
-    this.rowBytes = this.cluster.rowBytes;
-    this.growMasks(0, this.das.slots.capacity);
-    this.das.onGrow = (n) => this.growMasks(n / 2, n);
-
-    const kmax = c.da.candidates;
-    this.runOutPtr = core.arena.alloc(16, 16);
-    this.row0 = core.arena.alloc(this.cluster.rowBytes, 16);
-    this.candLocal = new Int32Array(kmax);
-    let maxZone = 1;
-    for (let z = 0; z < Z; z++) maxZone = Math.max(maxZone, offsets[z + 1] - offsets[z]);
-    this.seen = new Int32Array(maxZone);
-    this.prober = new Prober(core, this.views, kmax, maxZone);
-
-    if (c.reservation.enabled) {
-      // wheels for this instance's own nodes only (a partition never reserves on another's), indexed from n0
-      const A = this.cluster.atoms, own = this.n1 - this.n0;
-      this.wheelBytes = this.k.wheelBytes(A);
-      this.wheels = core.arena.alloc(own * this.wheelBytes, 16);
-      for (let i = 0; i < own; i++) {
-        const r = this.k.wheelInit(this.wheels + i * this.wheelBytes, A, 0);
-        if (r < 0) throw new Error(`reservation: wheelInit failed with status ${r}`);
-      }
-      this.wheelOwner = new Int32Array(own * A).fill(-1);
-      this.wheelCheck = new Float64Array(own).fill(Infinity);
-      this.wheelOut = core.arena.alloc(4 * A, 16);
-    } else {
-      this.wheels = 0;
-      this.wheelBytes = 0;
-      this.wheelOwner = null;
-      this.wheelCheck = null;
-      this.wheelOut = 0;
-    }
-
-    this.quietNs = Math.max(1, ms(c.regeneration.quietMs));
-    this.deadlines = new TimerSweep(this.engine, SWEEP_NS, K_DEADLINE_SWEEP, 0);
-    this.regens = c.regeneration.enabled ? new TimerSweep(this.engine, SWEEP_NS, K_REGEN_SWEEP, 0) : null;
-    // runtime survival
-    this.survival = this.metrics.survival;
-    this.airlockOn = c.memory.enabled && c.airlock.enabled;
-    this.scopeAll = c.airlock.suspensionScope === "all";
-    this.tickNs = Math.max(1, ms(c.memory.tickMs));
-    const capKiB = kib(c.memory.nodeCapacityGiB);
-    this.capKiB = capKiB;
-    this.highKiB = Math.floor(c.airlock.highWatermark * capKiB);
-    this.safeKiB = Math.floor(c.airlock.safeWatermark * capKiB);
-    this.suspendNs = ms(c.airlock.suspendMs);
-    this.survivalNs = Math.max(1, ms(c.airlock.survivalMs));
-    this.statePullNs = ms(c.airlock.statePullMs);
-    const memN = c.memory.enabled ? N : 0, A = this.cluster.atoms;
-    this.resHead = new Int32Array(memN).fill(-1);
-    this.ledgers = new Int32Array(memN).fill(-1);
-    this.waiting = new Int32Array(memN);
-    this.waitList = new Int32Array(memN);
-    this.inWaitList = new Uint8Array(memN);
-    this.pressured = new Uint8Array(memN);
-    this.overList = new Int32Array(memN);
-    this.pickIds = new Int32Array(A);
-    this.pickA = new Float64Array(A);
-    this.pickB = new Float64Array(A);
-    this.pickK = new Float64Array(A);
-    if (c.memory.enabled) {
-      const m = c.memory;
-      this.mem = new MemoryField(core, this.views, N, {
-        seed: streams.get("memory").nextU32(), kappa: m.driftKappa, sigma: m.noiseSigma, burstRate: m.burstRate, burstScale: m.burstScale,
-      });
-      this.mem.growOwners(this.das.slots.capacity);
-      for (let z = 0; z < Z; z++) this.rMem.push(streams.get("zone-memory", z));
-      this.das.onGrow = (n) => { this.growMasks(n / 2, n); this.mem!.growOwners(n); };
-    } else {
-      this.mem = null;
-    }
-    this.invariants = c.sim.checkInvariants ? new Invariants(this, c) : null;
-    this.views.sync();
-  }
-
-  /** (Re)allocate the DA mask region for `capacity` slots, keeping the first `keep` rows. */
-  private growMasks(keep: number, capacity: number): void {
-    const fresh = this.core.arena.alloc(capacity * this.rowBytes, 16);
-    this.views.sync();
-    if (keep > 0) this.views.u8.copyWithin(fresh, this.maskBase, this.maskBase + keep * this.rowBytes);
-    this.maskBase = fresh;
-  }
-
-  /** Pointer of DA slot d's mask row. */
-  mask(d: number): number {
-    return this.maskBase + d * this.rowBytes;
-  }
 
   /** Schedule the first events; call once before run(). */
   start(): void {
@@ -394,11 +72,6 @@ export class LaminarModel {
     if (this.mem !== null) e.post(this.tickNs, K_MEM, 0);
   }
 
-  /** Whether this instance simulates Zone z. */
-  ownsZone(z: number): boolean {
-    return z >= this.z0 && z < this.z1;
-  }
-
   /**
    * Run until simulated time `until` (ns, exclusive) on its own: windows of
    * deltaNs, the messages of each delivered at its end (this instance must
@@ -407,12 +80,6 @@ export class LaminarModel {
   runUntil(until: number): void {
     if (this.partition.count !== 1) throw new Error("runUntil: a partition of a run is driven by its PartitionSet or the threaded runner");
     runWindows(this.engine.now, until, this.deltaNs, (t) => this.runTo(t), () => exchange([this]));
-  }
-
-  /** The window's outbox has been handed to every partition (accept): it empties. */
-  outboxDelivered(): void {
-    this.msgsPending -= this.outbox.n;
-    this.outbox.clear();
   }
 
   /**
@@ -491,17 +158,6 @@ export class LaminarModel {
     this.poolTop = cap;
   }
 
-  /** Messages handed to the mailbox or scheduled here and not yet handled. */
-  get pendingMessages(): number {
-    return this.msgsPending;
-  }
-
-  /** Send a message from Zone z, delivered deltaNs from now (exactly: so every partition's messages arrive in time order) to `dest` (a Zone, or TO_GATEWAY). */
-  private send(z: number, kind: number, dest: number, a: number, b = 0, c = 0, x = 0, y = 0, w = 0): void {
-    this.outbox.push(this.engine.now + this.deltaNs, z, kind, dest, a, b, c, x, y, w);
-    this.msgsPending++;
-  }
-
   /** A message is delivered. */
   private message(slot: number): void {
     const f = this.pool, at = slot * REC;
@@ -524,30 +180,6 @@ export class LaminarModel {
   finish(): void {
     this.drain(this.engine.now - 1);
     this.flushArrivals(this.engine.now - 1);
-  }
-
-  /** Per-Zone deposit totals (for merging partitions). */
-  get forfeitByZone(): Float64Array {
-    return this.forfeit;
-  }
-
-  /**
-   * True when nothing can change the outcome any more: arrivals over, no task
-   * unresolved, nothing running, and no DA left but squatters (a late winner's
-   * pull may still be in flight after its task resolved).
-   */
-  quiescent(): boolean {
-    return this.gatewayIdle() && this.zonesIdle() && this.msgsPending === 0;
-  }
-
-  /** The gateway side: arrivals over and no task unresolved. */
-  gatewayIdle(): boolean {
-    return this.nextArrival() === Infinity && this.inFlight === 0;
-  }
-
-  /** This partition's Zones: nothing running or suspended, and no DA left but squatters. */
-  zonesIdle(): boolean {
-    return this.running === 0 && this.suspended === 0 && this.das.slots.live === this.squatting;
   }
 
   private readonly dispatch = (kind: number, s: number): void => {
@@ -575,11 +207,6 @@ export class LaminarModel {
   };
 
   // ---- workload: two Poisson streams, merged and materialised on demand ------
-
-  /** Time of the next arrival not yet materialised (integer ns), or Infinity when arrivals are over. */
-  private nextArrival(): number {
-    return this.arrivals.peek();
-  }
 
   /** Materialise every arrival at or before `limit`, in time order (src/workload/arrivals.ts). */
   private flushArrivals(limit: number): void {
@@ -836,22 +463,6 @@ export class LaminarModel {
   private openWindow(n: number, close: number): void {
     this.windowAt[n] = close;
     this.engine.post(close - this.engine.now, K_ARBITRATE, n);
-  }
-
-  queueHead(n: number): number {
-    return this.qHead[n];
-  }
-
-  queueTail(n: number): number {
-    return this.qTail[n];
-  }
-
-  /** Heat of node n at time r: DAs in its queue that have arrived by r. */
-  heatAt(n: number, r: number): number {
-    const D = this.das;
-    let h = 0;
-    for (let d = this.qHead[n]; d >= 0; d = D.next[d]) if (D.arrive[d] <= r) h++;
-    return h;
   }
 
   /**
@@ -1118,11 +729,6 @@ export class LaminarModel {
   // ---- runtime survival: node memory, the kernel OOM rule, Airlock -----------
   // (paper §Node Arbitration, §The Airlock Protocol; docs/airlock.md)
 
-  /** The memory task t declares: proportional to its atoms. */
-  private declaredGiB(t: number): number {
-    return this.tasks.m[t] * this.c.memory.declaredPerAtomGiB;
-  }
-
   /** DA d's task runs on node n for `dur` ns from now, with memory (declared, true footprint, drift state) in GiB. */
   private execute(d: number, n: number, dur: number, declared: number, target: number, drift: number): void {
     const D = this.das;
@@ -1186,21 +792,6 @@ export class LaminarModel {
     if (p >= 0) D.resNext[p] = x;
     else head[n] = x;
     if (x >= 0) D.resPrev[x] = p;
-  }
-
-  /** First running resident of node n (then das.resNext), -1 when none; for the invariant checker. */
-  residentHead(n: number): number {
-    return this.resHead[n];
-  }
-
-  /** First ledger entry of node n (then das.resNext), -1 when none; for the invariant checker. */
-  ledgerHead(n: number): number {
-    return this.ledgers[n];
-  }
-
-  /** Whether ledger entry d's DA has been reactivated (T_susp passed, T_surv running). */
-  reactivated(d: number): boolean {
-    return (this.das.flags[d] & FLAG_REACTIVATED) !== 0;
   }
 
   /** Keep node n's pressure flag (use above the high watermark) current; reports due before a change go out first. */
@@ -1571,25 +1162,6 @@ export class LaminarModel {
   }
 
   // ---- endings ---------------------------------------------------------------
-
-  /** DA d ends without starting its task; the gateway side learns it half a hop later (taskLost). */
-  private daEnd(d: number, end: number, cause: number): void {
-    this.metrics.onDaEnd(end);
-    this.release(d, M_DA_END, cause);
-  }
-
-  /** DA d's life ends after its task started (completed, killed, reclaimed, or landed elsewhere); `how`: R_* bits. */
-  private retire(d: number, how: number): void {
-    this.release(d, M_RETIRE, how);
-  }
-
-  /** Free DA d's slot and tell the gateway side (message `kind` about its task, with `arg`) from its Zone. */
-  private release(d: number, kind: number, arg: number): void {
-    const D = this.das, t = D.task[d], z = this.cluster.zoneOf[D.node[d]];
-    D.state[d] = 0;
-    D.slots.release(d);
-    this.send(z, kind, TO_GATEWAY, t, arg);
-  }
 
   /** Gateway side: a DA of task t ended without starting it; if it was the task's last hope, the task fails with `cause`. */
   private taskLost(t: number, cause: number): void {
