@@ -39,6 +39,7 @@ import { kib } from "./memory.js";
 import { largestResident, resumeOrder, suspensionOrder } from "./airlock.js";
 import { byPriority, regenerationDue, sampleDistinct } from "./decisions.js";
 import { growTyped } from "../sim/slot-store.js";
+import { ZoneReports } from "./reports.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 
 import {
@@ -57,15 +58,14 @@ export class LaminarModel extends LaminarState {
   private poolFree = Int32Array.from({ length: 256 }, (_, i) => i);
   private poolTop = 256;
 
+  // the mechanisms, each on the shared state and on those below it
+  readonly reports = new ZoneReports(this);
+
   /** Schedule the first events; call once before run(). */
   start(): void {
     const e = this.engine, Z = this.cluster.zones, N = this.cluster.nodes;
     this.zhaf.init(this.teg);
-    for (let n = this.n0; n < this.n1; n++) {
-      const z = this.cluster.zoneOf[n];
-      this.nextReport[n] = Math.round(this.rReport[z].float() * this.reportNs);
-    }
-    for (let z = this.z0; z < this.z1; z++) e.post(this.broadcastNs, K_SNAPSHOT, z);
+    this.reports.start();
     this.requestBatchFor(this.nextArrival());
     e.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
     // the runtime tick runs from the start whatever runs where, so its place among simultaneous events is the same in every partition
@@ -194,9 +194,9 @@ export class LaminarModel extends LaminarState {
       case K_DEADLINE_SWEEP: this.deadlines.sweep(this.deadlineDue); break;
       case K_REGEN: this.regenerate(s); break;
       case K_DEADLINE: this.deadline(s); break;
-      case K_SNAPSHOT: this.snapshot(s); break;
+      case K_SNAPSHOT: this.reports.snapshot(s); break;
       case K_BCAST: this.zhaf.deliverBroadcast(s, this.rNet[s]); break;
-      case K_UPLOAD: this.upload(s); break;
+      case K_UPLOAD: this.reports.upload(s); break;
       case K_WHEEL: this.wheelFire(s); break;
       case K_SERIES: this.seriesTick(); break;
       case K_MEM: this.memTick(); break;
@@ -474,7 +474,7 @@ export class LaminarModel extends LaminarState {
     const D = this.das, T = this.tasks, cl = this.cluster, c = this.c, now = this.engine.now, met = this.metrics;
     if (now !== this.windowAt[n]) return; // superseded by an earlier window
     this.windowAt[n] = Infinity;
-    this.touch(n);
+    this.reports.touch(n);
     this.invariants?.queue(n);
     let q = 0, head = -1, tail = -1, nextArrive = Infinity;
     for (let d = this.qHead[n]; d >= 0; ) {
@@ -633,7 +633,7 @@ export class LaminarModel extends LaminarState {
     const now = this.engine.now, w = this.wheel(n), A = this.cluster.atoms, o = n - this.n0;
     if (this.wheelCheck![o] !== now) return; // superseded
     this.wheelCheck![o] = Infinity;
-    this.touch(n);
+    this.reports.touch(n);
     const tick = Math.floor(now / US);
     for (;;) {
       const got = this.k.wheelAdvance(w, tick, this.wheelOut, A);
@@ -672,7 +672,7 @@ export class LaminarModel extends LaminarState {
 
   private releaseAtoms(d: number, n: number): void {
     const m = this.tasks.m[this.das.task[d]];
-    this.touch(n);
+    this.reports.touch(n);
     this.invariants?.releasing(n, d, m);
     this.cluster.release(n, m, this.mask(d));
     this.held[n] -= m;
@@ -755,7 +755,7 @@ export class LaminarModel extends LaminarState {
     T.live[t] = 1;
     const d = D.alloc();
     D.task[d] = t; D.flags[d] = 0; D.patience[d] = T.budget[t]; D.emitted[d] = this.engine.now; D.deposit[d] = 0; D.node[d] = n;
-    this.touch(n);
+    this.reports.touch(n);
     if (!this.cluster.take(n, atoms, cls !== CLASS_F, this.mask(d))) {
       D.slots.release(d);
       T.slots.release(t);
@@ -799,7 +799,7 @@ export class LaminarModel extends LaminarState {
     if (!this.airlockOn) return;
     const p = this.mem!.use(n) > this.highKiB ? 1 : 0;
     if (p === this.pressured[n]) return;
-    this.touch(n);
+    this.reports.touch(n);
     this.pressured[n] = p;
   }
 
@@ -1243,38 +1243,6 @@ export class LaminarModel extends LaminarState {
   }
 
   // ---- Z-HAF reports and snapshots --------------------------------------------
-
-  /** Generate node n's reports due before now (its state has not changed since they were due). */
-  private touch(n: number): void {
-    const now = this.engine.now;
-    while (this.nextReport[n] < now) this.report(n, this.nextReport[n]);
-  }
-
-  /** Node n's report at time r: S, H and bitmap as they were at r; the next one after the base interval plus jitter. */
-  private report(n: number, r: number): void {
-    const z = this.cluster.zoneOf[n];
-    this.zhaf.report(n, this.heatAt(n, r), r, this.rNet[z], this.airlockOn && this.pressured[n] === 1);
-    const jitter = this.c.zhaf.reportJitter;
-    const gap = this.reportNs * (1 + (jitter > 0 ? jitter * zigguratNormal(this.rReport[z]) : 0));
-    this.nextReport[n] = r + Math.max(this.minReportGapNs, Math.round(gap));
-  }
-
-  private snapshot(z: number): void {
-    const now = this.engine.now, cl = this.cluster;
-    for (let n = cl.offsets[z], end = cl.offsets[z + 1]; n < end; n++) {
-      while (this.nextReport[n] <= now) this.report(n, this.nextReport[n]);
-    }
-    this.zhaf.snapshot(z, now);
-    this.engine.post(this.hopNs, K_BCAST, z);
-    this.engine.post(this.hopNs - this.deltaNs, K_UPLOAD, z);
-    this.engine.post(this.broadcastNs, K_SNAPSHOT, z);
-  }
-
-  /** Zone z's aggregates leave for the gateway (lossy), where they arrive one hop after the snapshot. */
-  private upload(z: number): void {
-    const i = this.zhaf.sendUpload(z, this.rNet[z]);
-    if (i >= 0) this.send(z, M_UPLOAD, TO_GATEWAY, 0, 0, 0, this.zhaf.aggS[i], this.zhaf.aggH[i], this.zhaf.snapTime[i]);
-  }
 
   private seriesTick(): void {
     this.flushArrivals(this.engine.now - 1);
