@@ -40,6 +40,7 @@ import { largestResident, resumeOrder, suspensionOrder } from "./airlock.js";
 import { byPriority, regenerationDue, sampleDistinct } from "./decisions.js";
 import { growTyped } from "../sim/slot-store.js";
 import { ZoneReports } from "./reports.js";
+import { TaskTable } from "./task-table.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 
 import {
@@ -60,6 +61,7 @@ export class LaminarModel extends LaminarState {
 
   // the mechanisms, each on the shared state and on those below it
   readonly reports = new ZoneReports(this);
+  readonly taskTable = new TaskTable(this);
 
   /** Schedule the first events; call once before run(). */
   start(): void {
@@ -133,9 +135,9 @@ export class LaminarModel extends LaminarState {
       const at = h++ * REC, a = f[at + F_A], b = f[at + F_B];
       this.msgsPending--;
       switch (f[at + F_KIND]) {
-        case M_DA_END: this.taskLost(a, b); break;
-        case M_RETIRE: this.taskRetired(a, b); break;
-        case M_PULL: this.proxy(a, b, f[at + F_C], f[at], f[at + F_X]); break;
+        case M_DA_END: this.taskTable.taskLost(a, b); break;
+        case M_RETIRE: this.taskTable.taskRetired(a, b); break;
+        case M_PULL: this.taskTable.proxy(a, b, f[at + F_C], f[at], f[at + F_X]); break;
         case M_CLOSED: this.tasks.awaiting[a] = 0; break;
         case M_UPLOAD: this.teg.receive(f[at + F_ZONE], f[at + F_X], f[at + F_Y], f[at + F_W]); break;
         default: throw new Error(`laminar: message kind ${f[at + F_KIND]} is not for the gateway's queue`);
@@ -190,10 +192,10 @@ export class LaminarModel extends LaminarState {
       case K_ARBITRATE: this.arbitrate(s); break;
       case K_PULL: this.pulled(s); break;
       case K_COMPLETE: this.complete(s); break;
-      case K_REGEN_SWEEP: this.regens!.sweep(this.regenDue); break;
-      case K_DEADLINE_SWEEP: this.deadlines.sweep(this.deadlineDue); break;
+      case K_REGEN_SWEEP: this.regens!.sweep(this.taskTable.regenDue); break;
+      case K_DEADLINE_SWEEP: this.deadlines.sweep(this.taskTable.deadlineDue); break;
       case K_REGEN: this.regenerate(s); break;
-      case K_DEADLINE: this.deadline(s); break;
+      case K_DEADLINE: this.taskTable.deadline(s); break;
       case K_SNAPSHOT: this.reports.snapshot(s); break;
       case K_BCAST: this.zhaf.deliverBroadcast(s, this.rNet[s]); break;
       case K_UPLOAD: this.reports.upload(s); break;
@@ -222,31 +224,13 @@ export class LaminarModel extends LaminarState {
     const w = this.c.workload;
     const squat = w.squatterRatio > 0 && this.rSquat.float() < w.squatterRatio;
     const cls = squat ? CLASS_SQUATTER : stream;
-    const T = this.tasks, t = squat ? this.newTask(cls, w.squatterAtoms, 0, tA) : this.newTask(cls, atoms, service, tA);
+    const T = this.tasks, t = squat ? this.taskTable.newTask(cls, w.squatterAtoms, 0, tA) : this.taskTable.newTask(cls, atoms, service, tA);
     if (squat) T.ev[t] = T.budget[t] = Infinity;
     this.inFlight++;
     this.fmet.onArrive(cls);
     const dl = tA + this.deadlineNs;
-    if (!this.deadlines.push(dl, t, T.slots.generation(t))) this.exact(t, dl, K_DEADLINE, EXACT_DEADLINE);
+    if (!this.deadlines.push(dl, t, T.slots.generation(t))) this.taskTable.exact(t, dl, K_DEADLINE, EXACT_DEADLINE);
     this.emit(t, tA);
-  }
-
-  /** A pending task with no DA yet: its identity, demand, service time and E_v,init = price x atoms. */
-  private newTask(cls: number, atoms: number, service: number, tA: number): number {
-    const T = this.tasks, w = this.c.workload, t = T.alloc();
-    T.cls[t] = cls;
-    T.state[t] = T_PENDING;
-    T.instances[t] = 0;
-    T.live[t] = 0;
-    T.timers[t] = 0;
-    T.arrival[t] = tA;
-    T.key[t] = this.nextKey;
-    this.nextKey = (this.nextKey + 1) >>> 0;
-    T.anchor[t] = -1;
-    T.m[t] = atoms;
-    T.service[t] = service;
-    T.ev[t] = T.budget[t] = (cls === CLASS_F ? w.priceF : w.priceL) * atoms;
-    return t;
   }
 
   /** Emit a new DA instance of task t at time `at` (<= now): it waits for the gateway's next micro-batch. */
@@ -268,7 +252,7 @@ export class LaminarModel extends LaminarState {
     const check = at + this.quietNs;
     if (!secondary && this.regens !== null && T.cls[t] !== CLASS_SQUATTER && regenerationDue(T.instances[t], this.c.regeneration.maxInstances, check, T.arrival[t] + this.deadlineNs)) {
       T.timers[t] |= REGEN_ARMED;
-      if (!this.regens.push(check, t, T.slots.generation(t))) this.exact(t, check, K_REGEN, EXACT_REGEN);
+      if (!this.regens.push(check, t, T.slots.generation(t))) this.taskTable.exact(t, check, K_REGEN, EXACT_REGEN);
     }
   }
 
@@ -302,7 +286,7 @@ export class LaminarModel extends LaminarState {
       if (loss > 0 && r.float() < loss) {
         this.fmet.packetsLost++;
         this.fmet.onDaEnd(END_LOST);
-        this.taskLost(t, CAUSE_LOST);
+        this.taskTable.taskLost(t, CAUSE_LOST);
         continue;
       }
       // every partition runs the gateway; the DA itself exists only where its Zone is simulated
@@ -565,29 +549,6 @@ export class LaminarModel extends LaminarState {
     else this.send(z, M_PULL, TO_GATEWAY, t, d, z, computeNs);
   }
 
-  /**
-   * The proxy receives DA d's pull request for task t (d in Zone z) at time
-   * `at`: only a logical task's first request, in time to start before the
-   * deadline, gets the payload, which reaches the node half a hop (and the
-   * node's arbitration compute time) later. Every partition keeps the task
-   * table.
-   */
-  private proxy(t: number, d: number, z: number, at: number, computeNs: number): void {
-    const T = this.tasks, startAt = at + this.hopNs - this.deltaNs + computeNs;
-    let v: number;
-    if (T.state[t] === T_PENDING && startAt < T.arrival[t] + this.deadlineNs) {
-      this.invariants?.started(t);
-      T.state[t] = T_STARTED;
-      this.inFlight--;
-      this.fmet.onStart(startAt - T.arrival[t], T.cls[t]);
-      v = V_START;
-    } else {
-      v = T.state[t] === T_STARTED ? V_DUP : V_LATE;
-    }
-    // the partition simulating Zone z scheduled the pull's completion when the request reached it (accept)
-    if (this.ownsZone(z)) this.das.verdict[d] = v;
-  }
-
   // ---- two-phase reservation: TTL on the node's timing wheel ----------------
 
   /** Node n's wheel (n one of this instance's nodes). */
@@ -749,7 +710,7 @@ export class LaminarModel extends LaminarState {
   inject(n: number, cls: number, atoms: number, serviceNs: number, targetGiB: number): number {
     if (this.mem === null) throw new Error("inject: the memory model is off (memory.enabled=false)");
     const T = this.tasks, D = this.das;
-    const t = this.newTask(cls, atoms, serviceNs, this.engine.now);
+    const t = this.taskTable.newTask(cls, atoms, serviceNs, this.engine.now);
     T.state[t] = T_STARTED;
     T.instances[t] = 1;
     T.live[t] = 1;
@@ -1163,70 +1124,6 @@ export class LaminarModel extends LaminarState {
 
   // ---- endings ---------------------------------------------------------------
 
-  /** Gateway side: a DA of task t ended without starting it; if it was the task's last hope, the task fails with `cause`. */
-  private taskLost(t: number, cause: number): void {
-    const T = this.tasks;
-    T.live[t]--;
-    if (T.state[t] === T_PENDING && T.live[t] === 0 && (T.timers[t] & REGEN_ARMED) === 0) {
-      this.fail(t, T.cls[t] === CLASS_SQUATTER ? CAUSE_SQUATTER : cause);
-    }
-    this.maybeFree(t);
-  }
-
-  /** Gateway side: a DA of started task t retired. */
-  private taskRetired(t: number, how: number): void {
-    const T = this.tasks;
-    T.live[t]--;
-    if (how & R_KILLED) T.state[t] = T_KILLED;
-    if (how & R_CLOSED) T.awaiting[t] = 0;
-    this.maybeFree(t);
-  }
-
-  private fail(t: number, cause: number): void {
-    this.tasks.state[t] = T_FAILED;
-    this.inFlight--;
-    this.fmet.onFail(cause);
-  }
-
-  private maybeFree(t: number): void {
-    const T = this.tasks;
-    if (T.state[t] !== T_PENDING && T.live[t] === 0 && (T.timers[t] & (EXACT_DEADLINE | EXACT_REGEN)) === 0 && T.slots.isLive(t)) {
-      T.slots.release(t);
-    }
-  }
-
-  /** Post the exact event of task t's timer at `time`; the slot stays allocated until it fires. */
-  private exact(t: number, time: number, kind: number, bit: number): void {
-    this.tasks.timers[t] |= bit;
-    // an arrival is materialised at the gateway's next batch: with a deadline or quiet interval shorter than
-    // the batch period (task.deadlineMs, regeneration.quietMs), its timer is already due then, and fires at once
-    this.engine.post(Math.max(0, time - this.engine.now), kind, t);
-  }
-
-  /**
-   * A sweep hands over a timer due within the sweep period. A slot freed (and
-   * perhaps reused) since the timer was armed has another generation: the
-   * timer is stale. Otherwise it only matters, as an exact event, while the
-   * task is pending.
-   */
-  private timerDue(t: number, time: number, gen: number, kind: number, bit: number): void {
-    const T = this.tasks;
-    if (T.slots.generation(t) !== gen) return;
-    if (T.state[t] === T_PENDING) this.exact(t, time, kind, bit);
-    else if (bit === EXACT_REGEN) T.timers[t] &= ~REGEN_ARMED;
-  }
-
-  private readonly deadlineDue = (t: number, time: number, gen: number): void => this.timerDue(t, time, gen, K_DEADLINE, EXACT_DEADLINE);
-  private readonly regenDue = (t: number, time: number, gen: number): void => this.timerDue(t, time, gen, K_REGEN, EXACT_REGEN);
-
-  /** The task's start deadline: a task not started by now fails. */
-  private deadline(t: number): void {
-    const T = this.tasks;
-    T.timers[t] &= ~EXACT_DEADLINE;
-    if (T.state[t] === T_PENDING) this.fail(t, T.cls[t] === CLASS_SQUATTER ? CAUSE_SQUATTER : CAUSE_DEADLINE);
-    this.maybeFree(t);
-  }
-
   /** Regeneration check: a task still not started quietMs after its last DA emits a new instance. */
   private regenerate(t: number): void {
     const T = this.tasks;
@@ -1239,7 +1136,7 @@ export class LaminarModel extends LaminarState {
       this.emit(t, now);
       this.requestBatchFor(now);
     }
-    this.maybeFree(t);
+    this.taskTable.maybeFree(t);
   }
 
   // ---- Z-HAF reports and snapshots --------------------------------------------

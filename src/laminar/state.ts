@@ -206,7 +206,6 @@ export class LaminarState {
   readonly pickA: Float64Array;
   readonly pickB: Float64Array;
   readonly pickK: Float64Array;
-  nextKey = 0;
 
   constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
     this.core = core;
