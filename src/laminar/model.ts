@@ -41,6 +41,7 @@ import { byPriority, regenerationDue, sampleDistinct } from "./decisions.js";
 import { growTyped } from "../sim/slot-store.js";
 import { ZoneReports } from "./reports.js";
 import { TaskTable } from "./task-table.js";
+import { Ingress } from "./ingress.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 
 import {
@@ -62,13 +63,14 @@ export class LaminarModel extends LaminarState {
   // the mechanisms, each on the shared state and on those below it
   readonly reports = new ZoneReports(this);
   readonly taskTable = new TaskTable(this);
+  readonly ingress = new Ingress(this, this.taskTable);
 
   /** Schedule the first events; call once before run(). */
   start(): void {
     const e = this.engine, Z = this.cluster.zones, N = this.cluster.nodes;
     this.zhaf.init(this.teg);
     this.reports.start();
-    this.requestBatchFor(this.nextArrival());
+    this.ingress.requestBatchFor(this.nextArrival());
     e.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
     // the runtime tick runs from the start whatever runs where, so its place among simultaneous events is the same in every partition
     if (this.mem !== null) e.post(this.tickNs, K_MEM, 0);
@@ -167,7 +169,7 @@ export class LaminarModel extends LaminarState {
     this.msgsPending--;
     const a = f[at + F_A], b = f[at + F_B];
     switch (f[at + F_KIND]) {
-      case M_REACTIVATE: return this.reactivate(a, f[at + F_ZONE]);
+      case M_REACTIVATE: return this.ingress.reactivate(a, f[at + F_ZONE]);
       case M_LAND_REQ: return this.landRequest(f[at + F_DEST], a, b, f[at + F_C], f[at + F_X]);
       case M_LAND_RESP: return this.landAnswer(a, b, f[at + F_C], f[at + F_X], f[at + F_Y], f[at + F_W]);
       default: throw new Error(`laminar: unknown message kind ${f[at + F_KIND]}`);
@@ -181,20 +183,20 @@ export class LaminarModel extends LaminarState {
    */
   finish(): void {
     this.drain(this.engine.now - 1);
-    this.flushArrivals(this.engine.now - 1);
+    this.ingress.flushArrivals(this.engine.now - 1);
   }
 
   private readonly dispatch = (kind: number, s: number): void => {
     if (this.nextMsgAt <= this.engine.now) this.drain(this.engine.now);
     switch (kind) {
-      case K_TEG: this.gatewayBatch(); break;
+      case K_TEG: this.ingress.gatewayBatch(); break;
       case K_ADDRESS: this.address(s); break;
       case K_ARBITRATE: this.arbitrate(s); break;
       case K_PULL: this.pulled(s); break;
       case K_COMPLETE: this.complete(s); break;
       case K_REGEN_SWEEP: this.regens!.sweep(this.taskTable.regenDue); break;
       case K_DEADLINE_SWEEP: this.deadlines.sweep(this.taskTable.deadlineDue); break;
-      case K_REGEN: this.regenerate(s); break;
+      case K_REGEN: this.ingress.regenerate(s); break;
       case K_DEADLINE: this.taskTable.deadline(s); break;
       case K_SNAPSHOT: this.reports.snapshot(s); break;
       case K_BCAST: this.zhaf.deliverBroadcast(s, this.rNet[s]); break;
@@ -210,98 +212,7 @@ export class LaminarModel extends LaminarState {
 
   // ---- workload: two Poisson streams, merged and materialised on demand ------
 
-  /** Materialise every arrival at or before `limit`, in time order (src/workload/arrivals.ts). */
-  private flushArrivals(limit: number): void {
-    const a = this.arrivals;
-    while (a.peek() <= limit) {
-      a.next();
-      this.arrive(a.cls, a.time, a.service, a.atoms);
-    }
-  }
-
-  /** A task of class `stream` arrives at time tA (<= now); a share of arrivals are squatters instead. */
-  private arrive(stream: number, tA: number, service: number, atoms: number): void {
-    const w = this.c.workload;
-    const squat = w.squatterRatio > 0 && this.rSquat.float() < w.squatterRatio;
-    const cls = squat ? CLASS_SQUATTER : stream;
-    const T = this.tasks, t = squat ? this.taskTable.newTask(cls, w.squatterAtoms, 0, tA) : this.taskTable.newTask(cls, atoms, service, tA);
-    if (squat) T.ev[t] = T.budget[t] = Infinity;
-    this.inFlight++;
-    this.fmet.onArrive(cls);
-    const dl = tA + this.deadlineNs;
-    if (!this.deadlines.push(dl, t, T.slots.generation(t))) this.taskTable.exact(t, dl, K_DEADLINE, EXACT_DEADLINE);
-    this.emit(t, tA);
-  }
-
-  /** Emit a new DA instance of task t at time `at` (<= now): it waits for the gateway's next micro-batch. */
-  private emit(t: number, at: number, secondary = false): void {
-    const T = this.tasks;
-    T.instances[t]++;
-    T.live[t]++;
-    T.lastEmit[t] = at;
-    if (this.tegCount === this.tegQueue.length) {
-      const n = this.tegCount * 2;
-      this.tegQueue = growTyped(this.tegQueue, n);
-      this.tegAt0 = growTyped(this.tegAt0, n);
-      this.tegSec = growTyped(this.tegSec, n);
-      this.tegOut = new Int32Array(n);
-    }
-    this.tegAt0[this.tegCount] = at;
-    this.tegSec[this.tegCount] = secondary ? 1 : 0;
-    this.tegQueue[this.tegCount++] = t;
-    const check = at + this.quietNs;
-    if (!secondary && this.regens !== null && T.cls[t] !== CLASS_SQUATTER && regenerationDue(T.instances[t], this.c.regeneration.maxInstances, check, T.arrival[t] + this.deadlineNs)) {
-      T.timers[t] |= REGEN_ARMED;
-      if (!this.regens.push(check, t, T.slots.generation(t))) this.taskTable.exact(t, check, K_REGEN, EXACT_REGEN);
-    }
-  }
-
   // ---- TEG -----------------------------------------------------------------
-
-  /** Make sure a gateway batch runs at the first batch boundary at or after `time`. */
-  private requestBatchFor(time: number): void {
-    if (time === Infinity) return;
-    const at = Math.ceil(time / this.batchNs) * this.batchNs;
-    if (at >= this.tegAt) return;
-    this.tegAt = at;
-    this.engine.post(at - this.engine.now, K_TEG, 0);
-  }
-
-  private gatewayBatch(): void {
-    const now = this.engine.now;
-    if (now !== this.tegAt) return; // superseded by an earlier request
-    this.tegAt = Infinity;
-    this.flushArrivals(now);
-    this.requestBatchFor(this.nextArrival());
-    const n = this.tegCount;
-    this.tegCount = 0;
-    if (n === 0) return;
-    const cl = this.cluster, D = this.das, T = this.tasks, r = this.rGate, loss = this.c.network.loss;
-    this.teg.dispatch(n, now, r, this.tegOut);
-    this.fmet.aggOps += n;
-    for (let i = 0; i < n; i++) {
-      const t = this.tegQueue[i], z = this.tegOut[i];
-      const off = cl.offsets[z];
-      const node = off + r.int(cl.offsets[z + 1] - off);
-      if (loss > 0 && r.float() < loss) {
-        this.fmet.packetsLost++;
-        this.fmet.onDaEnd(END_LOST);
-        this.taskTable.taskLost(t, CAUSE_LOST);
-        continue;
-      }
-      // every partition runs the gateway; the DA itself exists only where its Zone is simulated
-      if (!this.ownsZone(z)) continue;
-      const d = D.alloc();
-      D.task[d] = t;
-      D.state[d] = D_MOVING;
-      D.flags[d] = this.tegSec[i] === 1 ? FLAG_SECONDARY : 0;
-      D.patience[d] = T.budget[t];
-      D.emitted[d] = this.tegAt0[i];
-      D.deposit[d] = 0;
-      D.node[d] = node;
-      this.engine.post(this.hopNs, K_ADDRESS, d);
-    }
-  }
 
   // ---- DA phase I: addressing at a node ------------------------------------
 
@@ -973,16 +884,6 @@ export class LaminarModel extends LaminarState {
     this.send(this.cluster.zoneOf[n], M_REACTIVATE, TO_GATEWAY, t);
   }
 
-  /** Gateway side: a reactivated task's secondary DA is emitted; it will pull the image from Zone `home`. */
-  private reactivate(t: number, home: number): void {
-    const T = this.tasks, now = this.engine.now;
-    T.awaiting[t] = 1;
-    T.home[t] = home;
-    this.flushArrivals(now);
-    this.emit(t, now, true);
-    this.requestBatchFor(now);
-  }
-
   /**
    * Ledger entry e reaches T_susp or T_surv on node n: first every entry of
    * the node still hoping for in-situ resume that ranks ahead of e and has
@@ -1124,25 +1025,10 @@ export class LaminarModel extends LaminarState {
 
   // ---- endings ---------------------------------------------------------------
 
-  /** Regeneration check: a task still not started quietMs after its last DA emits a new instance. */
-  private regenerate(t: number): void {
-    const T = this.tasks;
-    T.timers[t] &= ~(EXACT_REGEN | REGEN_ARMED);
-    if (T.state[t] === T_PENDING) {
-      this.fmet.regenerations++;
-      const now = this.engine.now;
-      // arrivals up to now arm their timers first, so the sweeps' rings stay in time order
-      this.flushArrivals(now);
-      this.emit(t, now);
-      this.requestBatchFor(now);
-    }
-    this.taskTable.maybeFree(t);
-  }
-
   // ---- Z-HAF reports and snapshots --------------------------------------------
 
   private seriesTick(): void {
-    this.flushArrivals(this.engine.now - 1);
+    this.ingress.flushArrivals(this.engine.now - 1);
     // the gateway's in-flight count is partition 0's to report (every partition holds the same)
     this.metrics.sample(this.engine.now, this.partition.index === 0 ? this.inFlight : 0, this.running);
     this.invariants?.all();

@@ -126,15 +126,6 @@ export class LaminarState {
   readonly rNet: Rng[] = [];
   readonly rReport: Rng[] = [];
 
-  // gateway batch: the DAs waiting for it (their task, emission time, secondary or not)
-  tegQueue = new Int32Array(4096);
-  tegAt0 = new Float64Array(4096);
-  tegSec = new Uint8Array(4096);
-  tegCount = 0;
-  tegOut = new Int32Array(4096);
-  /** Time of the pending gateway batch event (Infinity: none). */
-  tegAt = Infinity;
-
   // nodes
   readonly qHead: Int32Array;
   readonly qTail: Int32Array;
