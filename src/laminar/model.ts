@@ -42,6 +42,7 @@ import { growTyped } from "../sim/slot-store.js";
 import { ZoneReports } from "./reports.js";
 import { TaskTable } from "./task-table.js";
 import { Ingress } from "./ingress.js";
+import { NodeQueues } from "./queue.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 
 import {
@@ -64,6 +65,7 @@ export class LaminarModel extends LaminarState {
   readonly reports = new ZoneReports(this);
   readonly taskTable = new TaskTable(this);
   readonly ingress = new Ingress(this, this.taskTable);
+  readonly queues = new NodeQueues(this, this.reports);
 
   /** Schedule the first events; call once before run(). */
   start(): void {
@@ -231,7 +233,7 @@ export class LaminarModel extends LaminarState {
     const best = this.chooseTarget(n, z, off, nz, T.m[t], T.cls[t] !== CLASS_F, rng);
     if (best < 0) return this.bounce(d, z, rng, 0);
     const target = off + best;
-    if (target === n) return this.enqueue(d, n, now);
+    if (target === n) return this.queues.enqueue(d, n, now);
     if (c.network.loss > 0 && this.rNet[z].float() < c.network.loss) {
       this.metrics.packetsLost++;
       return this.daEnd(d, END_LOST, CAUSE_LOST);
@@ -239,7 +241,7 @@ export class LaminarModel extends LaminarState {
     // the single-hop redirection to j* is a bounce in the paper's cost model (§Implementation, DA)
     D.patience[d] -= c.da.redirectCost;
     const jitter = c.network.osJitterMs > 0 ? Math.round(rng.exp(c.network.osJitterMs) * NS_PER_MS) : 0;
-    this.enqueue(d, target, now + this.hopNs + jitter);
+    this.queues.enqueue(d, target, now + this.hopNs + jitter);
   }
 
   /**
@@ -338,37 +340,14 @@ export class LaminarModel extends LaminarState {
   // ---- Node arbitration -----------------------------------------------------
 
   /**
-   * The DA is sent to node n's queue, where it arrives at `arriveAt` (>= now):
-   * it joins the node's list now, counts in Heat from `arriveAt`, and the
-   * first arrival after a settled window opens the next one.
-   */
-  private enqueue(d: number, n: number, arriveAt: number): void {
-    const D = this.das;
-    D.state[d] = D_QUEUED;
-    D.node[d] = n;
-    D.arrive[d] = arriveAt;
-    D.next[d] = -1;
-    if (this.qTail[n] < 0) this.qHead[n] = d;
-    else D.next[this.qTail[n]] = d;
-    this.qTail[n] = d;
-    // the first arrival opens the window: a DA that arrives before the one that opened it opens an earlier one
-    if (arriveAt + this.windowNs < this.windowAt[n]) this.openWindow(n, arriveAt + this.windowNs);
-  }
-
-  private openWindow(n: number, close: number): void {
-    this.windowAt[n] = close;
-    this.engine.post(close - this.engine.now, K_ARBITRATE, n);
-  }
-
-  /**
    * Settle node n's window: the DAs that have arrived compete; feasible ones
    * win in descending E_v,init on the real bitmap; losers bounce. DAs still
    * on their way stay queued and open the next window.
    */
   private arbitrate(n: number): void {
     const D = this.das, T = this.tasks, cl = this.cluster, c = this.c, now = this.engine.now, met = this.metrics;
-    if (now !== this.windowAt[n]) return; // superseded by an earlier window
-    this.windowAt[n] = Infinity;
+    if (now !== this.queues.windowAt[n]) return; // superseded by an earlier window
+    this.queues.windowAt[n] = Infinity;
     this.reports.touch(n);
     this.invariants?.queue(n);
     let q = 0, head = -1, tail = -1, nextArrive = Infinity;
@@ -393,7 +372,7 @@ export class LaminarModel extends LaminarState {
     }
     this.qHead[n] = head;
     this.qTail[n] = tail;
-    if (nextArrive !== Infinity) this.openWindow(n, nextArrive + this.windowNs);
+    if (nextArrive !== Infinity) this.queues.openWindow(n, nextArrive + this.windowNs);
     met.arbitrations++;
     met.bitmapOps += q;
     const computeNs = Math.round(q * c.costs.bitmapNs);
@@ -533,22 +512,13 @@ export class LaminarModel extends LaminarState {
     met.reservationsExpired++;
     this.forfeit[this.cluster.zoneOf[n]] += D.deposit[d];
     D.deposit[d] = 0;
-    this.releaseAtoms(d, n);
+    this.queues.releaseAtoms(d, n);
     if (D.state[d] === D_SQUATTING) this.squatting--;
     if (D.flags[d] & FLAG_PULL) {
       D.state[d] = D_EXPIRED; // the pull still in flight finds the reservation gone
       return;
     }
     this.daEnd(d, END_EXPIRED, CAUSE_EXPIRED);
-  }
-
-  private releaseAtoms(d: number, n: number): void {
-    const m = this.tasks.m[this.das.task[d]];
-    this.reports.touch(n);
-    this.invariants?.releasing(n, d, m);
-    this.cluster.release(n, m, this.mask(d));
-    this.held[n] -= m;
-    this.invariants?.node(n);
   }
 
   // ---- pull, start, completion ----------------------------------------------
@@ -567,7 +537,7 @@ export class LaminarModel extends LaminarState {
     if (D.flags[d] & FLAG_SECONDARY) return this.secondaryLanded(d, t, n);
     if (D.verdict[d] !== V_START) {
       // a late or duplicate winner: it releases its atoms and dissipates
-      this.releaseAtoms(d, n);
+      this.queues.releaseAtoms(d, n);
       return this.daEnd(d, D.verdict[d] === V_DUP ? END_DUPLICATE : END_LATE, CAUSE_DEADLINE);
     }
     D.patience[d] += D.deposit[d];
@@ -592,7 +562,7 @@ export class LaminarModel extends LaminarState {
     } else {
       this.invariants?.stopped(d);
     }
-    this.releaseAtoms(d, n);
+    this.queues.releaseAtoms(d, n);
     this.metrics.completed++;
     this.running--;
     this.retire(d, 0);
@@ -744,7 +714,7 @@ export class LaminarModel extends LaminarState {
     const D = this.das, T = this.tasks, t = D.task[d];
     this.engine.cancelIn(D.doneHandle, d);
     this.stopExecution(d, n);
-    this.releaseAtoms(d, n);
+    this.queues.releaseAtoms(d, n);
     this.running--;
     if (T.cls[t] === CLASS_F) this.survival!.oomKillsF++;
     else this.survival!.oomKillsL++;
@@ -963,7 +933,7 @@ export class LaminarModel extends LaminarState {
     const D = this.das, n = D.node[d], t = D.task[d];
     this.invariants?.reclaiming(n, d);
     this.leaveLedger(d, n);
-    this.releaseAtoms(d, n);
+    this.queues.releaseAtoms(d, n);
     this.updatePressure(n);
     this.survival!.reclaimed++;
     this.retire(d, R_KILLED | R_CLOSED);
@@ -984,7 +954,7 @@ export class LaminarModel extends LaminarState {
     this.invariants?.landing(a);
     this.engine.cancelIn(D.timerHandle, a);
     this.leaveLedger(a, src);
-    this.releaseAtoms(a, src);
+    this.queues.releaseAtoms(a, src);
     this.updatePressure(src);
     this.send(z, M_LAND_RESP, pz, pd, 1, computeNs, D.remaining[a], D.target[a], D.drift[a]);
     this.retire(a, R_CLOSED);
@@ -1007,7 +977,7 @@ export class LaminarModel extends LaminarState {
     }
     D.flags[d] &= ~FLAG_PULL;
     if (this.c.reservation.enabled) this.disarmTtl(d, n);
-    this.releaseAtoms(d, n);
+    this.queues.releaseAtoms(d, n);
     this.daEnd(d, T.state[t] === T_STARTED ? END_DUPLICATE : END_LATE, CAUSE_DEADLINE);
   }
 

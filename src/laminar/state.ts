@@ -129,8 +129,6 @@ export class LaminarState {
   // nodes
   readonly qHead: Int32Array;
   readonly qTail: Int32Array;
-  /** Time of the node's pending arbitration (its window's close; Infinity: none). */
-  readonly windowAt: Float64Array;
   /** Atoms held by reservations and running tasks, per node (rigid jobs excluded). */
   readonly held: Int32Array;
   batch = new Int32Array(256);
@@ -244,7 +242,6 @@ export class LaminarState {
 
     this.qHead = new Int32Array(N).fill(-1);
     this.qTail = new Int32Array(N).fill(-1);
-    this.windowAt = new Float64Array(N).fill(Infinity);
     this.held = new Int32Array(N);
     this.rowBytes = this.cluster.rowBytes;
     this.growMasks(0, this.das.slots.capacity);
