@@ -43,6 +43,7 @@ import { ZoneReports } from "./reports.js";
 import { TaskTable } from "./task-table.js";
 import { Ingress } from "./ingress.js";
 import { NodeQueues } from "./queue.js";
+import { Addressing } from "./addressing.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 
 import {
@@ -66,6 +67,7 @@ export class LaminarModel extends LaminarState {
   readonly taskTable = new TaskTable(this);
   readonly ingress = new Ingress(this, this.taskTable);
   readonly queues = new NodeQueues(this, this.reports);
+  readonly addressing = new Addressing(this, this.queues);
 
   /** Schedule the first events; call once before run(). */
   start(): void {
@@ -192,7 +194,7 @@ export class LaminarModel extends LaminarState {
     if (this.nextMsgAt <= this.engine.now) this.drain(this.engine.now);
     switch (kind) {
       case K_TEG: this.ingress.gatewayBatch(); break;
-      case K_ADDRESS: this.address(s); break;
+      case K_ADDRESS: this.addressing.address(s); break;
       case K_ARBITRATE: this.arbitrate(s); break;
       case K_PULL: this.pulled(s); break;
       case K_COMPLETE: this.complete(s); break;
@@ -218,42 +220,6 @@ export class LaminarModel extends LaminarState {
 
   // ---- DA phase I: addressing at a node ------------------------------------
 
-  /** The DA is at node D.node[d]: check lifetime and patience, pay, sample, score, and move. */
-  private address(d: number): void {
-    const D = this.das, T = this.tasks, cl = this.cluster, c = this.c, now = this.engine.now;
-    const t = D.task[d], n = D.node[d], z = cl.zoneOf[n];
-    if (now - D.emitted[d] > this.silenceNs) return this.daEnd(d, END_SILENCE, CAUSE_SILENCE);
-    if (this.overdue(d, t, now)) return this.daEnd(d, D.flags[d] & FLAG_SECONDARY ? END_LATE : END_DEADLINE, CAUSE_DEADLINE);
-    if (D.patience[d] < c.da.patienceFloor) return this.daEnd(d, END_FASTFAIL, CAUSE_FASTFAIL);
-    D.patience[d] -= c.da.actionCost;
-    this.metrics.probeActions++;
-    this.metrics.scoreOps++;
-    const rng = this.rZone[z];
-    const off = cl.offsets[z], nz = cl.offsets[z + 1] - off;
-    const best = this.chooseTarget(n, z, off, nz, T.m[t], T.cls[t] !== CLASS_F, rng);
-    if (best < 0) return this.bounce(d, z, rng, 0);
-    const target = off + best;
-    if (target === n) return this.queues.enqueue(d, n, now);
-    if (c.network.loss > 0 && this.rNet[z].float() < c.network.loss) {
-      this.metrics.packetsLost++;
-      return this.daEnd(d, END_LOST, CAUSE_LOST);
-    }
-    // the single-hop redirection to j* is a bounce in the paper's cost model (§Implementation, DA)
-    D.patience[d] -= c.da.redirectCost;
-    const jitter = c.network.osJitterMs > 0 ? Math.round(rng.exp(c.network.osJitterMs) * NS_PER_MS) : 0;
-    this.queues.enqueue(d, target, now + this.hopNs + jitter);
-  }
-
-  /**
-   * A first-admission DA is overdue at its task's start deadline; a secondary
-   * probe once its suspended task is gone (landed by another probe, or
-   * reclaimed when T_surv expired).
-   */
-  private overdue(d: number, t: number, now: number): boolean {
-    if (this.das.flags[d] & FLAG_SECONDARY) return this.tasks.awaiting[t] === 0;
-    return now >= this.tasks.arrival[t] + this.deadlineNs;
-  }
-
   /**
    * Airlock's pre-admission physical check for task t at node n: its use
    * (plus the task's declared memory when airlock.admitCheck=projected) must
@@ -268,73 +234,6 @@ export class LaminarModel extends LaminarState {
   private dropProbe(d: number): void {
     this.survival!.probeDrops++;
     this.daEnd(d, END_PROBE_DROP, CAUSE_PROBE_DROP);
-  }
-
-  /** Bounded candidate sampling and scoring on node n's replica; the chosen node's index in the Zone, or -1. */
-  private chooseTarget(n: number, z: number, off: number, nz: number, m: number, contiguous: boolean, rng: Rng): number {
-    const c = this.c;
-    const zt = this.zhaf.replicaAt(n, z, this.engine.now);
-    if (zt < 0) return -1;
-    const k = Math.min(c.da.candidates, nz);
-    const nowMs = this.engine.now / NS_PER_MS;
-    const table = zt + this.zhaf.rowsOffset(z);
-    if (!c.da.acceptProjected && nz <= 65536) {
-      // sampling, noise and scoring in one core call, drawing from rng as the path below does
-      return this.prober.choose(zt, nz, table, this.cluster.atoms, k, nowMs, m, contiguous ? 1 : 0, c.da.lambda, 1e20, c.da.noiseSigma, rng);
-    }
-    const cand = this.candLocal;
-    this.seenGen = sampleDistinct(rng, nz, k, cand, this.seen, this.seenGen);
-    const i32 = this.views.i32, f32 = this.views.f32;
-    // the TypeScript path writes the core's candidate and noise buffers too (the prober's)
-    const cp = this.prober.cand >> 2, np = this.prober.noise >> 2, sigma = c.da.noiseSigma;
-    for (let i = 0; i < k; i++) {
-      i32[cp + i] = cand[i];
-      f32[np + i] = sigma > 0 ? sigma * zigguratNormal(rng) : 0;
-    }
-    if (c.da.acceptProjected) return this.scoreProjected(zt, nz, table, k, nowMs, m, contiguous);
-    const r = this.k.scoreCandidates(zt, nz, table, this.cluster.atoms, this.prober.cand, k, nowMs, m, contiguous ? 1 : 0, c.da.lambda, 1e20, this.prober.noise);
-    if (r === Status.E_NOFIT) return -1;
-    if (r < 0) throw new Error(`agent: scoreCandidates failed with status ${r}`);
-    return cand[r];
-  }
-
-  /** Scoring with the artifact's wider placability (bitmap fits, or projected Slack >= m); same utility as the core. */
-  private scoreProjected(zt: number, nz: number, table: number, k: number, nowMs: number, m: number, contiguous: boolean): number {
-    const f32 = this.views.f32, f = zt >> 2, kx = this.k, cand = this.candLocal;
-    let best = -Infinity, bi = -1;
-    for (let i = 0; i < k; i++) {
-      const j = cand[i];
-      const age = Math.max(0, nowMs - f32[f + 4 * nz + j]);
-      if (age > 1e20) continue;
-      const sp = Math.max(0, f32[f + j] + age * f32[f + 2 * nz + j]);
-      const hp = Math.max(0, f32[f + nz + j] + age * f32[f + 3 * nz + j]);
-      let ok = sp >= m;
-      if (!ok) {
-        const row = table + j * this.rowBytes;
-        const r = contiguous ? kx.bmFirstRun(row, 1, this.cluster.atoms, m, this.runOutPtr) : kx.bmCountAtLeast(row, 1, this.cluster.atoms, m, this.runOutPtr);
-        ok = r === 1;
-      }
-      if (!ok) continue;
-      const u = kx.utility(sp, hp, this.c.da.lambda) + f32[(this.prober.noise >> 2) + i];
-      if (bi < 0 || u > best) { best = u; bi = i; }
-    }
-    return bi < 0 ? -1 : cand[bi];
-  }
-
-  /** Bounce: pay, and go to a uniformly random node of the same Zone (one lossy hop), to address again. */
-  private bounce(d: number, z: number, rng: Rng, extraNs: number): void {
-    const D = this.das, cl = this.cluster, c = this.c;
-    this.metrics.bounces++;
-    D.patience[d] -= c.da.bounceCost;
-    D.state[d] = D_MOVING;
-    const off = cl.offsets[z];
-    const node = off + rng.int(cl.offsets[z + 1] - off);
-    if (c.network.loss > 0 && this.rNet[z].float() < c.network.loss) {
-      this.metrics.packetsLost++;
-      return this.daEnd(d, END_LOST, CAUSE_LOST);
-    }
-    D.node[d] = node;
-    this.engine.post(this.hopNs + extraNs, K_ADDRESS, d);
   }
 
   // ---- Node arbitration -----------------------------------------------------
@@ -385,7 +284,7 @@ export class LaminarModel extends LaminarState {
       const d = this.batch[i], t = D.task[d];
       this.invariants?.arbitrating(n, d, i);
       if (now - D.emitted[d] > this.silenceNs) { this.daEnd(d, END_SILENCE, CAUSE_SILENCE); continue; }
-      if (this.overdue(d, t, now)) { this.daEnd(d, D.flags[d] & FLAG_SECONDARY ? END_LATE : END_DEADLINE, CAUSE_DEADLINE); continue; }
+      if (this.addressing.overdue(d, t, now)) { this.daEnd(d, D.flags[d] & FLAG_SECONDARY ? END_LATE : END_DEADLINE, CAUSE_DEADLINE); continue; }
       if (this.airlockOn && !this.admits(n, t)) { this.dropProbe(d); continue; }
       const m = T.m[t], contiguous = T.cls[t] !== CLASS_F;
       if (i < q - 1 && row0 === cl.row(n)) {
@@ -400,7 +299,7 @@ export class LaminarModel extends LaminarState {
       } else {
         met.arbitrationLosses++;
         if (free0 < m || (contiguous && this.k.bmFirstRun(row0, 1, cl.atoms, m, this.runOutPtr) === 0)) met.falseOptimism++;
-        this.bounce(d, z, this.rZone[z], computeNs);
+        this.addressing.bounce(d, z, this.rZone[z], computeNs);
       }
     }
     this.invariants?.node(n);

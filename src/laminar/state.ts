@@ -27,7 +27,6 @@ import { Gateway } from "./teg.js";
 import { AgentStore, TaskStore } from "./store.js";
 import { kib, MemoryField } from "./memory.js";
 import { Invariants } from "./invariants.js";
-import { Prober } from "./probe.js";
 import { Mailbox, TO_GATEWAY } from "./mailbox.js";
 
 // Event kinds (1, 2 and 5 are retired: arrivals and landings have no events).
@@ -144,15 +143,10 @@ export class LaminarState {
   readonly wheelCheck: Float64Array | null;
   readonly wheelOut: number;
 
-  // scratch in core memory for DA scoring
+  // scratch in core memory for arbitration
   readonly runOutPtr: number;
   /** A copy of the arbitrating node's row as it was when the window closed. */
   readonly row0: number;
-  readonly candLocal: Int32Array;
-  readonly seen: Int32Array;
-  /** The probe action through the core (probe.ts). */
-  readonly prober: Prober;
-  seenGen = 0;
 
   readonly deadlines: TimerSweep;
   readonly regens: TimerSweep | null;
@@ -247,14 +241,8 @@ export class LaminarState {
     this.growMasks(0, this.das.slots.capacity);
     this.das.onGrow = (n) => this.growMasks(n / 2, n);
 
-    const kmax = c.da.candidates;
     this.runOutPtr = core.arena.alloc(16, 16);
     this.row0 = core.arena.alloc(this.cluster.rowBytes, 16);
-    this.candLocal = new Int32Array(kmax);
-    let maxZone = 1;
-    for (let z = 0; z < Z; z++) maxZone = Math.max(maxZone, offsets[z + 1] - offsets[z]);
-    this.seen = new Int32Array(maxZone);
-    this.prober = new Prober(core, this.views, kmax, maxZone);
 
     if (c.reservation.enabled) {
       // wheels for this instance's own nodes only (a partition never reserves on another's), indexed from n0
