@@ -26,6 +26,7 @@
 // Z-HAF tables, masks and timing wheels are in the core's WebAssembly memory
 // and handled by its kernels.
 import type { Config } from "../model/params.js";
+import type { Core } from "../core/wasm.js";
 import { Status } from "../core/status.js";
 import { type Rng } from "../sim/rng.js";
 import { NS_PER_MS } from "../sim/time.js";
@@ -44,6 +45,7 @@ import { TaskTable } from "./task-table.js";
 import { Ingress } from "./ingress.js";
 import { NodeQueues } from "./queue.js";
 import { Addressing } from "./addressing.js";
+import { Reservations } from "./reservations.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 
 import {
@@ -68,6 +70,13 @@ export class LaminarModel extends LaminarState {
   readonly ingress = new Ingress(this, this.taskTable);
   readonly queues = new NodeQueues(this, this.reports);
   readonly addressing = new Addressing(this, this.queues);
+  readonly reservations = new Reservations(this, this.reports, this.queues);
+
+  constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
+    super(core, c, partition);
+    // the mechanisms allocated core memory too
+    this.views.sync();
+  }
 
   /** Schedule the first events; call once before run(). */
   start(): void {
@@ -205,7 +214,7 @@ export class LaminarModel extends LaminarState {
       case K_SNAPSHOT: this.reports.snapshot(s); break;
       case K_BCAST: this.zhaf.deliverBroadcast(s, this.rNet[s]); break;
       case K_UPLOAD: this.reports.upload(s); break;
-      case K_WHEEL: this.wheelFire(s); break;
+      case K_WHEEL: this.reservations.wheelFire(s); break;
       case K_SERIES: this.seriesTick(); break;
       case K_MEM: this.memTick(); break;
       case K_AIRLOCK: this.airlockTimer(s); break;
@@ -314,7 +323,7 @@ export class LaminarModel extends LaminarState {
       const dep = Math.min(c.reservation.deposit, Math.max(0, D.patience[d]));
       D.patience[d] -= dep;
       D.deposit[d] = dep;
-      this.armTtl(d, n);
+      this.reservations.armTtl(d, n);
     }
     if (T.cls[t] === CLASS_SQUATTER) {
       // a squatter never pulls: it holds the atoms until its reservation expires (or for ever without one)
@@ -340,86 +349,6 @@ export class LaminarModel extends LaminarState {
 
   // ---- two-phase reservation: TTL on the node's timing wheel ----------------
 
-  /** Node n's wheel (n one of this instance's nodes). */
-  private wheel(n: number): number {
-    return this.wheels + (n - this.n0) * this.wheelBytes;
-  }
-
-  private armTtl(d: number, n: number): void {
-    const first = this.firstAtom(d);
-    this.das.firstAtom[d] = first;
-    const now = this.engine.now;
-    const deadlineTick = Math.ceil((now + this.ttlNs) / US);
-    const r = this.k.wheelSchedule(this.wheel(n), first, deadlineTick);
-    if (r !== 0) throw new Error(`reservation: wheelSchedule on node ${n} returned ${r}`);
-    const i = n - this.n0;
-    this.wheelOwner![i * this.cluster.atoms + first] = d;
-    const at = deadlineTick * US;
-    if (at < this.wheelCheck![i]) {
-      this.wheelCheck![i] = at;
-      this.engine.post(at - now, K_WHEEL, n);
-    }
-  }
-
-  /** Lowest atom of DA d's mask (its id on the node's wheel: atoms are exclusive, so ids are unique). */
-  private firstAtom(d: number): number {
-    const u32 = this.views.u32, base = this.mask(d) >> 2, words = this.rowBytes / 4;
-    for (let w = 0; w < words; w++) {
-      const x = u32[base + w];
-      if (x !== 0) return 32 * w + (31 - Math.clz32(x & -x));
-    }
-    throw new Error("reservation: empty mask");
-  }
-
-  private disarmTtl(d: number, n: number): void {
-    const first = this.das.firstAtom[d];
-    const r = this.k.wheelCancel(this.wheel(n), first);
-    if (r !== 1) throw new Error(`reservation: wheelCancel on node ${n} returned ${r}`);
-    this.wheelOwner![(n - this.n0) * this.cluster.atoms + first] = -1;
-  }
-
-  /** The node's wheel check: expire every reservation whose TTL has passed, then re-arm for the next one. */
-  private wheelFire(n: number): void {
-    const now = this.engine.now, w = this.wheel(n), A = this.cluster.atoms, o = n - this.n0;
-    if (this.wheelCheck![o] !== now) return; // superseded
-    this.wheelCheck![o] = Infinity;
-    this.reports.touch(n);
-    const tick = Math.floor(now / US);
-    for (;;) {
-      const got = this.k.wheelAdvance(w, tick, this.wheelOut, A);
-      if (got < 0) throw new Error(`reservation: wheelAdvance on node ${n} returned ${got}`);
-      const i32 = this.views.i32, base = this.wheelOut >> 2;
-      for (let i = 0; i < got; i++) {
-        const id = i32[base + i];
-        const d = this.wheelOwner![o * A + id];
-        this.wheelOwner![o * A + id] = -1;
-        this.expire(d, n);
-      }
-      if (got < A) break;
-    }
-    const next = this.k.wheelNextDeadline(w);
-    if (next !== Infinity) {
-      const at = next * US;
-      this.wheelCheck![o] = at;
-      this.engine.post(at - now, K_WHEEL, n);
-    }
-  }
-
-  /** TTL expiry: the atoms return to the bitmap and the deposit is forfeited. */
-  private expire(d: number, n: number): void {
-    const D = this.das, met = this.metrics;
-    met.reservationsExpired++;
-    this.forfeit[this.cluster.zoneOf[n]] += D.deposit[d];
-    D.deposit[d] = 0;
-    this.queues.releaseAtoms(d, n);
-    if (D.state[d] === D_SQUATTING) this.squatting--;
-    if (D.flags[d] & FLAG_PULL) {
-      D.state[d] = D_EXPIRED; // the pull still in flight finds the reservation gone
-      return;
-    }
-    this.daEnd(d, END_EXPIRED, CAUSE_EXPIRED);
-  }
-
   // ---- pull, start, completion ----------------------------------------------
 
   /** The payload pull completes with the proxy's answer (or a suspended image arrives). */
@@ -432,7 +361,7 @@ export class LaminarModel extends LaminarState {
       return this.daEnd(d, END_EXPIRED, CAUSE_EXPIRED);
     }
     if (D.verdict[d] === V_NONE) throw new Error(`laminar: DA ${d}'s pull completed without an answer`);
-    if (this.c.reservation.enabled) this.disarmTtl(d, n);
+    if (this.c.reservation.enabled) this.reservations.disarmTtl(d, n);
     if (D.flags[d] & FLAG_SECONDARY) return this.secondaryLanded(d, t, n);
     if (D.verdict[d] !== V_START) {
       // a late or duplicate winner: it releases its atoms and dissipates
@@ -875,7 +804,7 @@ export class LaminarModel extends LaminarState {
       return;
     }
     D.flags[d] &= ~FLAG_PULL;
-    if (this.c.reservation.enabled) this.disarmTtl(d, n);
+    if (this.c.reservation.enabled) this.reservations.disarmTtl(d, n);
     this.queues.releaseAtoms(d, n);
     this.daEnd(d, T.state[t] === T_STARTED ? END_DUPLICATE : END_LATE, CAUSE_DEADLINE);
   }

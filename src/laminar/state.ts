@@ -136,12 +136,6 @@ export class LaminarState {
   maskBase = 0;
   readonly rowBytes: number;
 
-  // reservations: one timing wheel per node (ids = first atom of the reservation, ticks of 1 us)
-  readonly wheels: number;
-  readonly wheelBytes: number;
-  readonly wheelOwner: Int32Array | null;
-  readonly wheelCheck: Float64Array | null;
-  readonly wheelOut: number;
 
   // scratch in core memory for arbitration
   readonly runOutPtr: number;
@@ -243,26 +237,6 @@ export class LaminarState {
 
     this.runOutPtr = core.arena.alloc(16, 16);
     this.row0 = core.arena.alloc(this.cluster.rowBytes, 16);
-
-    if (c.reservation.enabled) {
-      // wheels for this instance's own nodes only (a partition never reserves on another's), indexed from n0
-      const A = this.cluster.atoms, own = this.n1 - this.n0;
-      this.wheelBytes = this.k.wheelBytes(A);
-      this.wheels = core.arena.alloc(own * this.wheelBytes, 16);
-      for (let i = 0; i < own; i++) {
-        const r = this.k.wheelInit(this.wheels + i * this.wheelBytes, A, 0);
-        if (r < 0) throw new Error(`reservation: wheelInit failed with status ${r}`);
-      }
-      this.wheelOwner = new Int32Array(own * A).fill(-1);
-      this.wheelCheck = new Float64Array(own).fill(Infinity);
-      this.wheelOut = core.arena.alloc(4 * A, 16);
-    } else {
-      this.wheels = 0;
-      this.wheelBytes = 0;
-      this.wheelOwner = null;
-      this.wheelCheck = null;
-      this.wheelOut = 0;
-    }
 
     this.quietNs = Math.max(1, ms(c.regeneration.quietMs));
     this.deadlines = new TimerSweep(this.engine, SWEEP_NS, K_DEADLINE_SWEEP, 0);
