@@ -46,6 +46,7 @@ import { Ingress } from "./ingress.js";
 import { NodeQueues } from "./queue.js";
 import { Addressing } from "./addressing.js";
 import { Reservations } from "./reservations.js";
+import { Arbitration } from "./arbitration.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 
 import {
@@ -71,6 +72,7 @@ export class LaminarModel extends LaminarState {
   readonly queues = new NodeQueues(this, this.reports);
   readonly addressing = new Addressing(this, this.queues);
   readonly reservations = new Reservations(this, this.reports, this.queues);
+  readonly arbitration = new Arbitration(this, this.reports, this.queues, this.addressing, this.reservations);
 
   constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
     super(core, c, partition);
@@ -204,7 +206,7 @@ export class LaminarModel extends LaminarState {
     switch (kind) {
       case K_TEG: this.ingress.gatewayBatch(); break;
       case K_ADDRESS: this.addressing.address(s); break;
-      case K_ARBITRATE: this.arbitrate(s); break;
+      case K_ARBITRATE: this.arbitration.arbitrate(s); break;
       case K_PULL: this.pulled(s); break;
       case K_COMPLETE: this.complete(s); break;
       case K_REGEN_SWEEP: this.regens!.sweep(this.taskTable.regenDue); break;
@@ -229,123 +231,7 @@ export class LaminarModel extends LaminarState {
 
   // ---- DA phase I: addressing at a node ------------------------------------
 
-  /**
-   * Airlock's pre-admission physical check for task t at node n: its use
-   * (plus the task's declared memory when airlock.admitCheck=projected) must
-   * be at or below the high watermark.
-   */
-  private admits(n: number, t: number): boolean {
-    const add = this.c.airlock.admitCheck === "projected" ? kib(this.declaredGiB(t)) : 0;
-    return this.mem!.use(n) + add <= this.highKiB;
-  }
-
-  /** A probe refused by the physical check dissipates (with regeneration off, a first-admission task fails). */
-  private dropProbe(d: number): void {
-    this.survival!.probeDrops++;
-    this.daEnd(d, END_PROBE_DROP, CAUSE_PROBE_DROP);
-  }
-
   // ---- Node arbitration -----------------------------------------------------
-
-  /**
-   * Settle node n's window: the DAs that have arrived compete; feasible ones
-   * win in descending E_v,init on the real bitmap; losers bounce. DAs still
-   * on their way stay queued and open the next window.
-   */
-  private arbitrate(n: number): void {
-    const D = this.das, T = this.tasks, cl = this.cluster, c = this.c, now = this.engine.now, met = this.metrics;
-    if (now !== this.queues.windowAt[n]) return; // superseded by an earlier window
-    this.queues.windowAt[n] = Infinity;
-    this.reports.touch(n);
-    this.invariants?.queue(n);
-    let q = 0, head = -1, tail = -1, nextArrive = Infinity;
-    for (let d = this.qHead[n]; d >= 0; ) {
-      const nx = D.next[d];
-      if (D.arrive[d] <= now) {
-        if (q === this.batch.length) {
-          const b = new Int32Array(q * 2);
-          b.set(this.batch);
-          this.batch = b;
-        }
-        this.batch[q++] = d;
-      } else {
-        // still in flight: stays queued, in order
-        if (tail < 0) head = d;
-        else D.next[tail] = d;
-        tail = d;
-        D.next[d] = -1;
-        if (D.arrive[d] < nextArrive) nextArrive = D.arrive[d];
-      }
-      d = nx;
-    }
-    this.qHead[n] = head;
-    this.qTail[n] = tail;
-    if (nextArrive !== Infinity) this.queues.openWindow(n, nextArrive + this.windowNs);
-    met.arbitrations++;
-    met.bitmapOps += q;
-    const computeNs = Math.round(q * c.costs.bitmapNs);
-    byPriority(this.batch, q, D.task, T.ev, D.arrive);
-    // the node's state before this window's wins: a loser that did not fit even then was misled by stale state
-    const free0 = cl.free[n];
-    let row0 = cl.row(n); // the live row until the first win changes it; then a copy taken just before
-    const z = cl.zoneOf[n];
-    for (let i = 0; i < q; i++) {
-      const d = this.batch[i], t = D.task[d];
-      this.invariants?.arbitrating(n, d, i);
-      if (now - D.emitted[d] > this.silenceNs) { this.daEnd(d, END_SILENCE, CAUSE_SILENCE); continue; }
-      if (this.addressing.overdue(d, t, now)) { this.daEnd(d, D.flags[d] & FLAG_SECONDARY ? END_LATE : END_DEADLINE, CAUSE_DEADLINE); continue; }
-      if (this.airlockOn && !this.admits(n, t)) { this.dropProbe(d); continue; }
-      const m = T.m[t], contiguous = T.cls[t] !== CLASS_F;
-      if (i < q - 1 && row0 === cl.row(n)) {
-        const u32 = this.views.u32, words = this.rowBytes >> 2, src = row0 >> 2, dst = this.row0 >> 2;
-        for (let w = 0; w < words; w++) u32[dst + w] = u32[src + w];
-        row0 = this.row0;
-      }
-      if (cl.take(n, m, contiguous, this.mask(d))) {
-        this.held[n] += m;
-        this.invariants?.took(n, d, m);
-        this.win(d, n, t, computeNs);
-      } else {
-        met.arbitrationLosses++;
-        if (free0 < m || (contiguous && this.k.bmFirstRun(row0, 1, cl.atoms, m, this.runOutPtr) === 0)) met.falseOptimism++;
-        this.addressing.bounce(d, z, this.rZone[z], computeNs);
-      }
-    }
-    this.invariants?.node(n);
-  }
-
-  /** A win: atoms are taken; with two-phase reservation a deposit is frozen and a TTL armed; then the payload pull. */
-  private win(d: number, n: number, t: number, computeNs: number): void {
-    const D = this.das, T = this.tasks, c = this.c, met = this.metrics;
-    D.state[d] = D_PENDING;
-    if (c.reservation.enabled) {
-      met.reservations++;
-      const dep = Math.min(c.reservation.deposit, Math.max(0, D.patience[d]));
-      D.patience[d] -= dep;
-      D.deposit[d] = dep;
-      this.reservations.armTtl(d, n);
-    }
-    if (T.cls[t] === CLASS_SQUATTER) {
-      // a squatter never pulls: it holds the atoms until its reservation expires (or for ever without one)
-      D.state[d] = D_SQUATTING;
-      this.squatting++;
-      return;
-    }
-    D.flags[d] |= FLAG_PULL;
-    // the pull request reaches the proxy (or, for a secondary probe, the suspended image's node) half a hop
-    // later, and the payload is here a hop after the win; a suspended image takes statePullMs more
-    const secondary = (D.flags[d] & FLAG_SECONDARY) !== 0, now = this.engine.now;
-    const pullAt = now + computeNs + this.hopNs + (secondary ? this.statePullNs : 0);
-    D.verdict[d] = V_NONE;
-    if (c.reservation.enabled && Math.ceil((now + this.ttlNs) / US) * US <= pullAt) {
-      // the reservation expires before the pull could complete: nothing is asked
-      this.engine.post(pullAt - now, K_PULL, d);
-      return;
-    }
-    const z = this.cluster.zoneOf[n];
-    if (secondary) this.send(z, M_LAND_REQ, T.home[t], t, d, z, computeNs);
-    else this.send(z, M_PULL, TO_GATEWAY, t, d, z, computeNs);
-  }
 
   // ---- two-phase reservation: TTL on the node's timing wheel ----------------
 

@@ -130,17 +130,14 @@ export class LaminarState {
   readonly qTail: Int32Array;
   /** Atoms held by reservations and running tasks, per node (rigid jobs excluded). */
   readonly held: Int32Array;
-  batch = new Int32Array(256);
 
   // DA masks (one bitmap row per DA slot) in core memory
   maskBase = 0;
   readonly rowBytes: number;
 
 
-  // scratch in core memory for arbitration
+  /** Scratch in core memory for a bitmap query's answer. */
   readonly runOutPtr: number;
-  /** A copy of the arbitrating node's row as it was when the window closed. */
-  readonly row0: number;
 
   readonly deadlines: TimerSweep;
   readonly regens: TimerSweep | null;
@@ -236,7 +233,6 @@ export class LaminarState {
     this.das.onGrow = (n) => this.growMasks(n / 2, n);
 
     this.runOutPtr = core.arena.alloc(16, 16);
-    this.row0 = core.arena.alloc(this.cluster.rowBytes, 16);
 
     this.quietNs = Math.max(1, ms(c.regeneration.quietMs));
     this.deadlines = new TimerSweep(this.engine, SWEEP_NS, K_DEADLINE_SWEEP, 0);
