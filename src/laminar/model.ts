@@ -47,6 +47,7 @@ import { NodeQueues } from "./queue.js";
 import { Addressing } from "./addressing.js";
 import { Reservations } from "./reservations.js";
 import { Arbitration } from "./arbitration.js";
+import { NodeRuntime } from "./runtime.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 
 import {
@@ -72,12 +73,22 @@ export class LaminarModel extends LaminarState {
   readonly queues = new NodeQueues(this, this.reports);
   readonly addressing = new Addressing(this, this.queues);
   readonly reservations = new Reservations(this, this.reports, this.queues);
+  readonly runtime = new NodeRuntime(this, this.reports, this.taskTable, this.queues);
   readonly arbitration = new Arbitration(this, this.reports, this.queues, this.addressing, this.reservations);
 
   constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
     super(core, c, partition);
     // the mechanisms allocated core memory too
     this.views.sync();
+  }
+
+  /**
+   * Place a running task directly on node n (no admission path), as if it had
+   * just started: for tests and embedders that build a node's state by hand
+   * (runtime.ts). Returns the resident DA's slot, or -1 when the atoms do not fit.
+   */
+  inject(n: number, cls: number, atoms: number, serviceNs: number, targetGiB: number): number {
+    return this.runtime.inject(n, cls, atoms, serviceNs, targetGiB);
   }
 
   /** Schedule the first events; call once before run(). */
@@ -264,15 +275,15 @@ export class LaminarModel extends LaminarState {
     }
     const declared = this.declaredGiB(t), mc = this.c.memory, rz = this.rMem[this.cluster.zoneOf[n]];
     const target = rz.float() < mc.overclaimProb ? declared * (1 + rz.float() * mc.overclaimMax) : declared;
-    this.execute(d, n, T.service[t], declared, target, declared);
+    this.runtime.execute(d, n, T.service[t], declared, target, declared);
   }
 
   /** The task completes: atoms released, the resident DA retired with it. */
   private complete(d: number): void {
     const n = this.das.node[d];
     if (this.mem !== null) {
-      this.stopExecution(d, n);
-      this.updatePressure(n);
+      this.runtime.stopExecution(d, n);
+      this.runtime.updatePressure(n);
     } else {
       this.invariants?.stopped(d);
     }
@@ -285,80 +296,6 @@ export class LaminarModel extends LaminarState {
   // ---- runtime survival: node memory, the kernel OOM rule, Airlock -----------
   // (paper §Node Arbitration, §The Airlock Protocol; docs/airlock.md)
 
-  /** DA d's task runs on node n for `dur` ns from now, with memory (declared, true footprint, drift state) in GiB. */
-  private execute(d: number, n: number, dur: number, declared: number, target: number, drift: number): void {
-    const D = this.das;
-    this.invariants?.executing(d);
-    D.epochEnd[d] = this.engine.now + dur;
-    this.engine.scheduleInto(dur, K_COMPLETE, d, D.doneHandle, d);
-    this.mem!.add(d, n, declared, target, drift, this.tasks.key[D.task[d]]);
-    this.link(this.resHead, n, d);
-    this.updatePressure(n);
-  }
-
-  /**
-   * Place a running task directly on node n (no admission path), as if it had
-   * just started: for tests and embedders that build a node's state by hand.
-   * Its memory starts at its declaration and drifts towards targetGiB.
-   * Returns the resident DA's slot, or -1 when the atoms do not fit.
-   */
-  inject(n: number, cls: number, atoms: number, serviceNs: number, targetGiB: number): number {
-    if (this.mem === null) throw new Error("inject: the memory model is off (memory.enabled=false)");
-    const T = this.tasks, D = this.das;
-    const t = this.taskTable.newTask(cls, atoms, serviceNs, this.engine.now);
-    T.state[t] = T_STARTED;
-    T.instances[t] = 1;
-    T.live[t] = 1;
-    const d = D.alloc();
-    D.task[d] = t; D.flags[d] = 0; D.patience[d] = T.budget[t]; D.emitted[d] = this.engine.now; D.deposit[d] = 0; D.node[d] = n;
-    this.reports.touch(n);
-    if (!this.cluster.take(n, atoms, cls !== CLASS_F, this.mask(d))) {
-      D.slots.release(d);
-      T.slots.release(t);
-      return -1;
-    }
-    this.held[n] += atoms;
-    this.invariants?.took(n, d, atoms);
-    this.fmet.onArrive(cls);
-    this.invariants?.started(t);
-    this.fmet.onStart(0, cls);
-    D.state[d] = D_RESIDENT;
-    this.running++;
-    this.execute(d, n, serviceNs, this.declaredGiB(t), targetGiB, this.declaredGiB(t));
-    return d;
-  }
-
-  /** DA d's task stops running on node n (completes, is killed or suspended): its memory leaves the node. */
-  private stopExecution(d: number, n: number): void {
-    this.invariants?.stopped(d);
-    this.mem!.remove(d);
-    this.unlink(this.resHead, n, d);
-  }
-
-  private link(head: Int32Array, n: number, d: number): void {
-    const D = this.das, h = head[n];
-    D.resPrev[d] = -1;
-    D.resNext[d] = h;
-    if (h >= 0) D.resPrev[h] = d;
-    head[n] = d;
-  }
-
-  private unlink(head: Int32Array, n: number, d: number): void {
-    const D = this.das, p = D.resPrev[d], x = D.resNext[d];
-    if (p >= 0) D.resNext[p] = x;
-    else head[n] = x;
-    if (x >= 0) D.resPrev[x] = p;
-  }
-
-  /** Keep node n's pressure flag (use above the high watermark) current; reports due before a change go out first. */
-  private updatePressure(n: number): void {
-    if (!this.airlockOn) return;
-    const p = this.mem!.use(n) > this.highKiB ? 1 : 0;
-    if (p === this.pressured[n]) return;
-    this.reports.touch(n);
-    this.pressured[n] = p;
-  }
-
   /** Runtime tick: every running task's memory moves (core memTick); nodes over the line are relieved; suspended tasks may resume. */
   private memTick(): void {
     const now = this.engine.now, mem = this.mem!;
@@ -369,29 +306,15 @@ export class LaminarModel extends LaminarState {
     list.set(over); // handling may grow core memory, which detaches the view
     if (this.airlockOn) {
       // pressure flags: nodes that left pressure, then those over the line now
-      for (let n = 0; n < this.pressured.length; n++) if (this.pressured[n] === 1 && mem.use(n) <= this.highKiB) this.updatePressure(n);
+      for (let n = 0; n < this.pressured.length; n++) if (this.pressured[n] === 1 && mem.use(n) <= this.highKiB) this.runtime.updatePressure(n);
       for (let i = 0; i < count; i++) {
-        this.updatePressure(list[i]);
+        this.runtime.updatePressure(list[i]);
         this.relieve(list[i]);
       }
       this.resumeWaiting();
     } else {
-      for (let i = 0; i < count; i++) this.oom(list[i]);
+      for (let i = 0; i < count; i++) this.runtime.oom(list[i]);
     }
-  }
-
-  /** Gather node n's running residents into the pick arrays (ids, E_v,init, resident GiB); returns how many. */
-  private gatherRunning(n: number): number {
-    const D = this.das, T = this.tasks, mem = this.mem!;
-    let k = 0;
-    for (let d = this.resHead[n]; d >= 0; d = D.resNext[d]) {
-      this.pickIds[k] = d;
-      this.pickA[k] = T.ev[D.task[d]];
-      this.pickB[k] = mem.resident(d);
-      this.pickK[k] = T.key[D.task[d]];
-      k++;
-    }
-    return k;
   }
 
   /**
@@ -403,36 +326,13 @@ export class LaminarModel extends LaminarState {
    */
   private relieve(n: number): void {
     const mem = this.mem!;
-    const k = this.gatherRunning(n);
+    const k = this.runtime.gatherRunning(n);
     suspensionOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
     const top = this.scopeAll || k === 0 ? Infinity : this.pickA[k - 1];
     for (let i = 0; i < k && this.pickA[i] < top && mem.use(n) > this.safeKiB; i++) this.suspend(this.pickIds[i], n);
-    this.updatePressure(n);
+    this.runtime.updatePressure(n);
     // what Airlock could not relieve, the kernel still kills
-    if (mem.use(n) > this.capKiB) this.oom(n);
-  }
-
-  /** The kernel OOM rule: while node n's use exceeds its capacity, kill a running task (the largest, or a random one). */
-  private oom(n: number): void {
-    const mem = this.mem!;
-    while (mem.use(n) > this.capKiB) {
-      const k = this.gatherRunning(n);
-      if (k === 0) return;
-      const i = this.c.memory.oomRule === "largest" ? largestResident(this.pickB, this.pickK, k) : this.rMem[this.cluster.zoneOf[n]].int(k);
-      this.kill(this.pickIds[i], n);
-    }
-    this.updatePressure(n);
-  }
-
-  private kill(d: number, n: number): void {
-    const D = this.das, T = this.tasks, t = D.task[d];
-    this.engine.cancelIn(D.doneHandle, d);
-    this.stopExecution(d, n);
-    this.queues.releaseAtoms(d, n);
-    this.running--;
-    if (T.cls[t] === CLASS_F) this.survival!.oomKillsF++;
-    else this.survival!.oomKillsL++;
-    this.retire(d, R_KILLED);
+    if (mem.use(n) > this.capKiB) this.runtime.oom(n);
   }
 
   /**
@@ -448,13 +348,13 @@ export class LaminarModel extends LaminarState {
     D.drift[d] = mem.drift(d);
     D.target[d] = mem.target(d);
     const image = mem.resident(d) / this.c.airlock.compressionRatio;
-    this.stopExecution(d, n);
+    this.runtime.stopExecution(d, n);
     D.frozen[d] = image;
     mem.addImage(n, image);
     D.state[d] = D_SUSPENDED;
     D.flags[d] &= ~FLAG_REACTIVATED;
     D.suspendedAt[d] = now;
-    this.link(this.ledgers, n, d);
+    this.runtime.link(this.ledgers, n, d);
     this.tasks.anchor[t] = d;
     this.engine.scheduleInto(this.suspendNs, K_AIRLOCK, d, D.timerHandle, d);
     this.running--;
@@ -539,12 +439,12 @@ export class LaminarModel extends LaminarState {
     D.state[d] = D_RESIDENT;
     this.running++;
     this.survival!.resumedInPlace++;
-    this.execute(d, n, D.remaining[d], this.declaredGiB(t), D.target[d], D.drift[d]);
+    this.runtime.execute(d, n, D.remaining[d], this.declaredGiB(t), D.target[d], D.drift[d]);
   }
 
   /** Ledger entry d leaves node n's ledger: its image is dropped (resumed, pulled elsewhere or reclaimed). */
   private leaveLedger(d: number, n: number): void {
-    this.unlink(this.ledgers, n, d);
+    this.runtime.unlink(this.ledgers, n, d);
     this.mem!.removeImage(n, this.das.frozen[d]);
     this.tasks.anchor[this.das.task[d]] = -1;
     this.suspended--;
@@ -620,7 +520,7 @@ export class LaminarModel extends LaminarState {
 
   /** Node n's running tasks with E_v,init below ev, into the pick arrays; returns how many. */
   private gatherLower(n: number, ev: number): number {
-    const k = this.gatherRunning(n);
+    const k = this.runtime.gatherRunning(n);
     let j = 0;
     for (let i = 0; i < k; i++) {
       if (this.pickA[i] >= ev) continue;
@@ -648,7 +548,7 @@ export class LaminarModel extends LaminarState {
     this.invariants?.reclaiming(n, d);
     this.leaveLedger(d, n);
     this.queues.releaseAtoms(d, n);
-    this.updatePressure(n);
+    this.runtime.updatePressure(n);
     this.survival!.reclaimed++;
     this.retire(d, R_KILLED | R_CLOSED);
   }
@@ -669,7 +569,7 @@ export class LaminarModel extends LaminarState {
     this.engine.cancelIn(D.timerHandle, a);
     this.leaveLedger(a, src);
     this.queues.releaseAtoms(a, src);
-    this.updatePressure(src);
+    this.runtime.updatePressure(src);
     this.send(z, M_LAND_RESP, pz, pd, 1, computeNs, D.remaining[a], D.target[a], D.drift[a]);
     this.retire(a, R_CLOSED);
   }
@@ -704,7 +604,7 @@ export class LaminarModel extends LaminarState {
     D.flags[d] &= ~FLAG_SECONDARY;
     this.running++;
     this.survival!.secondaryLandings++;
-    this.execute(d, n, D.remaining[d], this.declaredGiB(t), D.target[d], D.drift[d]);
+    this.runtime.execute(d, n, D.remaining[d], this.declaredGiB(t), D.target[d], D.drift[d]);
   }
 
   // ---- endings ---------------------------------------------------------------
