@@ -48,6 +48,7 @@ import { Addressing } from "./addressing.js";
 import { Reservations } from "./reservations.js";
 import { Arbitration } from "./arbitration.js";
 import { NodeRuntime } from "./runtime.js";
+import { AirlockLedger } from "./airlock-ledger.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 
 import {
@@ -74,6 +75,7 @@ export class LaminarModel extends LaminarState {
   readonly addressing = new Addressing(this, this.queues);
   readonly reservations = new Reservations(this, this.reports, this.queues);
   readonly runtime = new NodeRuntime(this, this.reports, this.taskTable, this.queues);
+  readonly airlock = new AirlockLedger(this, this.queues, this.runtime);
   readonly arbitration = new Arbitration(this, this.reports, this.queues, this.addressing, this.reservations);
 
   constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
@@ -229,8 +231,8 @@ export class LaminarModel extends LaminarState {
       case K_UPLOAD: this.reports.upload(s); break;
       case K_WHEEL: this.reservations.wheelFire(s); break;
       case K_SERIES: this.seriesTick(); break;
-      case K_MEM: this.memTick(); break;
-      case K_AIRLOCK: this.airlockTimer(s); break;
+      case K_MEM: this.airlock.memTick(); break;
+      case K_AIRLOCK: this.airlock.airlockTimer(s); break;
       case K_MSG: this.message(s); break;
       default: throw new Error(`laminar: unknown event kind ${kind}`);
     }
@@ -296,263 +298,6 @@ export class LaminarModel extends LaminarState {
   // ---- runtime survival: node memory, the kernel OOM rule, Airlock -----------
   // (paper §Node Arbitration, §The Airlock Protocol; docs/airlock.md)
 
-  /** Runtime tick: every running task's memory moves (core memTick); nodes over the line are relieved; suspended tasks may resume. */
-  private memTick(): void {
-    const now = this.engine.now, mem = this.mem!;
-    this.engine.post(this.tickNs, K_MEM, 0);
-    const tick = Math.round(now / this.tickNs) % 4294967296;
-    const over = mem.tick(tick, this.airlockOn ? this.highKiB : this.capKiB);
-    const count = over.length, list = this.overList;
-    list.set(over); // handling may grow core memory, which detaches the view
-    if (this.airlockOn) {
-      // pressure flags: nodes that left pressure, then those over the line now
-      for (let n = 0; n < this.pressured.length; n++) if (this.pressured[n] === 1 && mem.use(n) <= this.highKiB) this.runtime.updatePressure(n);
-      for (let i = 0; i < count; i++) {
-        this.runtime.updatePressure(list[i]);
-        this.relieve(list[i]);
-      }
-      this.resumeWaiting();
-    } else {
-      for (let i = 0; i < count; i++) this.runtime.oom(list[i]);
-    }
-  }
-
-  /**
-   * Node n is above the high watermark: suspend residents in ascending
-   * E_v,init until use is at the safe watermark. With
-   * airlock.suspensionScope=lower only tasks below the node's highest running
-   * E_v,init are suspended (the top ones are never frozen to protect no one);
-   * with `all`, every running task, the top ones last.
-   */
-  private relieve(n: number): void {
-    const mem = this.mem!;
-    const k = this.runtime.gatherRunning(n);
-    suspensionOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
-    const top = this.scopeAll || k === 0 ? Infinity : this.pickA[k - 1];
-    for (let i = 0; i < k && this.pickA[i] < top && mem.use(n) > this.safeKiB; i++) this.suspend(this.pickIds[i], n);
-    this.runtime.updatePressure(n);
-    // what Airlock could not relieve, the kernel still kills
-    if (mem.use(n) > this.capKiB) this.runtime.oom(n);
-  }
-
-  /**
-   * Suspend DA d's task on node n into the Airlock ledger: frozen,
-   * compressed, atoms kept, T_susp armed; `forEntry`: the ledger entry this
-   * preemption makes room for (-1: the node is relieving pressure).
-   */
-  private suspend(d: number, n: number, forEntry = -1): void {
-    const D = this.das, mem = this.mem!, now = this.engine.now, t = D.task[d];
-    this.invariants?.suspending(n, d, forEntry);
-    this.engine.cancelIn(D.doneHandle, d);
-    D.remaining[d] = D.epochEnd[d] - now;
-    D.drift[d] = mem.drift(d);
-    D.target[d] = mem.target(d);
-    const image = mem.resident(d) / this.c.airlock.compressionRatio;
-    this.runtime.stopExecution(d, n);
-    D.frozen[d] = image;
-    mem.addImage(n, image);
-    D.state[d] = D_SUSPENDED;
-    D.flags[d] &= ~FLAG_REACTIVATED;
-    D.suspendedAt[d] = now;
-    this.runtime.link(this.ledgers, n, d);
-    this.tasks.anchor[t] = d;
-    this.engine.scheduleInto(this.suspendNs, K_AIRLOCK, d, D.timerHandle, d);
-    this.running--;
-    this.suspended++;
-    this.survival!.suspensions++;
-    this.waiting[n]++;
-    if (this.inWaitList[n] === 0) {
-      this.inWaitList[n] = 1;
-      this.waitList[this.waitCount++] = n;
-    }
-  }
-
-  /** In-situ resume: on each node with entries before T_susp, highest E_v,init first, while resuming keeps use at or below the safe watermark. */
-  private resumeWaiting(): void {
-    let keep = 0;
-    for (let w = 0; w < this.waitCount; w++) {
-      const n = this.waitList[w];
-      this.resumePass(n);
-      if (this.waiting[n] > 0) this.waitList[keep++] = n;
-      else this.inWaitList[n] = 0;
-    }
-    this.waitCount = keep;
-  }
-
-  /**
-   * Node n's in-situ pass over its entries not yet reactivated: highest
-   * E_v,init first (earliest suspended among equals), each while resuming it
-   * keeps use at or below the safe watermark; the first that does not fit
-   * stops the pass (nobody resumes ahead of a higher-priority entry).
-   */
-  private resumePass(n: number): void {
-    const D = this.das, T = this.tasks, mem = this.mem!, now = this.engine.now;
-    let k = 0;
-    for (let d = this.ledgers[n]; d >= 0; d = D.resNext[d]) {
-      if (D.flags[d] & FLAG_REACTIVATED) continue;
-      this.pickIds[k] = d;
-      this.pickA[k] = -T.ev[D.task[d]];
-      this.pickB[k] = -D.suspendedAt[d];
-      this.pickK[k] = T.key[D.task[d]];
-      k++;
-    }
-    resumeOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
-    for (let i = 0; i < k; i++) {
-      const d = this.pickIds[i];
-      if (D.suspendedAt[d] === now) break; // suspended this very tick: not yet
-      if (mem.use(n) + this.resumeGrowth(d) > this.safeKiB) break;
-      this.resumeInPlace(d, n);
-    }
-  }
-
-  /** Resume in place, in resume order, every entry of node n not yet reactivated that ranks ahead of e and has room now. */
-  private resumeAhead(n: number, e: number): void {
-    const D = this.das, T = this.tasks, mem = this.mem!, now = this.engine.now;
-    const evE = T.ev[D.task[e]], sinceE = D.suspendedAt[e], keyE = T.key[D.task[e]];
-    let k = 0;
-    for (let d = this.ledgers[n]; d >= 0; d = D.resNext[d]) {
-      if (d === e || (D.flags[d] & FLAG_REACTIVATED) || D.suspendedAt[d] === now) continue;
-      const ev = T.ev[D.task[d]], key = T.key[D.task[d]];
-      if (ev < evE || (ev === evE && (D.suspendedAt[d] > sinceE || (D.suspendedAt[d] === sinceE && key > keyE)))) continue;
-      this.pickIds[k] = d;
-      this.pickA[k] = -ev;
-      this.pickB[k] = -D.suspendedAt[d];
-      this.pickK[k] = key;
-      k++;
-    }
-    resumeOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
-    for (let i = 0; i < k; i++) {
-      const d = this.pickIds[i];
-      if (mem.use(n) + this.resumeGrowth(d) <= this.safeKiB) this.resumeInPlace(d, n);
-    }
-  }
-
-  private resumeInPlace(d: number, n: number, preempted = false): void {
-    const D = this.das, t = D.task[d];
-    this.invariants?.resuming(n, d, !preempted);
-    this.engine.cancelIn(D.timerHandle, d);
-    this.leaveLedger(d, n);
-    if ((D.flags[d] & FLAG_REACTIVATED) === 0) this.waiting[n]--;
-    // a reactivated entry resumed here: its secondary probes have nothing to land any more
-    else this.send(this.cluster.zoneOf[n], M_CLOSED, TO_GATEWAY, t);
-    D.flags[d] &= ~FLAG_REACTIVATED;
-    D.state[d] = D_RESIDENT;
-    this.running++;
-    this.survival!.resumedInPlace++;
-    this.runtime.execute(d, n, D.remaining[d], this.declaredGiB(t), D.target[d], D.drift[d]);
-  }
-
-  /** Ledger entry d leaves node n's ledger: its image is dropped (resumed, pulled elsewhere or reclaimed). */
-  private leaveLedger(d: number, n: number): void {
-    this.runtime.unlink(this.ledgers, n, d);
-    this.mem!.removeImage(n, this.das.frozen[d]);
-    this.tasks.anchor[this.das.task[d]] = -1;
-    this.suspended--;
-  }
-
-  /** An Airlock timer of ledger entry d: T_susp (reactivate its DA) or T_surv (reclaim). */
-  private airlockTimer(d: number): void {
-    const D = this.das;
-    if (D.state[d] !== D_SUSPENDED) throw new Error(`airlock: timer of DA ${d}, which is not suspended`);
-    const n = D.node[d], now = this.engine.now, t = D.task[d];
-    // before moving the task on or killing it, the node resumes it in place if it has room, or can make room
-    if (this.recoverLocally(n, d)) return;
-    if (D.flags[d] & FLAG_REACTIVATED) return this.reclaim(d);
-    this.invariants?.reactivating(n, d);
-    D.flags[d] |= FLAG_REACTIVATED;
-    this.waiting[n]--;
-    D.survivalAt[d] = now + this.survivalNs;
-    this.engine.scheduleInto(this.survivalNs, K_AIRLOCK, d, D.timerHandle, d);
-    this.survival!.secondaryReactivations++;
-    // the reactivated DA re-enters through the gateway (half a hop away) with a fresh patience budget
-    this.send(this.cluster.zoneOf[n], M_REACTIVATE, TO_GATEWAY, t);
-  }
-
-  /**
-   * Ledger entry e reaches T_susp or T_surv on node n: first every entry of
-   * the node still hoping for in-situ resume that ranks ahead of e and has
-   * room resumes (in resume order), so e takes no room from a higher-priority
-   * entry; then e resumes in place if the node has room for it at the safe
-   * watermark, or if suspending lower-priority runners makes that room
-   * (preemptFor). Whether e moves on or dies is decided only when neither
-   * holds.
-   */
-  private recoverLocally(n: number, e: number): boolean {
-    if (this.waiting[n] > 0) this.resumeAhead(n, e);
-    if (this.mem!.use(n) + this.resumeGrowth(e) <= this.safeKiB) {
-      this.resumeInPlace(e, n);
-      return true;
-    }
-    return this.preemptFor(n, e);
-  }
-
-  /**
-   * Ledger entry e has no room on node n as things stand: if suspending every running task
-   * of lower E_v,init on its node would leave room to resume e at or below the
-   * safe watermark, suspend them (ascending, only as many as needed) and
-   * resume e in place. The absolute priority guarantee: no task moves on or
-   * dies while lower-priority state it could displace still runs.
-   */
-  private preemptFor(n: number, e: number): boolean {
-    const k = this.canMakeRoom(n, e);
-    if (k === 0) return false;
-    const mem = this.mem!, grow = this.resumeGrowth(e);
-    this.invariants?.resumeOrder(n, e);
-    suspensionOrder(this.pickIds, this.pickA, this.pickB, this.pickK, k);
-    for (let i = 0; i < k && mem.use(n) + grow > this.safeKiB; i++) this.suspend(this.pickIds[i], n, e);
-    this.survival!.preemptions++;
-    this.resumeInPlace(e, n, true);
-    return true;
-  }
-
-  /**
-   * Whether suspending node n's lower-priority runners would make room for
-   * ledger entry e: how many there are, left in the pick arrays, or 0 when
-   * none or not enough. (The invariant checker asks the same question its
-   * own way, without this function.)
-   */
-  private canMakeRoom(n: number, e: number): number {
-    const k = this.gatherLower(n, this.tasks.ev[this.das.task[e]]);
-    let relief = 0;
-    for (let i = 0; i < k; i++) relief += this.suspensionRelief(this.pickIds[i]);
-    return k > 0 && this.mem!.use(n) - relief + this.resumeGrowth(e) <= this.safeKiB ? k : 0;
-  }
-
-  /** Node n's running tasks with E_v,init below ev, into the pick arrays; returns how many. */
-  private gatherLower(n: number, ev: number): number {
-    const k = this.runtime.gatherRunning(n);
-    let j = 0;
-    for (let i = 0; i < k; i++) {
-      if (this.pickA[i] >= ev) continue;
-      this.pickIds[j] = this.pickIds[i]; this.pickA[j] = this.pickA[i]; this.pickB[j] = this.pickB[i]; this.pickK[j] = this.pickK[i];
-      j++;
-    }
-    return j;
-  }
-
-  /** KiB that suspending running DA d frees (its resident use, less the image that stays). */
-  private suspensionRelief(d: number): number {
-    const r = this.mem!.resident(d);
-    return kib(r) - kib(r / this.c.airlock.compressionRatio);
-  }
-
-  /** KiB that resuming ledger entry e adds (its drifting footprint, less its image). */
-  private resumeGrowth(e: number): number {
-    const D = this.das;
-    return kib(D.drift[e]) - kib(D.frozen[e]);
-  }
-
-  /** T_surv expired before a secondary landing: the suspended task and its DA are reclaimed. */
-  private reclaim(d: number): void {
-    const D = this.das, n = D.node[d], t = D.task[d];
-    this.invariants?.reclaiming(n, d);
-    this.leaveLedger(d, n);
-    this.queues.releaseAtoms(d, n);
-    this.runtime.updatePressure(n);
-    this.survival!.reclaimed++;
-    this.retire(d, R_KILLED | R_CLOSED);
-  }
-
   /**
    * A secondary probe (DA pd in Zone pz) that won atoms asks Zone `home` for
    * task t's suspended image, half a hop after its win: the first request
@@ -567,7 +312,7 @@ export class LaminarModel extends LaminarState {
     const src = D.node[a], z = this.cluster.zoneOf[src];
     this.invariants?.landing(a);
     this.engine.cancelIn(D.timerHandle, a);
-    this.leaveLedger(a, src);
+    this.airlock.leaveLedger(a, src);
     this.queues.releaseAtoms(a, src);
     this.runtime.updatePressure(src);
     this.send(z, M_LAND_RESP, pz, pd, 1, computeNs, D.remaining[a], D.target[a], D.drift[a]);

@@ -168,14 +168,9 @@ export class LaminarState {
   /** Per node: head of its list of running residents, and of its Airlock ledger (both through das.resNext/resPrev). */
   readonly resHead: Int32Array;
   readonly ledgers: Int32Array;
-  /** Per node: ledger entries still hoping for in-situ resume; the nodes with any, as a list. */
-  readonly waiting: Int32Array;
-  readonly waitList: Int32Array;
-  readonly inWaitList: Uint8Array;
-  waitCount = 0;
   /** Per node: 1 while its use is above the high watermark (it reports pressure and drops probes). */
   readonly pressured: Uint8Array;
-  readonly overList: Int32Array;
+  /** Scratch for choosing among a node's residents or ledger entries (ids, two sort keys, arrival key). */
   readonly pickIds: Int32Array;
   readonly pickA: Float64Array;
   readonly pickB: Float64Array;
@@ -252,11 +247,7 @@ export class LaminarState {
     const memN = c.memory.enabled ? N : 0, A = this.cluster.atoms;
     this.resHead = new Int32Array(memN).fill(-1);
     this.ledgers = new Int32Array(memN).fill(-1);
-    this.waiting = new Int32Array(memN);
-    this.waitList = new Int32Array(memN);
-    this.inWaitList = new Uint8Array(memN);
     this.pressured = new Uint8Array(memN);
-    this.overList = new Int32Array(memN);
     this.pickIds = new Int32Array(A);
     this.pickA = new Float64Array(A);
     this.pickB = new Float64Array(A);
