@@ -49,6 +49,8 @@ import { Reservations } from "./reservations.js";
 import { Arbitration } from "./arbitration.js";
 import { NodeRuntime } from "./runtime.js";
 import { AirlockLedger } from "./airlock-ledger.js";
+import { SecondaryLanding } from "./landing.js";
+import { PullAndStart } from "./pull.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 
 import {
@@ -76,6 +78,8 @@ export class LaminarModel extends LaminarState {
   readonly reservations = new Reservations(this, this.reports, this.queues);
   readonly runtime = new NodeRuntime(this, this.reports, this.taskTable, this.queues);
   readonly airlock = new AirlockLedger(this, this.queues, this.runtime);
+  readonly landing = new SecondaryLanding(this, this.queues, this.reservations, this.runtime, this.airlock);
+  readonly pull = new PullAndStart(this, this.queues, this.reservations, this.runtime, this.landing);
   readonly arbitration = new Arbitration(this, this.reports, this.queues, this.addressing, this.reservations);
 
   constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
@@ -198,8 +202,8 @@ export class LaminarModel extends LaminarState {
     const a = f[at + F_A], b = f[at + F_B];
     switch (f[at + F_KIND]) {
       case M_REACTIVATE: return this.ingress.reactivate(a, f[at + F_ZONE]);
-      case M_LAND_REQ: return this.landRequest(f[at + F_DEST], a, b, f[at + F_C], f[at + F_X]);
-      case M_LAND_RESP: return this.landAnswer(a, b, f[at + F_C], f[at + F_X], f[at + F_Y], f[at + F_W]);
+      case M_LAND_REQ: return this.landing.landRequest(f[at + F_DEST], a, b, f[at + F_C], f[at + F_X]);
+      case M_LAND_RESP: return this.landing.landAnswer(a, b, f[at + F_C], f[at + F_X], f[at + F_Y], f[at + F_W]);
       default: throw new Error(`laminar: unknown message kind ${f[at + F_KIND]}`);
     }
   }
@@ -220,8 +224,8 @@ export class LaminarModel extends LaminarState {
       case K_TEG: this.ingress.gatewayBatch(); break;
       case K_ADDRESS: this.addressing.address(s); break;
       case K_ARBITRATE: this.arbitration.arbitrate(s); break;
-      case K_PULL: this.pulled(s); break;
-      case K_COMPLETE: this.complete(s); break;
+      case K_PULL: this.pull.pulled(s); break;
+      case K_COMPLETE: this.pull.complete(s); break;
       case K_REGEN_SWEEP: this.regens!.sweep(this.taskTable.regenDue); break;
       case K_DEADLINE_SWEEP: this.deadlines.sweep(this.taskTable.deadlineDue); break;
       case K_REGEN: this.ingress.regenerate(s); break;
@@ -250,107 +254,8 @@ export class LaminarModel extends LaminarState {
 
   // ---- pull, start, completion ----------------------------------------------
 
-  /** The payload pull completes with the proxy's answer (or a suspended image arrives). */
-  private pulled(d: number): void {
-    const D = this.das, T = this.tasks;
-    D.flags[d] &= ~FLAG_PULL;
-    const t = D.task[d], n = D.node[d];
-    if (D.state[d] === D_EXPIRED) {
-      if (D.verdict[d] !== V_NONE) throw new Error(`laminar: DA ${d}'s reservation expired after the proxy answered`);
-      return this.daEnd(d, END_EXPIRED, CAUSE_EXPIRED);
-    }
-    if (D.verdict[d] === V_NONE) throw new Error(`laminar: DA ${d}'s pull completed without an answer`);
-    if (this.c.reservation.enabled) this.reservations.disarmTtl(d, n);
-    if (D.flags[d] & FLAG_SECONDARY) return this.secondaryLanded(d, t, n);
-    if (D.verdict[d] !== V_START) {
-      // a late or duplicate winner: it releases its atoms and dissipates
-      this.queues.releaseAtoms(d, n);
-      return this.daEnd(d, D.verdict[d] === V_DUP ? END_DUPLICATE : END_LATE, CAUSE_DEADLINE);
-    }
-    D.patience[d] += D.deposit[d];
-    D.deposit[d] = 0;
-    D.state[d] = D_RESIDENT;
-    this.running++;
-    if (this.mem === null) {
-      this.invariants?.executing(d);
-      return this.engine.post(T.service[t], K_COMPLETE, d);
-    }
-    const declared = this.declaredGiB(t), mc = this.c.memory, rz = this.rMem[this.cluster.zoneOf[n]];
-    const target = rz.float() < mc.overclaimProb ? declared * (1 + rz.float() * mc.overclaimMax) : declared;
-    this.runtime.execute(d, n, T.service[t], declared, target, declared);
-  }
-
-  /** The task completes: atoms released, the resident DA retired with it. */
-  private complete(d: number): void {
-    const n = this.das.node[d];
-    if (this.mem !== null) {
-      this.runtime.stopExecution(d, n);
-      this.runtime.updatePressure(n);
-    } else {
-      this.invariants?.stopped(d);
-    }
-    this.queues.releaseAtoms(d, n);
-    this.metrics.completed++;
-    this.running--;
-    this.retire(d, 0);
-  }
-
   // ---- runtime survival: node memory, the kernel OOM rule, Airlock -----------
   // (paper §Node Arbitration, §The Airlock Protocol; docs/airlock.md)
-
-  /**
-   * A secondary probe (DA pd in Zone pz) that won atoms asks Zone `home` for
-   * task t's suspended image, half a hop after its win: the first request
-   * while the reactivated ledger entry is still there gets it; the entry
-   * leaves the ledger (its atoms and image freed) and the answer carries the
-   * execution state. An entry resumed in place (and perhaps suspended again
-   * since) is no longer the probe's to take.
-   */
-  private landRequest(home: number, t: number, pd: number, pz: number, computeNs: number): void {
-    const D = this.das, a = this.tasks.anchor[t];
-    if (a < 0 || (D.flags[a] & FLAG_REACTIVATED) === 0) return this.send(home, M_LAND_RESP, pz, pd, 0, computeNs);
-    const src = D.node[a], z = this.cluster.zoneOf[src];
-    this.invariants?.landing(a);
-    this.engine.cancelIn(D.timerHandle, a);
-    this.airlock.leaveLedger(a, src);
-    this.queues.releaseAtoms(a, src);
-    this.runtime.updatePressure(src);
-    this.send(z, M_LAND_RESP, pz, pd, 1, computeNs, D.remaining[a], D.target[a], D.drift[a]);
-    this.retire(a, R_CLOSED);
-  }
-
-  /**
-   * The answer to secondary probe d's state-pull request: the image arrives
-   * statePullMs later (the pull completes, K_PULL); a refusal (landed through
-   * another probe, resumed in place or reclaimed) frees its atoms now.
-   */
-  private landAnswer(d: number, ok: number, computeNs: number, remaining: number, target: number, drift: number): void {
-    const D = this.das, T = this.tasks, n = D.node[d], t = D.task[d];
-    if (ok === 1) {
-      D.remaining[d] = remaining;
-      D.target[d] = target;
-      D.drift[d] = drift;
-      D.verdict[d] = V_START;
-      this.engine.post(this.statePullNs + this.hopNs - 2 * this.deltaNs + computeNs, K_PULL, d);
-      return;
-    }
-    D.flags[d] &= ~FLAG_PULL;
-    if (this.c.reservation.enabled) this.reservations.disarmTtl(d, n);
-    this.queues.releaseAtoms(d, n);
-    this.daEnd(d, T.state[t] === T_STARTED ? END_DUPLICATE : END_LATE, CAUSE_DEADLINE);
-  }
-
-  /** A secondary probe's state pull completed at node n: the task's new execution epoch opens here. */
-  private secondaryLanded(d: number, t: number, n: number): void {
-    const D = this.das;
-    D.patience[d] += D.deposit[d];
-    D.deposit[d] = 0;
-    D.state[d] = D_RESIDENT;
-    D.flags[d] &= ~FLAG_SECONDARY;
-    this.running++;
-    this.survival!.secondaryLandings++;
-    this.runtime.execute(d, n, D.remaining[d], this.declaredGiB(t), D.target[d], D.drift[d]);
-  }
 
   // ---- endings ---------------------------------------------------------------
 
