@@ -41,7 +41,7 @@
 // * memory, at every series tick: each node's use equals its images plus its
 //   records, the images equal its ledger's, the running and suspended counts
 //   match the DAs' states, and no suspended DA has a running record.
-import type { LaminarState } from "./state.js";
+import type { LaminarState, TransitionChecks } from "./state.js";
 import type { Config } from "../model/params.js";
 import { D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, D_SUSPENDED, T_STARTED } from "./store.js";
 import { NS_PER_MS } from "../sim/time.js";
@@ -53,7 +53,7 @@ export class InvariantError extends Error {
   override name = "InvariantError";
 }
 
-export class Invariants {
+export class Invariants implements TransitionChecks {
   private readonly owner: Int32Array;
   private readonly A: number;
   private readonly safeKiB: number;

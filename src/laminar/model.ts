@@ -11,35 +11,31 @@
 //   500 ms after arrival without a start: the task fails
 //
 // Everything runs on one Engine; events are (kind, subject) with the subject a
-// task, DA, node or Zone slot. Four things happen without an event of their
-// own, computed exactly where they are needed instead:
+// task, DA, node or Zone slot. This file is the top of src/laminar: it builds
+// the mechanisms, one file each, on the shared state (state.ts), and routes
+// each event and each message to the mechanism it belongs to; it also
+// carries messages (mailbox.ts) between the gateway side and the Zones. Which
+// file holds which mechanism: docs/architecture.md.
+//
+// Four things happen without an event of their own, computed exactly where
+// they are needed instead:
 // * arrivals: both Poisson streams are merged and materialised at their exact
-//   times by the gateway batch (or a series sample) that needs them;
+//   times by the gateway batch (or a series sample) that needs them (ingress.ts);
 // * a DA's arrival at its chosen node: it joins the node's queue list with
 //   its arrival time; the node's window opens at the first arrival, and Heat
-//   at time r counts the queued DAs that have arrived by r;
+//   at time r counts the queued DAs that have arrived by r (queue.ts);
 // * node reports: a node's due reports are generated just before anything
-//   changes its state, and at each Z-HAF snapshot;
+//   changes its state, and at each Z-HAF snapshot (reports.ts);
 // * deadline and regeneration timers: swept in 1 ms passes (TimerSweep); only
-//   timers of tasks still pending get an exact event.
+//   timers of tasks still pending get an exact event (task-table.ts).
 // All per-task and per-DA state is in typed-array stores (store.ts); bitmaps,
 // Z-HAF tables, masks and timing wheels are in the core's WebAssembly memory
 // and handled by its kernels.
 import type { Config } from "../model/params.js";
 import type { Core } from "../core/wasm.js";
-import { Status } from "../core/status.js";
-import { type Rng } from "../sim/rng.js";
 import { NS_PER_MS } from "../sim/time.js";
-import { zigguratNormal } from "../sim/ziggurat.js";
-import { CLASS_F, CLASS_SQUATTER } from "../workload/bimodal.js";
-import {
-  CAUSE_DEADLINE, CAUSE_EXPIRED, CAUSE_FASTFAIL, CAUSE_LOST, CAUSE_PROBE_DROP, CAUSE_SILENCE, CAUSE_SQUATTER, END_DEADLINE, END_DUPLICATE, END_EXPIRED, END_FASTFAIL, END_LATE, END_LOST, END_PROBE_DROP, END_SILENCE, RunMetrics,
-} from "../metrics/run-metrics.js";
-import { D_EXPIRED, D_MOVING, D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, D_SUSPENDED, T_FAILED, T_KILLED, T_PENDING, T_STARTED } from "./store.js";
-import { kib } from "./memory.js";
-import { largestResident, resumeOrder, suspensionOrder } from "./airlock.js";
-import { byPriority, regenerationDue, sampleDistinct } from "./decisions.js";
-import { growTyped } from "../sim/slot-store.js";
+import { RunMetrics } from "../metrics/run-metrics.js";
+import { Invariants } from "./invariants.js";
 import { ZoneReports } from "./reports.js";
 import { TaskTable } from "./task-table.js";
 import { Ingress } from "./ingress.js";
@@ -52,14 +48,15 @@ import { AirlockLedger } from "./airlock-ledger.js";
 import { SecondaryLanding } from "./landing.js";
 import { PullAndStart } from "./pull.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
-
 import {
-  K_TEG, K_ADDRESS, K_ARBITRATE, K_PULL, K_COMPLETE, K_REGEN_SWEEP, K_DEADLINE_SWEEP, K_REGEN, K_DEADLINE, K_SNAPSHOT, K_BCAST, K_UPLOAD, K_WHEEL, K_SERIES, K_MEM, K_AIRLOCK, K_MSG, M_DA_END, M_RETIRE, M_PULL, M_REACTIVATE, M_CLOSED, M_UPLOAD, M_LAND_REQ, M_LAND_RESP, R_KILLED, R_CLOSED, V_NONE, V_START, V_DUP, V_LATE, FLAG_PULL, FLAG_SECONDARY, FLAG_REACTIVATED, EXACT_DEADLINE, EXACT_REGEN, REGEN_ARMED, US, LaminarState, type Partition, zoneRange,
+  K_TEG, K_ADDRESS, K_ARBITRATE, K_PULL, K_COMPLETE, K_REGEN_SWEEP, K_DEADLINE_SWEEP, K_REGEN, K_DEADLINE, K_SNAPSHOT, K_BCAST, K_UPLOAD, K_WHEEL, K_SERIES, K_MEM, K_AIRLOCK, K_MSG, M_DA_END, M_RETIRE, M_PULL, M_REACTIVATE, M_CLOSED, M_UPLOAD, M_LAND_REQ, M_LAND_RESP, LaminarState, type Partition, zoneRange,
 } from "./state.js";
 
 export { type Partition, zoneRange };
 
 export class LaminarModel extends LaminarState {
+  /** The invariant checker (sim.checkInvariants), null when off. */
+  declare invariants: Invariants | null;
   /** Gateway-side messages received and not yet applied (from inHead on), in delivery order. */
   private readonly inbox = new Mailbox();
   private inHead = 0;
@@ -84,6 +81,7 @@ export class LaminarModel extends LaminarState {
 
   constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
     super(core, c, partition);
+    this.invariants = c.sim.checkInvariants ? new Invariants(this, c) : null;
     // the mechanisms allocated core memory too
     this.views.sync();
   }
@@ -99,7 +97,7 @@ export class LaminarModel extends LaminarState {
 
   /** Schedule the first events; call once before run(). */
   start(): void {
-    const e = this.engine, Z = this.cluster.zones, N = this.cluster.nodes;
+    const e = this.engine;
     this.zhaf.init(this.teg);
     this.reports.start();
     this.ingress.requestBatchFor(this.nextArrival());
@@ -241,25 +239,6 @@ export class LaminarModel extends LaminarState {
       default: throw new Error(`laminar: unknown event kind ${kind}`);
     }
   };
-
-  // ---- workload: two Poisson streams, merged and materialised on demand ------
-
-  // ---- TEG -----------------------------------------------------------------
-
-  // ---- DA phase I: addressing at a node ------------------------------------
-
-  // ---- Node arbitration -----------------------------------------------------
-
-  // ---- two-phase reservation: TTL on the node's timing wheel ----------------
-
-  // ---- pull, start, completion ----------------------------------------------
-
-  // ---- runtime survival: node memory, the kernel OOM rule, Airlock -----------
-  // (paper §Node Arbitration, §The Airlock Protocol; docs/airlock.md)
-
-  // ---- endings ---------------------------------------------------------------
-
-  // ---- Z-HAF reports and snapshots --------------------------------------------
 
   private seriesTick(): void {
     this.ingress.flushArrivals(this.engine.now - 1);

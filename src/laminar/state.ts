@@ -26,7 +26,6 @@ import { ZoneField } from "./zhaf.js";
 import { Gateway } from "./teg.js";
 import { AgentStore, TaskStore } from "./store.js";
 import { kib, MemoryField } from "./memory.js";
-import { Invariants } from "./invariants.js";
 import { Mailbox, TO_GATEWAY } from "./mailbox.js";
 
 // Event kinds (1, 2 and 5 are retired: arrivals and landings have no events).
@@ -73,6 +72,31 @@ export function zoneRange(offsets: Int32Array | number[], count: number, index: 
   return [cut(index), cut(index + 1)];
 }
 
+/**
+ * The checks the mechanisms call before or after each transition when the
+ * invariant checker is on (invariants.ts implements them; it reads this
+ * state, so the state names only what it calls).
+ */
+export interface TransitionChecks {
+  readonly checks: number;
+  took(n: number, d: number, m: number): void;
+  releasing(n: number, d: number, m: number): void;
+  node(n: number): void;
+  queue(n: number): void;
+  arbitrating(n: number, d: number, i: number): void;
+  started(t: number): void;
+  executing(d: number): void;
+  stopped(d: number): void;
+  suspending(n: number, d: number, forEntry?: number): void;
+  resuming(n: number, d: number, ordered?: boolean): void;
+  resumeOrder(n: number, e: number): void;
+  reactivating(n: number, d: number): void;
+  reclaiming(n: number, d: number): void;
+  landing(a: number): void;
+  all(): void;
+  end(): void;
+}
+
 /** The state every mechanism of the model works on (see the file header). */
 export class LaminarState {
   readonly engine = new Engine();
@@ -99,7 +123,8 @@ export class LaminarState {
   readonly teg: Gateway;
   readonly tasks = new TaskStore();
   readonly das = new AgentStore();
-  readonly invariants: Invariants | null;
+  /** The invariant checker (sim.checkInvariants; invariants.ts), set by the model; null when off. */
+  invariants: TransitionChecks | null = null;
   readonly k: CoreExports;
   readonly core: Core;
   readonly c: Config;
@@ -263,7 +288,6 @@ export class LaminarState {
     } else {
       this.mem = null;
     }
-    this.invariants = c.sim.checkInvariants ? new Invariants(this, c) : null;
     this.views.sync();
   }
 
