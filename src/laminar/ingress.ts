@@ -42,7 +42,7 @@ export class Ingress {
     const T = this.s.tasks, t = squat ? this.taskTable.newTask(cls, w.squatterAtoms, 0, tA) : this.taskTable.newTask(cls, atoms, service, tA);
     if (squat) T.ev[t] = T.budget[t] = Infinity;
     this.s.inFlight++;
-    this.s.fmet.onArrive(cls);
+    this.s.gatewayMetrics.onArrive(cls);
     const dl = tA + this.s.deadlineNs;
     if (!this.s.deadlines.push(dl, t, T.slots.generation(t))) this.taskTable.exact(t, dl, K_DEADLINE, EXACT_DEADLINE);
     this.emit(t, tA);
@@ -91,14 +91,14 @@ export class Ingress {
     if (n === 0) return;
     const cl = this.s.cluster, D = this.s.das, T = this.s.tasks, r = this.s.rGate, loss = this.s.c.network.loss;
     this.s.teg.dispatch(n, now, r, this.tegOut);
-    this.s.fmet.aggOps += n;
+    this.s.gatewayMetrics.aggOps += n;
     for (let i = 0; i < n; i++) {
       const t = this.tegQueue[i], z = this.tegOut[i];
       const off = cl.offsets[z];
       const node = off + r.int(cl.offsets[z + 1] - off);
       if (loss > 0 && r.float() < loss) {
-        this.s.fmet.packetsLost++;
-        this.s.fmet.onDaEnd(END_LOST);
+        this.s.gatewayMetrics.packetsLost++;
+        this.s.gatewayMetrics.onDaEnd(END_LOST);
         this.taskTable.taskLost(t, CAUSE_LOST);
         continue;
       }
@@ -121,7 +121,7 @@ export class Ingress {
     const T = this.s.tasks;
     T.timers[t] &= ~(EXACT_REGEN | REGEN_ARMED);
     if (T.state[t] === T_PENDING) {
-      this.s.fmet.regenerations++;
+      this.s.gatewayMetrics.regenerations++;
       const now = this.s.engine.now;
       // arrivals up to now arm their timers first, so the sweeps' rings stay in time order
       this.flushArrivals(now);

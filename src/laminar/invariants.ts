@@ -273,7 +273,7 @@ export class Invariants implements TransitionChecks {
   }
 
   all(): void {
-    const m = this.m, met = m.fmet;
+    const m = this.m, met = m.gatewayMetrics;
     for (let n = m.n0; n < m.n1; n++) this.node(n);
     if (met.arrived !== met.started + met.failed + m.inFlight) {
       this.fail(`arrived ${met.arrived} != started ${met.started} + failed ${met.failed} + in flight ${m.inFlight}`);

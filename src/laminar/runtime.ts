@@ -51,9 +51,9 @@ export class NodeRuntime {
     }
     this.s.held[n] += atoms;
     this.s.invariants?.took(n, d, atoms);
-    this.s.fmet.onArrive(cls);
+    this.s.gatewayMetrics.onArrive(cls);
     this.s.invariants?.started(t);
-    this.s.fmet.onStart(0, cls);
+    this.s.gatewayMetrics.onStart(0, cls);
     D.state[d] = D_RESIDENT;
     this.s.running++;
     this.execute(d, n, serviceNs, this.s.declaredGiB(t), targetGiB, this.s.declaredGiB(t));

@@ -103,7 +103,7 @@ export class LaminarState {
   /** What this partition's Zones observed (and, in partition 0, the gateway side too). */
   readonly metrics: RunMetrics;
   /** Where the gateway side counts: `metrics` in partition 0; a copy nobody reads elsewhere (every partition replicates the gateway). */
-  readonly fmet: RunMetrics;
+  readonly gatewayMetrics: RunMetrics;
   readonly partition: Partition;
   /** The Zones [z0, z1) this instance simulates; the nodes [n0, n1). */
   readonly z0: number;
@@ -219,7 +219,7 @@ export class LaminarState {
     this.ttlNs = ms(c.reservation.ttlMs);
     this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
     this.metrics = new RunMetrics(this.deadlineNs, c.memory.enabled);
-    this.fmet = partition.index === 0 ? this.metrics : new RunMetrics(this.deadlineNs, c.memory.enabled);
+    this.gatewayMetrics = partition.index === 0 ? this.metrics : new RunMetrics(this.deadlineNs, c.memory.enabled);
     this.deltaNs = Math.max(1, Math.floor(this.hopNs / 2));
 
     this.arrivals = new Arrivals(c, this.endArrivalsNs, true);

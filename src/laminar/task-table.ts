@@ -48,7 +48,7 @@ export class TaskTable {
       this.s.invariants?.started(t);
       T.state[t] = T_STARTED;
       this.s.inFlight--;
-      this.s.fmet.onStart(startAt - T.arrival[t], T.cls[t]);
+      this.s.gatewayMetrics.onStart(startAt - T.arrival[t], T.cls[t]);
       v = V_START;
     } else {
       v = T.state[t] === T_STARTED ? V_DUP : V_LATE;
@@ -79,7 +79,7 @@ export class TaskTable {
   fail(t: number, cause: number): void {
     this.s.tasks.state[t] = T_FAILED;
     this.s.inFlight--;
-    this.s.fmet.onFail(cause);
+    this.s.gatewayMetrics.onFail(cause);
   }
 
   maybeFree(t: number): void {
