@@ -2,7 +2,7 @@
 // ledger entry has room on its node (as things stand, or once every running
 // task of lower E_v,init is suspended), and which entries a resume in place
 // must not overtake. Deliberately written apart from the model's own
-// decisions (model.ts recoverLocally, canMakeRoom, resumePass): the checker
+// decisions (airlock-ledger.ts: recoverLocally, canMakeRoom, resumePass): the checker
 // recomputes from the node's state (memory use, resident records, ledger),
 // so a wrong decision in the model is caught rather than repeated.
 import type { LaminarState } from "./state.js";
