@@ -15,6 +15,7 @@ import {
 import { D_MOVING } from "./store.js";
 import { sampleDistinct } from "./decisions.js";
 import { Prober } from "./probe.js";
+import { DEGRADE_AGE } from "./zhaf.js";
 import type { NodeQueues } from "./queue.js";
 import { FLAG_SECONDARY, K_ADDRESS, type LaminarState } from "./state.js";
 
@@ -82,7 +83,7 @@ export class Addressing {
     const table = zt + this.s.zhaf.rowsOffset(z);
     if (!c.da.acceptProjected && nz <= 65536) {
       // sampling, noise and scoring in one core call, drawing from rng as the path below does
-      return this.prober.choose(zt, nz, table, this.s.cluster.atoms, k, nowMs, m, contiguous ? 1 : 0, c.da.lambda, 1e20, c.da.noiseSigma, rng);
+      return this.prober.choose(zt, nz, table, this.s.cluster.atoms, k, nowMs, m, contiguous ? 1 : 0, c.da.lambda, DEGRADE_AGE, c.da.noiseSigma, rng);
     }
     const cand = this.candLocal;
     this.seenGen = sampleDistinct(rng, nz, k, cand, this.seen, this.seenGen);
@@ -94,7 +95,7 @@ export class Addressing {
       f32[np + i] = sigma > 0 ? sigma * zigguratNormal(rng) : 0;
     }
     if (c.da.acceptProjected) return this.scoreProjected(zt, nz, table, k, nowMs, m, contiguous);
-    const r = this.s.k.scoreCandidates(zt, nz, table, this.s.cluster.atoms, this.prober.cand, k, nowMs, m, contiguous ? 1 : 0, c.da.lambda, 1e20, this.prober.noise);
+    const r = this.s.k.scoreCandidates(zt, nz, table, this.s.cluster.atoms, this.prober.cand, k, nowMs, m, contiguous ? 1 : 0, c.da.lambda, DEGRADE_AGE, this.prober.noise);
     if (r === Status.E_NOFIT) return -1;
     if (r < 0) throw new Error(`agent: scoreCandidates failed with status ${r}`);
     return cand[r];
@@ -107,7 +108,7 @@ export class Addressing {
     for (let i = 0; i < k; i++) {
       const j = cand[i];
       const age = Math.max(0, nowMs - f32[f + 4 * nz + j]);
-      if (age > 1e20) continue;
+      if (age > DEGRADE_AGE) continue;
       const sp = Math.max(0, f32[f + j] + age * f32[f + 2 * nz + j]);
       const hp = Math.max(0, f32[f + nz + j] + age * f32[f + 3 * nz + j]);
       let ok = sp >= m;

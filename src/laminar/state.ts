@@ -17,7 +17,7 @@ import { Engine } from "../sim/engine.js";
 import { TimerSweep } from "../sim/timer-sweep.js";
 import { Views } from "../core/views.js";
 import { Streams, type Rng } from "../sim/rng.js";
-import { NS_PER_MS } from "../sim/time.js";
+import { timingsOf } from "./timings.js";
 import { Arrivals } from "../workload/arrivals.js";
 import { RunMetrics, type SurvivalCounters } from "../metrics/run-metrics.js";
 import { Cluster } from "../model/cluster.js";
@@ -25,7 +25,7 @@ import { zoneOffsets } from "../model/topology.js";
 import { ZoneField } from "./zhaf.js";
 import { Gateway } from "./teg.js";
 import { AgentStore, TaskStore } from "./store.js";
-import { kib, MemoryField } from "./memory.js";
+import { MemoryField } from "./memory.js";
 import { Mailbox, TO_GATEWAY } from "./mailbox.js";
 
 // Event kinds (1, 2 and 5 are retired: arrivals and landings have no events).
@@ -207,20 +207,20 @@ export class LaminarState {
     this.k = core.exports;
     this.c = c;
     const streams = new Streams(c.sim.seed);
-    const ms = (x: number) => Math.round(x * NS_PER_MS);
-    this.hopNs = ms(c.network.hopMs);
-    this.windowNs = Math.max(1, ms(c.arbiter.windowMs));
-    this.batchNs = Math.max(1, ms(c.teg.batchMs));
-    this.silenceNs = ms(c.da.silenceTtlMs);
-    this.deadlineNs = ms(c.task.deadlineMs);
-    this.reportNs = ms(c.zhaf.reportIntervalMs);
-    this.minReportGapNs = Math.max(1, Math.round(this.reportNs * 0.1));
-    this.broadcastNs = Math.max(1, ms(c.zhaf.broadcastMs));
-    this.ttlNs = ms(c.reservation.ttlMs);
-    this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
+    const tm = timingsOf(c);
+    this.hopNs = tm.hopNs;
+    this.windowNs = tm.windowNs;
+    this.batchNs = tm.batchNs;
+    this.silenceNs = tm.silenceNs;
+    this.deadlineNs = tm.deadlineNs;
+    this.reportNs = tm.reportNs;
+    this.minReportGapNs = tm.minReportGapNs;
+    this.broadcastNs = tm.broadcastNs;
+    this.ttlNs = tm.ttlNs;
+    this.endArrivalsNs = tm.endArrivalsNs;
     this.metrics = new RunMetrics(this.deadlineNs, c.memory.enabled);
     this.gatewayMetrics = partition.index === 0 ? this.metrics : new RunMetrics(this.deadlineNs, c.memory.enabled);
-    this.deltaNs = Math.max(1, Math.floor(this.hopNs / 2));
+    this.deltaNs = tm.deltaNs;
 
     this.arrivals = new Arrivals(c, this.endArrivalsNs, true);
     this.rSquat = streams.get("squatters");
@@ -254,21 +254,20 @@ export class LaminarState {
 
     this.runOutPtr = core.arena.alloc(16, 16);
 
-    this.quietNs = Math.max(1, ms(c.regeneration.quietMs));
+    this.quietNs = tm.quietNs;
     this.deadlines = new TimerSweep(this.engine, SWEEP_NS, K_DEADLINE_SWEEP, 0);
     this.regens = c.regeneration.enabled ? new TimerSweep(this.engine, SWEEP_NS, K_REGEN_SWEEP, 0) : null;
     // runtime survival
     this.survival = this.metrics.survival;
     this.airlockOn = c.memory.enabled && c.airlock.enabled;
     this.scopeAll = c.airlock.suspensionScope === "all";
-    this.tickNs = Math.max(1, ms(c.memory.tickMs));
-    const capKiB = kib(c.memory.nodeCapacityGiB);
-    this.capKiB = capKiB;
-    this.highKiB = Math.floor(c.airlock.highWatermark * capKiB);
-    this.safeKiB = Math.floor(c.airlock.safeWatermark * capKiB);
-    this.suspendNs = ms(c.airlock.suspendMs);
-    this.survivalNs = Math.max(1, ms(c.airlock.survivalMs));
-    this.statePullNs = ms(c.airlock.statePullMs);
+    this.tickNs = tm.tickNs;
+    this.capKiB = tm.capKiB;
+    this.highKiB = tm.highKiB;
+    this.safeKiB = tm.safeKiB;
+    this.suspendNs = tm.suspendNs;
+    this.survivalNs = tm.survivalNs;
+    this.statePullNs = tm.statePullNs;
     const memN = c.memory.enabled ? N : 0, A = this.cluster.atoms;
     this.resHead = new Int32Array(memN).fill(-1);
     this.ledgers = new Int32Array(memN).fill(-1);
