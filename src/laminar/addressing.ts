@@ -97,7 +97,7 @@ export class Addressing {
     if (c.da.acceptProjected) return this.scoreProjected(zt, nz, table, k, nowMs, m, contiguous);
     const r = this.s.k.scoreCandidates(zt, nz, table, this.s.cluster.atoms, this.prober.cand, k, nowMs, m, contiguous ? 1 : 0, c.da.lambda, DEGRADE_AGE, this.prober.noise);
     if (r === Status.E_NOFIT) return -1;
-    if (r < 0) throw new Error(`agent: scoreCandidates failed with status ${r}`);
+    if (r < 0) throw new Error(`addressing: scoreCandidates failed with status ${r}`);
     return cand[r];
   }
 

@@ -24,7 +24,7 @@ import { Cluster } from "../model/cluster.js";
 import { zoneOffsets } from "../model/topology.js";
 import { ZoneField } from "./zhaf.js";
 import { Gateway } from "./teg.js";
-import { AgentStore, TaskStore } from "./store.js";
+import { DaStore, TaskStore } from "./store.js";
 import { MemoryField } from "./memory.js";
 import { Mailbox, TO_GATEWAY } from "./mailbox.js";
 
@@ -122,7 +122,7 @@ export class LaminarState {
   readonly zhaf: ZoneField;
   readonly teg: Gateway;
   readonly tasks = new TaskStore();
-  readonly das = new AgentStore();
+  readonly das = new DaStore();
   /** The invariant checker (sim.checkInvariants; invariants.ts), set by the model; null when off. */
   invariants: TransitionChecks | null = null;
   readonly k: CoreExports;

@@ -68,7 +68,7 @@ export class TaskStore {
   }
 }
 
-export class AgentStore {
+export class DaStore {
   readonly slots = new SlotStore(1 << 14);
   task = new Int32Array(this.slots.capacity);
   node = new Int32Array(this.slots.capacity);
