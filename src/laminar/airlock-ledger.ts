@@ -24,8 +24,11 @@ export class AirlockLedger {
   private waitCount = 0;
   /** The nodes a tick found over the line (a copy: handling them may detach the core's view). */
   private readonly overList: Int32Array;
+  /** airlock.compressionRatio: a suspended image is the resident memory over this. */
+  private readonly compressionRatio: number;
 
   constructor(private readonly s: LaminarState, private readonly queues: NodeQueues, private readonly runtime: NodeRuntime) {
+    this.compressionRatio = s.c.airlock.compressionRatio;
     const memN = s.mem !== null ? s.cluster.nodes : 0;
     this.waiting = new Int32Array(memN);
     this.waitList = new Int32Array(memN);
@@ -84,7 +87,7 @@ export class AirlockLedger {
     D.remaining[d] = D.epochEnd[d] - now;
     D.drift[d] = mem.drift(d);
     D.target[d] = mem.target(d);
-    const image = mem.resident(d) / this.s.c.airlock.compressionRatio;
+    const image = mem.resident(d) / this.compressionRatio;
     this.runtime.stopExecution(d, n);
     D.frozen[d] = image;
     mem.addImage(n, image);
@@ -270,7 +273,7 @@ export class AirlockLedger {
   /** KiB that suspending running DA d frees (its resident use, less the image that stays). */
   suspensionRelief(d: number): number {
     const r = this.s.mem!.resident(d);
-    return kib(r) - kib(r / this.s.c.airlock.compressionRatio);
+    return kib(r) - kib(r / this.compressionRatio);
   }
 
   /** KiB that resuming ledger entry e adds (its drifting footprint, less its image). */
@@ -281,7 +284,7 @@ export class AirlockLedger {
 
   /** T_surv expired before a secondary landing: the suspended task and its DA are reclaimed. */
   reclaim(d: number): void {
-    const D = this.s.das, n = D.node[d], t = D.task[d];
+    const D = this.s.das, n = D.node[d];
     this.s.invariants?.reclaiming(n, d);
     this.leaveLedger(d, n);
     this.queues.releaseAtoms(d, n);

@@ -23,8 +23,17 @@ export class Arbitration {
   private batch = new Int32Array(256);
   /** A copy of the arbitrating node's row as it was when the window closed (in core memory). */
   private readonly row0: number;
+  /** Parameters, read once: modelled bitmap time per DA, two-phase reservation and its deposit, Airlock's projected admission check. */
+  private readonly bitmapNs: number;
+  private readonly reserve: boolean;
+  private readonly deposit: number;
+  private readonly admitProjected: boolean;
 
   constructor(private readonly s: LaminarState, private readonly reports: ZoneReports, private readonly queues: NodeQueues, private readonly addressing: Addressing, private readonly reservations: Reservations) {
+    this.bitmapNs = s.c.costs.bitmapNs;
+    this.reserve = s.c.reservation.enabled;
+    this.deposit = s.c.reservation.deposit;
+    this.admitProjected = s.c.airlock.admitCheck === "projected";
     this.row0 = s.core.arena.alloc(s.cluster.rowBytes, 16);
   }
 
@@ -34,7 +43,7 @@ export class Arbitration {
    * on their way stay queued and open the next window.
    */
   arbitrate(n: number): void {
-    const D = this.s.das, T = this.s.tasks, cl = this.s.cluster, c = this.s.c, now = this.s.engine.now, met = this.s.metrics;
+    const D = this.s.das, T = this.s.tasks, cl = this.s.cluster, now = this.s.engine.now, met = this.s.metrics;
     if (now !== this.queues.windowAt[n]) return; // superseded by an earlier window
     this.queues.windowAt[n] = Infinity;
     this.reports.touch(n);
@@ -64,7 +73,7 @@ export class Arbitration {
     if (nextArrive !== Infinity) this.queues.openWindow(n, nextArrive + this.s.windowNs);
     met.arbitrations++;
     met.bitmapOps += q;
-    const computeNs = Math.round(q * c.costs.bitmapNs);
+    const computeNs = Math.round(q * this.bitmapNs);
     byPriority(this.batch, q, D.task, T.ev, D.arrive);
     // the node's state before this window's wins: a loser that did not fit even then was misled by stale state
     const free0 = cl.free[n];
@@ -97,11 +106,11 @@ export class Arbitration {
 
   /** A win: atoms are taken; with two-phase reservation a deposit is frozen and a TTL armed; then the payload pull. */
   win(d: number, n: number, t: number, computeNs: number): void {
-    const D = this.s.das, T = this.s.tasks, c = this.s.c, met = this.s.metrics;
+    const D = this.s.das, T = this.s.tasks, met = this.s.metrics;
     D.state[d] = D_PENDING;
-    if (c.reservation.enabled) {
+    if (this.reserve) {
       met.reservations++;
-      const dep = Math.min(c.reservation.deposit, Math.max(0, D.patience[d]));
+      const dep = Math.min(this.deposit, Math.max(0, D.patience[d]));
       D.patience[d] -= dep;
       D.deposit[d] = dep;
       this.reservations.armTtl(d, n);
@@ -118,7 +127,7 @@ export class Arbitration {
     const secondary = (D.flags[d] & FLAG_SECONDARY) !== 0, now = this.s.engine.now;
     const pullAt = now + computeNs + this.s.hopNs + (secondary ? this.s.statePullNs : 0);
     D.verdict[d] = V_NONE;
-    if (c.reservation.enabled && Math.ceil((now + this.s.ttlNs) / US) * US <= pullAt) {
+    if (this.reserve && Math.ceil((now + this.s.ttlNs) / US) * US <= pullAt) {
       // the reservation expires before the pull could complete: nothing is asked
       this.s.engine.post(pullAt - now, K_PULL, d);
       return;
@@ -134,7 +143,7 @@ export class Arbitration {
    * be at or below the high watermark.
    */
   admits(n: number, t: number): boolean {
-    const add = this.s.c.airlock.admitCheck === "projected" ? kib(this.s.declaredGiB(t)) : 0;
+    const add = this.admitProjected ? kib(this.s.declaredGiB(t)) : 0;
     return this.s.mem!.use(n) + add <= this.s.highKiB;
   }
 

@@ -53,7 +53,7 @@ export class SecondaryLanding {
       return;
     }
     D.flags[d] &= ~FLAG_PULL;
-    if (this.s.c.reservation.enabled) this.reservations.disarmTtl(d, n);
+    if (this.reservations.enabled) this.reservations.disarmTtl(d, n);
     this.queues.releaseAtoms(d, n);
     this.s.daEnd(d, T.state[t] === T_STARTED ? END_DUPLICATE : END_LATE, CAUSE_DEADLINE);
   }

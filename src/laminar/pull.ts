@@ -27,7 +27,7 @@ export class PullAndStart {
       return this.s.daEnd(d, END_EXPIRED, CAUSE_EXPIRED);
     }
     if (D.verdict[d] === V_NONE) throw new Error(`laminar: DA ${d}'s pull completed without an answer`);
-    if (this.s.c.reservation.enabled) this.reservations.disarmTtl(d, n);
+    if (this.reservations.enabled) this.reservations.disarmTtl(d, n);
     if (D.flags[d] & FLAG_SECONDARY) return this.landing.secondaryLanded(d, t, n);
     if (D.verdict[d] !== V_START) {
       // a late or duplicate winner: it releases its atoms and dissipates

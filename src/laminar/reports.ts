@@ -11,9 +11,12 @@ import { K_BCAST, K_SNAPSHOT, K_UPLOAD, M_UPLOAD, type LaminarState } from "./st
 export class ZoneReports {
   /** Time of each node's next report (generated lazily, see the header). */
   readonly nextReport: Float64Array;
+  /** zhaf.reportJitter: the relative spread of a node's report interval. */
+  private readonly reportJitter: number;
 
   constructor(private readonly s: LaminarState) {
     this.nextReport = new Float64Array(s.cluster.nodes);
+    this.reportJitter = s.c.zhaf.reportJitter;
   }
 
   /** Draw each own node's first report time, and schedule each own Zone's first snapshot. */
@@ -36,7 +39,7 @@ export class ZoneReports {
   report(n: number, r: number): void {
     const z = this.s.cluster.zoneOf[n];
     this.s.zhaf.report(n, this.s.heatAt(n, r), r, this.s.rNet[z], this.s.airlockOn && this.s.pressured[n] === 1);
-    const jitter = this.s.c.zhaf.reportJitter;
+    const jitter = this.reportJitter;
     const gap = this.s.reportNs * (1 + (jitter > 0 ? jitter * zigguratNormal(this.s.rReport[z]) : 0));
     this.nextReport[n] = r + Math.max(this.s.minReportGapNs, Math.round(gap));
   }

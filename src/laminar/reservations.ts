@@ -20,9 +20,12 @@ export class Reservations {
   private readonly wheelCheck: Float64Array | null;
   /** Core buffer for the ids a wheel check expires. */
   private readonly wheelOut: number;
+  /** reservation.enabled: winners hold their atoms under a TTL. */
+  readonly enabled: boolean;
 
   constructor(private readonly s: LaminarState, private readonly reports: ZoneReports, private readonly queues: NodeQueues) {
-    if (s.c.reservation.enabled) {
+    this.enabled = s.c.reservation.enabled;
+    if (this.enabled) {
       // wheels for this instance's own nodes only (a partition never reserves on another's), indexed from n0
       const A = s.cluster.atoms, own = s.n1 - s.n0;
       this.wheelBytes = s.k.wheelBytes(A);

@@ -15,7 +15,12 @@ import { K_COMPLETE, R_KILLED, type LaminarState } from "./state.js";
 
 /** Execution epochs, node memory and the kernel OOM rule on this instance's nodes. */
 export class NodeRuntime {
-  constructor(private readonly s: LaminarState, private readonly reports: ZoneReports, private readonly taskTable: TaskTable, private readonly queues: NodeQueues) {}
+  /** memory.oomRule=largest: the kernel kills the largest running task (else a random one). */
+  private readonly oomLargest: boolean;
+
+  constructor(private readonly s: LaminarState, private readonly reports: ZoneReports, private readonly taskTable: TaskTable, private readonly queues: NodeQueues) {
+    this.oomLargest = s.c.memory.oomRule === "largest";
+  }
 
   /** DA d's task runs on node n for `dur` ns from now, with memory (declared, true footprint, drift state) in GiB. */
   execute(d: number, n: number, dur: number, declared: number, target: number, drift: number): void {
@@ -111,7 +116,7 @@ export class NodeRuntime {
     while (mem.use(n) > this.s.capKiB) {
       const k = this.gatherRunning(n);
       if (k === 0) return;
-      const i = this.s.c.memory.oomRule === "largest" ? largestResident(this.s.pickB, this.s.pickK, k) : this.s.rMem[this.s.cluster.zoneOf[n]].int(k);
+      const i = this.oomLargest ? largestResident(this.s.pickB, this.s.pickK, k) : this.s.rMem[this.s.cluster.zoneOf[n]].int(k);
       this.kill(this.s.pickIds[i], n);
     }
     this.updatePressure(n);
