@@ -41,7 +41,8 @@
 // * memory, at every series tick: each node's use equals its images plus its
 //   records, the images equal its ledger's, the running and suspended counts
 //   match the DAs' states, and no suspended DA has a running record.
-import type { LaminarState, TransitionChecks } from "./state.js";
+import type { LaminarState } from "./state.js";
+import type { TransitionChecks } from "./checks.js";
 import type { Config } from "../model/params.js";
 import { D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, D_SUSPENDED, T_STARTED } from "./store.js";
 import { NS_PER_MS } from "../sim/time.js";

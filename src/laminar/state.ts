@@ -27,6 +27,7 @@ import { Gateway } from "./teg.js";
 import { DaStore, TaskStore } from "./store.js";
 import { MemoryField } from "./memory.js";
 import { Mailbox, TO_GATEWAY } from "./mailbox.js";
+import type { TransitionChecks } from "./checks.js";
 
 // Event kinds (1, 2 and 5 are retired: arrivals and landings have no events).
 export const K_TEG = 3, K_ADDRESS = 4, K_ARBITRATE = 6, K_PULL = 7, K_COMPLETE = 8, K_REGEN_SWEEP = 9,
@@ -72,31 +73,6 @@ export function zoneRange(offsets: Int32Array | number[], count: number, index: 
   return [cut(index), cut(index + 1)];
 }
 
-/**
- * The checks the mechanisms call before or after each transition when the
- * invariant checker is on (invariants.ts implements them; it reads this
- * state, so the state names only what it calls).
- */
-export interface TransitionChecks {
-  readonly checks: number;
-  took(n: number, d: number, m: number): void;
-  releasing(n: number, d: number, m: number): void;
-  node(n: number): void;
-  queue(n: number): void;
-  arbitrating(n: number, d: number, i: number): void;
-  started(t: number): void;
-  executing(d: number): void;
-  stopped(d: number): void;
-  suspending(n: number, d: number, forEntry?: number): void;
-  resuming(n: number, d: number, ordered?: boolean): void;
-  resumeOrder(n: number, e: number): void;
-  reactivating(n: number, d: number): void;
-  reclaiming(n: number, d: number): void;
-  landing(a: number): void;
-  all(): void;
-  end(): void;
-}
-
 /** The state every mechanism of the model works on (see the file header). */
 export class LaminarState {
   readonly engine = new Engine();
@@ -129,7 +105,7 @@ export class LaminarState {
   readonly core: Core;
   readonly c: Config;
 
-  // time constants, ns
+  // durations, ns (computed once, timings.ts)
   readonly hopNs: number;
   readonly windowNs: number;
   readonly batchNs: number;
@@ -141,6 +117,7 @@ export class LaminarState {
   readonly broadcastNs: number;
   readonly ttlNs: number;
   readonly endArrivalsNs: number;
+  readonly quietNs: number;
 
   // random streams
   readonly arrivals: Arrivals;
@@ -151,6 +128,7 @@ export class LaminarState {
   readonly rReport: Rng[] = [];
 
   // nodes
+  /** Each node's queue list (through das.next): head and tail, -1 when empty. */
   readonly qHead: Int32Array;
   readonly qTail: Int32Array;
   /** Atoms held by reservations and running tasks, per node (rigid jobs excluded). */
@@ -160,13 +138,12 @@ export class LaminarState {
   maskBase = 0;
   readonly rowBytes: number;
 
-
   /** Scratch in core memory for a bitmap query's answer. */
   readonly runOutPtr: number;
 
+  /** The deadline and regeneration timer sweeps (task-table.ts). */
   readonly deadlines: TimerSweep;
   readonly regens: TimerSweep | null;
-  readonly quietNs: number;
   readonly views: Views;
 
   /** Tasks arrived and not yet resolved; DAs running (resident) now. */
