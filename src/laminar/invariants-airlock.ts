@@ -2,14 +2,14 @@
 // ledger entry has room on its node (as things stand, or once every running
 // task of lower E_v,init is suspended), and which entries a resume in place
 // must not overtake. Deliberately written apart from the model's own
-// decisions (model.ts recoverLocally, canMakeRoom, resumePass): the checker
+// decisions (airlock-ledger.ts: recoverLocally, canMakeRoom, resumePass): the checker
 // recomputes from the node's state (memory use, resident records, ledger),
 // so a wrong decision in the model is caught rather than repeated.
-import type { LaminarModel } from "./model.js";
+import type { LaminarState } from "./state.js";
 import { kib } from "./memory.js";
 
 /** KiB that resuming ledger entry e adds to its node: its drifting footprint, less the image that stays. */
-export function growthKiB(m: LaminarModel, e: number): number {
+export function growthKiB(m: LaminarState, e: number): number {
   return kib(m.das.drift[e]) - kib(m.das.frozen[e]);
 }
 
@@ -19,7 +19,7 @@ export function growthKiB(m: LaminarModel, e: number): number {
  * its compressed image on the node). Without lower-priority runners this is
  * simply the node's use plus e's growth.
  */
-export function useAfterLocalRecovery(m: LaminarModel, n: number, e: number, compressionRatio: number): number {
+export function useAfterLocalRecovery(m: LaminarState, n: number, e: number, compressionRatio: number): number {
   const D = m.das, T = m.tasks, mem = m.mem!, ev = T.ev[D.task[e]];
   let use = mem.use(n) + growthKiB(m, e);
   for (let r = m.residentHead(n); r >= 0; r = D.resNext[r]) {
@@ -34,7 +34,7 @@ export function useAfterLocalRecovery(m: LaminarModel, n: number, e: number, com
  * Whether ledger entry f comes before entry e in the in-situ resume order:
  * higher E_v,init, then the earlier suspension, then the earlier arrival.
  */
-export function resumesBefore(m: LaminarModel, f: number, e: number): boolean {
+export function resumesBefore(m: LaminarState, f: number, e: number): boolean {
   const D = m.das, T = m.tasks, tf = D.task[f], te = D.task[e];
   if (T.ev[tf] !== T.ev[te]) return T.ev[tf] > T.ev[te];
   if (D.suspendedAt[f] !== D.suspendedAt[e]) return D.suspendedAt[f] < D.suspendedAt[e];
@@ -47,7 +47,7 @@ export function resumesBefore(m: LaminarModel, f: number, e: number): boolean {
  * entry suspended at this tick may not resume yet), ahead of e in the resume
  * order, and with room to resume itself at the safe watermark (safeKiB).
  */
-export function overtaken(m: LaminarModel, n: number, e: number, safeKiB: number): number {
+export function overtaken(m: LaminarState, n: number, e: number, safeKiB: number): number {
   const D = m.das, now = m.engine.now, use = m.mem!.use(n);
   for (let f = m.ledgerHead(n); f >= 0; f = D.resNext[f]) {
     if (f === e || m.reactivated(f) || D.suspendedAt[f] >= now) continue;

@@ -41,7 +41,8 @@
 // * memory, at every series tick: each node's use equals its images plus its
 //   records, the images equal its ledger's, the running and suspended counts
 //   match the DAs' states, and no suspended DA has a running record.
-import type { LaminarModel } from "./model.js";
+import type { LaminarState } from "./state.js";
+import type { TransitionChecks } from "./checks.js";
 import type { Config } from "../model/params.js";
 import { D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, D_SUSPENDED, T_STARTED } from "./store.js";
 import { NS_PER_MS } from "../sim/time.js";
@@ -53,7 +54,7 @@ export class InvariantError extends Error {
   override name = "InvariantError";
 }
 
-export class Invariants {
+export class Invariants implements TransitionChecks {
   private readonly owner: Int32Array;
   private readonly A: number;
   private readonly safeKiB: number;
@@ -71,7 +72,7 @@ export class Invariants {
   private arbArrive = 0;
   checks = 0;
 
-  constructor(private readonly m: LaminarModel, c: Config) {
+  constructor(private readonly m: LaminarState, c: Config) {
     this.A = m.cluster.atoms;
     this.owner = new Int32Array(m.cluster.nodes * this.A).fill(-1);
     const cap = kib(c.memory.nodeCapacityGiB);
@@ -273,7 +274,7 @@ export class Invariants {
   }
 
   all(): void {
-    const m = this.m, met = m.fmet;
+    const m = this.m, met = m.gatewayMetrics;
     for (let n = m.n0; n < m.n1; n++) this.node(n);
     if (met.arrived !== met.started + met.failed + m.inFlight) {
       this.fail(`arrived ${met.arrived} != started ${met.started} + failed ${met.failed} + in flight ${m.inFlight}`);

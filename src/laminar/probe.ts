@@ -62,7 +62,7 @@ export class Prober {
     }
     rng.loadState(i32, rp);
     if (r === Status.E_NOFIT) return -1;
-    if (r < 0) throw new Error(`agent: probeCandidates failed with status ${r}`);
+    if (r < 0) throw new Error(`addressing: probeCandidates failed with status ${r}`);
     return i32[(this.cand >> 2) + r];
   }
 }

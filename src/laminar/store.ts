@@ -68,7 +68,7 @@ export class TaskStore {
   }
 }
 
-export class AgentStore {
+export class DaStore {
   readonly slots = new SlotStore(1 << 14);
   task = new Int32Array(this.slots.capacity);
   node = new Int32Array(this.slots.capacity);
@@ -82,7 +82,7 @@ export class AgentStore {
   /** When the DA reaches (or reached) the node whose queue it is in. */
   arrive = new Float64Array(this.slots.capacity);
   deposit = new Float64Array(this.slots.capacity);
-  /** The proxy's answer to the DA's pull request (V_* in model.ts), read when the pull completes. */
+  /** The proxy's answer to the DA's pull request (V_* in state.ts), read when the pull completes. */
   verdict = new Uint8Array(this.slots.capacity);
   // runtime survival (memory model on): the node's resident/ledger list links,
   // the end of the current execution epoch, the cancellable completion and

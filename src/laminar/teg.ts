@@ -15,7 +15,7 @@ import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import type { Views } from "../core/views.js";
 import type { Rng } from "../sim/rng.js";
-import { NS_PER_MS } from "../sim/time.js";
+import { timingsOf } from "./timings.js";
 
 /** Largest batch sampled in one core call; bigger batches are split. */
 const CHUNK = 4096;
@@ -53,7 +53,7 @@ export class Gateway {
     this.cumPtr = arena.alloc(8 * zones, 16);
     this.uPtr = arena.alloc(8 * CHUNK, 16);
     this.outPtr = arena.alloc(4 * CHUNK, 16);
-    this.staleNs = c.zhaf.degradeFactor * c.zhaf.broadcastMs * NS_PER_MS + Math.round(c.network.hopMs * NS_PER_MS);
+    this.staleNs = timingsOf(c).staleNs;
     this.guard = c.zhaf.missingnessGuard;
     this.missingHeat = c.teg.missingZoneHeat;
     this.gamma = c.teg.gamma;

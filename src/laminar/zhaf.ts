@@ -43,6 +43,7 @@ import type { Views } from "../core/views.js";
 import type { Rng } from "../sim/rng.js";
 import type { Cluster } from "../model/cluster.js";
 import { NS_PER_MS } from "../sim/time.js";
+import { timingsOf } from "./timings.js";
 
 /** Stamp of a missing row: its age exceeds any degrade age, so the core degrades it. */
 export const MISSING_STAMP = -1e30;
@@ -139,11 +140,11 @@ export class ZoneField {
     this.v = views;
     const arena = core.arena;
     const Z = cl.zones;
-    const hopNs = Math.round(c.network.hopMs * NS_PER_MS);
+    const tm = timingsOf(c), hopNs = tm.hopNs;
     this.ring = Math.max(16, Math.ceil(c.network.hopMs / c.zhaf.broadcastMs) + 4);
     this.words = cl.rowBytes / 4;
     this.silenceNs = c.zhaf.degradeFactor * c.zhaf.reportIntervalMs * NS_PER_MS;
-    this.staleNs = c.zhaf.degradeFactor * c.zhaf.broadcastMs * NS_PER_MS + hopNs;
+    this.staleNs = tm.staleNs;
     this.reportDelayNs = hopNs + Math.round(c.zhaf.syncDelayMs * NS_PER_MS);
     this.alpha = c.zhaf.smoothing;
     this.guard = c.zhaf.missingnessGuard;
@@ -152,7 +153,7 @@ export class ZoneField {
     this.loss = c.network.loss;
     // snapshots are taken every period, so at most floor(stale / period) + 1 versions are younger
     // than the stale age at any time (one more kept as a margin)
-    const periodNs = Math.max(1, Math.round(c.zhaf.broadcastMs * NS_PER_MS)); // as the model schedules snapshots
+    const periodNs = tm.broadcastNs; // as the model schedules snapshots
     this.copies = this.guard ? Math.min(this.ring, Math.floor(this.staleNs / periodNs) + 2) : this.ring;
     this.ztBytes = new Int32Array(Z);
     this.rowsAt = new Int32Array(Z);

@@ -1,0 +1,123 @@
+// Pinned behaviour of the Laminar model: fixed-seed, small runs, each pinned
+// by the fingerprint of every partition's event trace (time, kind, subject in
+// dispatch order, src/sim/fingerprint.ts) and by a hash of its result record
+// without the fields that measure the run itself. A change of any of them is
+// a change of behaviour: it must be a conscious one (a refactoring keeps them
+// all). The result record must also be the same for 1, 2 and 4 partitions.
+//
+// To re-pin after an intended change of behaviour: PIN_PRINT=<file> npx vitest run
+// test/laminar/fingerprints.test.ts appends the new values to <file>.
+import { createHash } from "node:crypto";
+import { appendFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import type { Config } from "../../src/model/params.js";
+import { loadCore } from "../../src/core/wasm.js";
+import { runSlices } from "../../src/model/run-options.js";
+import { Fingerprint } from "../../src/sim/fingerprint.js";
+import { PartitionSet } from "../../src/laminar/partitioned.js";
+import { laminarResult, type SimResult } from "../../src/laminar/run.js";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { packageRoot } from "../../src/core/paths.js";
+
+// the worker threads load the built module (dist/, built by `npm test`'s pretest), as the CLI does
+const { runLaminarParallel } = (await import(pathToFileURL(join(packageRoot(), "dist", "src", "laminar", "parallel.js")).href)) as typeof import("../../src/laminar/parallel.js");
+
+/** The result without the fields that measure the run itself or count its partitions' work. */
+function outcome(r: SimResult): string {
+  const { wallSeconds, tasksPerWallSecond, peakRssMiB, eventsProcessed, invariantChecks, coreBuild, ...rest } = r;
+  void wallSeconds; void tasksPerWallSecond; void peakRssMiB; void eventsProcessed; void invariantChecks; void coreBuild;
+  return JSON.stringify(rest);
+}
+
+interface Pinned {
+  /** sha256 of the outcome, first 16 hex digits. */
+  result: string;
+  /** Per partition: event-trace fingerprint and events dispatched. */
+  traces: string[];
+  /** A few headline counts, so a change says where it shows. */
+  counts: Record<string, number>;
+}
+
+/** One run of `config` in `P` partitions on this thread (as runLaminar does), every partition's engine fingerprinted. */
+function pinnedRun(config: Config, P: number): { pinned: Pinned; result: SimResult } {
+  const cores = Array.from({ length: P }, () => loadCore("auto"));
+  const set = new PartitionSet(config, cores);
+  const fps = set.models.map((m) => {
+    const fp = new Fingerprint();
+    // the engine was built by the model; give it the fingerprint it folds every dispatched event into
+    (m.engine as unknown as { fp: Fingerprint | null }).fp = fp;
+    return fp;
+  });
+  set.start();
+  runSlices(set, config.sim.drainS, {});
+  set.finish();
+  for (const m of set.models) m.invariants?.end();
+  const result = laminarResult(config, set.reports(), cores[0].flavor, 0);
+  const hash = createHash("sha256").update(outcome(result)).digest("hex").slice(0, 16);
+  const r = result as SimResult & Record<string, unknown>;
+  const counts: Record<string, number> = {};
+  for (const k of ["arrived", "started", "completed", "bounces", "regenerations", "reservationsExpired", "packetsLost", "suspensions", "secondaryLandings", "lTaskOomKills", "fTaskOomKills", "preemptions"]) {
+    if (typeof r[k] === "number") counts[k] = r[k] as number;
+  }
+  return { pinned: { result: hash, traces: fps.map((f) => `${f.hex()}/${f.count}`), counts }, result };
+}
+
+const base = ["cluster.nodes=600", "cluster.zoneSize=64", "sim.durationS=0.2", "sim.drainS=0.6", "sim.checkInvariants=true"];
+
+/** name, --set list, partition counts to run (the first is the reference for the others' result). */
+const cases: [string, string[], number[]][] = [
+  ["admission path", base, [1, 2, 4]],
+  ["admission path, invariant checker off, projected acceptance, pre-occupied nodes", [...base, "sim.checkInvariants=false", "da.acceptProjected=true", "cluster.preoccupancy.enabled=true"], [1]],
+  ["reservations with squatters", [...base, "reservation.enabled=true", "reservation.ttlMs=40", "workload.squatterRatio=0.02"], [1, 2, 4]],
+  ["loss with regeneration", [...base, "network.loss=0.08", "regeneration.quietMs=20"], [1, 2]],
+  ["memory model, Airlock, suspensionScope=lower", [...base, "memory.enabled=true", "sim.durationS=0.3", "airlock.suspensionScope=lower"], [1, 2, 4]],
+  ["memory model, Airlock, suspensionScope=all", [...base, "memory.enabled=true", "sim.durationS=0.3", "airlock.suspensionScope=all", "airlock.suspendMs=5", "workload.priceL=2"], [1, 4]],
+  ["memory model without Airlock, kernel OOM (largest)", [...base, "memory.enabled=true", "airlock.enabled=false"], [1, 2]],
+  ["memory model without Airlock, kernel OOM (random)", [...base, "memory.enabled=true", "airlock.enabled=false", "memory.oomRule=random"], [1]],
+];
+
+// computed from the model before src/laminar/model.ts was split by mechanism
+const PINS: Record<string, Pinned> = {
+  "admission path | P=1": {"result":"e3aade25d5c0787e","traces":["ab0a421e5b05ba5a/69541"],"counts":{"arrived":17197,"started":17197,"completed":17150,"bounces":1520,"regenerations":389,"reservationsExpired":0,"packetsLost":1361}},
+  "admission path | P=2": {"result":"e3aade25d5c0787e","traces":["a46a0dd3fe98a2c7/40393","3f1887e0db982bb5/30417"],"counts":{"arrived":17197,"started":17197,"completed":17150,"bounces":1520,"regenerations":389,"reservationsExpired":0,"packetsLost":1361}},
+  "admission path | P=4": {"result":"e3aade25d5c0787e","traces":["fdbb1205801c2198/24938","7c72e0e76bd029af/16724","f0f34c7cecb5d844/16377","a2ae09a67a9955f7/15309"],"counts":{"arrived":17197,"started":17197,"completed":17150,"bounces":1520,"regenerations":389,"reservationsExpired":0,"packetsLost":1361}},
+  "admission path, invariant checker off, projected acceptance, pre-occupied nodes | P=1": {"result":"a9e4fc245bf0c5df","traces":["051847fdb8f37be2/95494"],"counts":{"arrived":17197,"started":17197,"completed":17142,"bounces":19752,"regenerations":787,"reservationsExpired":0,"packetsLost":1704}},
+  "reservations with squatters | P=1": {"result":"fc40d79077a12f12","traces":["e04249722db9afe1/72456"],"counts":{"arrived":17197,"started":16860,"completed":16814,"bounces":2124,"regenerations":405,"reservationsExpired":333,"packetsLost":1416}},
+  "reservations with squatters | P=2": {"result":"fc40d79077a12f12","traces":["6e9d326745a46a30/42996","e6206cbe5a8d3844/30750"],"counts":{"arrived":17197,"started":16860,"completed":16814,"bounces":2124,"regenerations":405,"reservationsExpired":333,"packetsLost":1416}},
+  "reservations with squatters | P=4": {"result":"fc40d79077a12f12","traces":["9f0d9f82e5f764d6/26258","11a83938c2c72e18/18028","f54f7be59d068e87/15845","3c9b96489c4ec208/16195"],"counts":{"arrived":17197,"started":16860,"completed":16814,"bounces":2124,"regenerations":405,"reservationsExpired":333,"packetsLost":1416}},
+  "loss with regeneration | P=1": {"result":"90cfc40bb8bba776","traces":["1dc0536664cd1c52/77047"],"counts":{"arrived":17197,"started":17195,"completed":17146,"bounces":3857,"regenerations":3771,"reservationsExpired":0,"packetsLost":11419}},
+  "loss with regeneration | P=2": {"result":"90cfc40bb8bba776","traces":["76d18babc011fcd7/42734","6d8edc15648d7f78/38788"],"counts":{"arrived":17197,"started":17195,"completed":17146,"bounces":3857,"regenerations":3771,"reservationsExpired":0,"packetsLost":11419}},
+  "memory model, Airlock, suspensionScope=lower | P=1": {"result":"39f210b4042e3710","traces":["205338c170ddc7c6/107602"],"counts":{"arrived":25643,"started":25643,"completed":25389,"bounces":408,"regenerations":2051,"reservationsExpired":0,"packetsLost":1757,"suspensions":2714,"secondaryLandings":422,"lTaskOomKills":174,"fTaskOomKills":0,"preemptions":0}},
+  "memory model, Airlock, suspensionScope=lower | P=2": {"result":"39f210b4042e3710","traces":["5884179387e0069a/63852","da4d6a1a72d3ea03/48419"],"counts":{"arrived":25643,"started":25643,"completed":25389,"bounces":408,"regenerations":2051,"reservationsExpired":0,"packetsLost":1757,"suspensions":2714,"secondaryLandings":422,"lTaskOomKills":174,"fTaskOomKills":0,"preemptions":0}},
+  "memory model, Airlock, suspensionScope=lower | P=4": {"result":"39f210b4042e3710","traces":["df85b54f086184c9/39600","190ad5ced95a3898/28921","acf2bb4b3e4e66b3/26716","def4c41e65956e0e/26372"],"counts":{"arrived":25643,"started":25643,"completed":25389,"bounces":408,"regenerations":2051,"reservationsExpired":0,"packetsLost":1757,"suspensions":2714,"secondaryLandings":422,"lTaskOomKills":174,"fTaskOomKills":0,"preemptions":0}},
+  "memory model, Airlock, suspensionScope=all | P=1": {"result":"06d174ea53d48f00","traces":["5f4c3e34da398310/115279"],"counts":{"arrived":25643,"started":25643,"completed":25502,"bounces":1261,"regenerations":1990,"reservationsExpired":0,"packetsLost":1731,"suspensions":3587,"secondaryLandings":1274,"lTaskOomKills":0,"fTaskOomKills":0,"preemptions":11}},
+  "memory model, Airlock, suspensionScope=all | P=4": {"result":"06d174ea53d48f00","traces":["a3e6882a72e2ffd7/42759","ed56f90653769bf4/29562","d1ac545040fffa26/30532","796e26b468d82e9a/29478"],"counts":{"arrived":25643,"started":25643,"completed":25502,"bounces":1261,"regenerations":1990,"reservationsExpired":0,"packetsLost":1731,"suspensions":3587,"secondaryLandings":1274,"lTaskOomKills":0,"fTaskOomKills":0,"preemptions":11}},
+  "memory model without Airlock, kernel OOM (largest) | P=1": {"result":"22186bb7645e138b","traces":["77fb749b2cfbb729/69730"],"counts":{"arrived":17197,"started":17197,"completed":16933,"bounces":1166,"regenerations":390,"reservationsExpired":0,"packetsLost":1346,"suspensions":0,"secondaryLandings":0,"lTaskOomKills":223,"fTaskOomKills":0,"preemptions":0}},
+  "memory model without Airlock, kernel OOM (largest) | P=2": {"result":"22186bb7645e138b","traces":["6d3de6abea64e969/40334","3aa3304464a6361a/31466"],"counts":{"arrived":17197,"started":17197,"completed":16933,"bounces":1166,"regenerations":390,"reservationsExpired":0,"packetsLost":1346,"suspensions":0,"secondaryLandings":0,"lTaskOomKills":223,"fTaskOomKills":0,"preemptions":0}},
+  "memory model without Airlock, kernel OOM (random) | P=1": {"result":"f17952b1603e4049","traces":["78fe12f23e21c214/69632"],"counts":{"arrived":17197,"started":17197,"completed":16868,"bounces":1234,"regenerations":388,"reservationsExpired":0,"packetsLost":1378,"suspensions":0,"secondaryLandings":0,"lTaskOomKills":209,"fTaskOomKills":78,"preemptions":0}},
+};
+
+describe("pinned fingerprints of small fixed-seed runs", () => {
+  for (const [name, sets, parts] of cases) {
+    it(name, () => {
+      const c = applySets(defaultConfig(), sets);
+      const runs = parts.map((P) => ({ key: `${name} | P=${P}`, ...pinnedRun(c, P) }));
+      if (process.env.PIN_PRINT) for (const r of runs) appendFileSync(process.env.PIN_PRINT, `  ${JSON.stringify(r.key)}: ${JSON.stringify(r.pinned)},\n`);
+      const ref = outcome(runs[0].result);
+      expect(runs[0].result.started).toBeGreaterThan(500);
+      for (const r of runs) {
+        expect(outcome(r.result)).toBe(ref);
+        expect(r.pinned, r.key).toEqual(PINS[r.key]);
+      }
+    }, 60_000);
+  }
+
+  it("the threaded runner (2 threads) gives the pinned result of the memory model with Airlock", async () => {
+    const name = "memory model, Airlock, suspensionScope=lower";
+    const c = applySets(defaultConfig(), cases.find((k) => k[0] === name)![1]);
+    const r = await runLaminarParallel(c, 2);
+    expect(createHash("sha256").update(outcome(r)).digest("hex").slice(0, 16)).toBe(PINS[`${name} | P=1`].result);
+  }, 60_000);
+});
