@@ -8,30 +8,12 @@ import { applySets, defaultConfig } from "../../src/model/params-config.js";
 import { LaminarModel } from "../../src/laminar/model.js";
 import { InvariantError } from "../../src/laminar/invariants.js";
 import { D_RESIDENT, D_SUSPENDED } from "../../src/laminar/store.js";
-import { loadCore } from "../../src/core/wasm.js";
 import { runLaminar } from "../../src/laminar/run.js";
 import { CLASS_F, CLASS_L } from "../../src/workload/bimodal.js";
+import { at, handBuilt, MS } from "./hand-built.js";
 
-const MS = 1_000_000;
 const GIB = 1048576; // KiB
 
-/**
- * A node whose memory is exactly what the test says: no arrivals, each task's
- * use jumps to its target at the first tick (kappa = 1) and stays there (no
- * noise, no bursts). Capacity 256 GiB: high watermark 230.4, safe 204.8.
- */
-function handBuilt(nodes: number, ...sets: string[]): LaminarModel {
-  const c = applySets(defaultConfig(), [
-    `cluster.nodes=${nodes}`, "workload.rho=0.000001", "sim.durationS=0.001", "sim.checkInvariants=true",
-    "memory.enabled=true", "memory.driftKappa=1", "memory.noiseSigma=0", "memory.burstRate=0",
-    "reservation.enabled=false", "regeneration.enabled=false", "network.loss=0", "airlock.suspensionScope=all", ...sets,
-  ]);
-  const m = new LaminarModel(loadCore("auto"), c);
-  m.start();
-  return m;
-}
-
-const at = (m: LaminarModel, ms: number) => m.runUntil(Math.round(ms * MS));
 const survival = (m: LaminarModel) => m.metrics.survival!;
 const useGiB = (m: LaminarModel, n: number) => m.mem!.use(n) / GIB;
 

@@ -4,35 +4,22 @@
 // fire. The Airlock-specific landing fault (a model that does not reclaim at
 // T_surv) and the hand-built reclaim cases live in airlock.test.ts.
 import { describe, expect, it } from "vitest";
-import { applySets, defaultConfig } from "../../src/model/params-config.js";
 import { LaminarModel } from "../../src/laminar/model.js";
 import { InvariantError, type Invariants } from "../../src/laminar/invariants.js";
 import { D_PENDING, D_QUEUED, D_SUSPENDED } from "../../src/laminar/store.js";
-import { loadCore } from "../../src/core/wasm.js";
 import { CLASS_F, CLASS_L } from "../../src/workload/bimodal.js";
+import { at, handBuilt, MS } from "./hand-built.js";
 
-const MS = 1_000_000;
 
-/** A one-node cluster whose memory is exactly what the test says (see airlock.test.ts). */
-function handBuilt(...sets: string[]): LaminarModel {
-  const c = applySets(defaultConfig(), [
-    "cluster.nodes=1", "workload.rho=0.000001", "sim.durationS=0.001", "sim.checkInvariants=true",
-    "memory.enabled=true", "memory.driftKappa=1", "memory.noiseSigma=0", "memory.burstRate=0",
-    "reservation.enabled=false", "regeneration.enabled=false", "network.loss=0", "airlock.suspensionScope=all", ...sets,
-  ]);
-  const m = new LaminarModel(loadCore("auto"), c);
-  m.start();
-  return m;
-}
-
-const at = (m: LaminarModel, ms: number) => m.runUntil(Math.round(ms * MS));
+/** A one-node cluster whose memory is exactly what the test says (hand-built.ts). */
+const oneNode = (...sets: string[]): LaminarModel => handBuilt(1, ...sets);
 const inv = (m: LaminarModel): Invariants => m.invariants!;
 /** The model's private parts a fault is injected into. */
 const guts = (m: LaminarModel) => m as unknown as { qHead: Int32Array; qTail: Int32Array; inFlight: number; running: number; suspended: number; squatting: number };
 
 describe("atoms", () => {
   it("double allocation: atoms the bitmap wrongly shows free are taken a second time", () => {
-    const m = handBuilt();
+    const m = oneNode();
     const a = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
     const row = m.cluster.row(0) >> 2, mask = m.mask(a) >> 2;
     // the fault: the bitmap forgets that DA a holds its atoms
@@ -42,7 +29,7 @@ describe("atoms", () => {
   });
 
   it("a release by a DA that does not own the atoms", () => {
-    const m = handBuilt();
+    const m = oneNode();
     const a = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
     const b = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
     expect(() => inv(m).releasing(0, b, 64)).not.toThrow();
@@ -54,7 +41,7 @@ describe("atoms", () => {
   });
 
   it("free + held + rigid != capacity", () => {
-    const m = handBuilt();
+    const m = oneNode();
     m.inject(0, CLASS_L, 64, 1000 * MS, 64);
     expect(() => inv(m).node(0)).not.toThrow();
     m.held[0] += 1;
@@ -62,7 +49,7 @@ describe("atoms", () => {
   });
 
   it("held atoms that no DA accounts for (series tick)", () => {
-    const m = handBuilt();
+    const m = oneNode();
     m.inject(0, CLASS_L, 64, 1000 * MS, 64);
     // the fault: 4 atoms leave the bitmap and are counted as held, but no DA holds them
     const row = m.cluster.row(0) >> 2;
@@ -74,7 +61,7 @@ describe("atoms", () => {
   });
 
   it("a drained cluster that still holds atoms besides squatters (end of run)", () => {
-    const m = handBuilt();
+    const m = oneNode();
     // the fault: a DA holds atoms in its pending stage while the model counts it as a squatter, so the run looks drained
     const d = m.das.alloc();
     const t = m.inject(0, CLASS_F, 4, 1000 * MS, 4);
@@ -92,12 +79,12 @@ describe("atoms", () => {
 
 describe("queues, arbitration and starts", () => {
   it("a queue list whose tail is not its last DA", () => {
-    const m = handBuilt();
+    const m = oneNode();
     expect(() => inv(m).queue(0)).not.toThrow();
     guts(m).qTail[0] = 3;
     expect(() => inv(m).queue(0)).toThrow(/queue tail 3 is not its last DA/);
     // a running DA linked into the queue list
-    const r = handBuilt();
+    const r = oneNode();
     const l = r.inject(0, CLASS_L, 64, 1000 * MS, 64);
     guts(r).qHead[0] = l;
     r.das.next[l] = -1;
@@ -109,7 +96,7 @@ describe("queues, arbitration and starts", () => {
   });
 
   it("arbitration out of E_v,init order", () => {
-    const m = handBuilt();
+    const m = oneNode();
     const f = m.inject(0, CLASS_F, 4, 1000 * MS, 4);
     const l = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
     expect(() => { inv(m).arbitrating(0, l, 0); inv(m).arbitrating(0, f, 1); }).not.toThrow();
@@ -119,13 +106,13 @@ describe("queues, arbitration and starts", () => {
   });
 
   it("a logical task started twice", () => {
-    const m = handBuilt();
+    const m = oneNode();
     const l = m.inject(0, CLASS_L, 64, 1000 * MS, 64); // its start was recorded
     expect(() => inv(m).started(m.das.task[l])).toThrow(/starts a second time/);
   });
 
   it("arrivals not accounted for as started, failed or in flight", () => {
-    const m = handBuilt();
+    const m = oneNode();
     m.inject(0, CLASS_L, 64, 1000 * MS, 64);
     expect(() => inv(m).all()).not.toThrow();
     guts(m).inFlight += 1;
@@ -135,13 +122,13 @@ describe("queues, arbitration and starts", () => {
 
 describe("a task in at most one place", () => {
   it("an execution epoch opens while the task already runs", () => {
-    const m = handBuilt();
+    const m = oneNode();
     const l = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
     expect(() => inv(m).executing(l)).toThrow(/two places/);
   });
 
   it("an execution epoch opens elsewhere while the task's image is still in a ledger", () => {
-    const m = handBuilt();
+    const m = oneNode();
     const ds = [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
     at(m, 1.5);
     expect(m.das.state[ds[3]]).toBe(D_SUSPENDED);
@@ -151,7 +138,7 @@ describe("a task in at most one place", () => {
   });
 
   it("an epoch that ends without having run", () => {
-    const m = handBuilt();
+    const m = oneNode();
     const ds = [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
     at(m, 1.5);
     expect(() => inv(m).stopped(ds[3])).toThrow(/does not run/);
@@ -160,19 +147,19 @@ describe("a task in at most one place", () => {
 
 describe("Airlock", () => {
   it("suspending the node's top priority under suspensionScope=lower", () => {
-    const m = handBuilt("airlock.suspensionScope=lower");
+    const m = oneNode("airlock.suspensionScope=lower");
     const f = m.inject(0, CLASS_F, 4, 1000 * MS, 4);
     const l = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
     expect(() => inv(m).suspending(0, f)).not.toThrow();
     expect(() => inv(m).suspending(0, l)).toThrow(/lower priority/);
-    const top = handBuilt("airlock.suspensionScope=lower");
+    const top = oneNode("airlock.suspensionScope=lower");
     const l1 = top.inject(0, CLASS_L, 64, 1000 * MS, 64);
     top.inject(0, CLASS_L, 64, 1000 * MS, 64);
     expect(() => inv(top).suspending(0, l1)).toThrow(/no higher-priority task running there/);
   });
 
   it("a resume out of order: a lower entry resumes while a higher-ranked one has room", () => {
-    const m = handBuilt();
+    const m = oneNode();
     const f = m.inject(0, CLASS_F, 4, 1000 * MS, 40);
     const l1 = m.inject(0, CLASS_L, 64, 1000 * MS, 80);
     m.inject(0, CLASS_L, 64, 1000 * MS, 80);
@@ -189,7 +176,7 @@ describe("Airlock", () => {
   });
 
   it("a reactivation or a reclamation while the node has room, as things stand or by suspending lower-priority runners", () => {
-    const m = handBuilt();
+    const m = oneNode();
     const ds = [64, 64, 64, 70].map((target, i) => m.inject(0, CLASS_L, 64, (i === 1 ? 30 : 1000) * MS, target));
     at(m, 21.1);
     // no room: 172.7 + 46.7 > 204.8; reactivated legally
@@ -198,7 +185,7 @@ describe("Airlock", () => {
     // one runner completed: 108.7 + 46.7 <= 204.8: reclaiming now would kill a task that fits
     expect(() => inv(m).reclaiming(0, ds[3])).toThrow(/reclaimed although resuming it in place/);
     // room by preemption: an F-task runs below the entry; with it suspended the entry fits
-    const p = handBuilt();
+    const p = oneNode();
     const big = p.inject(0, CLASS_L, 64, 1000 * MS, 150);
     p.inject(0, CLASS_L, 64, 4 * MS, 90);
     at(p, 1.5);
@@ -211,7 +198,7 @@ describe("Airlock", () => {
   });
 
   it("an image handed to a secondary probe before its entry was reactivated", () => {
-    const m = handBuilt();
+    const m = oneNode();
     const ds = [64, 64, 64, 70].map((target) => m.inject(0, CLASS_L, 64, 1000 * MS, target));
     at(m, 1.5);
     expect(m.das.state[ds[3]]).toBe(D_SUSPENDED);
@@ -219,13 +206,13 @@ describe("Airlock", () => {
   });
 
   it("an image on a node that its ledger does not hold, and a use that its records and images do not sum to", () => {
-    const m = handBuilt();
+    const m = oneNode();
     m.inject(0, CLASS_L, 64, 1000 * MS, 64);
     at(m, 1.5);
     expect(() => inv(m).all()).not.toThrow();
     m.mem!.addImage(0, 5); // the fault: 5 GiB of image that no ledger entry owns
     expect(() => inv(m).all()).toThrow(/node 0 holds \d+ KiB of images, its ledger 0/);
-    const u = handBuilt();
+    const u = oneNode();
     u.inject(0, CLASS_L, 64, 1000 * MS, 64);
     at(u, 1.5);
     const f64 = u.views.f64 as Float64Array;
@@ -235,11 +222,11 @@ describe("Airlock", () => {
   });
 
   it("a running DA without a memory record, and a suspended one with a record", () => {
-    const m = handBuilt();
+    const m = oneNode();
     const l = m.inject(0, CLASS_L, 64, 1000 * MS, 64);
     m.mem!.remove(l); // the fault: its memory record is dropped while it still runs
     expect(() => inv(m).all()).toThrow(/running DA \d+ has no memory record/);
-    const s = handBuilt();
+    const s = oneNode();
     const ds = [64, 64, 64, 70].map((target) => s.inject(0, CLASS_L, 64, 1000 * MS, target));
     at(s, 1.5);
     s.mem!.recOf[ds[3]] = 0;
@@ -247,7 +234,7 @@ describe("Airlock", () => {
   });
 
   it("memory counters that disagree with the DAs' states", () => {
-    const m = handBuilt();
+    const m = oneNode();
     m.inject(0, CLASS_L, 64, 1000 * MS, 64);
     expect(() => inv(m).all()).not.toThrow();
     guts(m).suspended += 1;
