@@ -16,18 +16,10 @@ import {
   fieldInput, hash31, maskInput, probeStream, scoreInput, SplitMix64, bitmapInput, zoneInput,
 } from "./inputs.js";
 import { wheelCases } from "./wheel-case.js";
+import type { Case, Impl } from "./case.js";
 
-export type Impl = "wasm-simd" | "wasm-scalar" | "ts";
+export type { Case, Impl } from "./case.js";
 export const JS_IMPLS: Impl[] = ["wasm-simd", "wasm-scalar", "ts"];
-
-export interface Case {
-  name: string;
-  /** Ops done by one call of run(). */
-  opsPerCall: number;
-  run(): void;
-  /** Checksum of the kernel on fresh inputs (computed once, before timing). */
-  checksum: number;
-}
 
 export const KERNELS = [
   "mask-update", "fastlog-score", "zone-update", "feasible-count", "contiguous-run",

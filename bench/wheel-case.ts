@@ -4,7 +4,7 @@
 // firing order, which the ABI fixes (by deadline, then ascending id).
 import { TimingWheel } from "../src/core/reference/wheel.js";
 import { Core } from "../src/core/wasm.js";
-import type { Case, Impl } from "./cases.js";
+import type { Case, Impl } from "./case.js";
 import { hash31, SplitMix64 } from "./inputs.js";
 
 const TIMERS = 65536;

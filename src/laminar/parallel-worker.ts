@@ -7,14 +7,13 @@ import { REC, mergeRuns, runWindows } from "./mailbox.js";
 import { LaminarModel } from "./model.js";
 import { reportOf, type PartReport } from "./partitioned.js";
 import { InvariantError } from "./invariants.js";
-import { BOX_RECORDS, C_COUNT, C_ERROR, C_GEN, C_PARTS, C_PROGRESS_MS, INVARIANT_TAG, P_IDLE, P_MS, P_WORDS, P_Z0, P_Z1, type ParallelTask } from "./parallel.js";
+import { BOX_RECORDS, C_COUNT, C_ERROR, C_GEN, C_PARTS, C_PROGRESS_MS, INVARIANT_TAG, P_IDLE, P_MS, P_WORDS, P_Z0, P_Z1, type ParallelTask, type PartitionResult } from "./parallel.js";
 
 const BOX_BYTES = 8 + BOX_RECORDS * REC * 8;
 
 class PartitionFailed extends Error {}
 
 /** What a partition's thread returns: its report, the core build it ran on, and where its time went. */
-export type PartitionResult = PartReport & { coreBuild: string; timing: ThreadTiming };
 
 export default function runPartition(task: ParallelTask): PartitionResult {
   const { config, index, count } = task;

@@ -12,9 +12,9 @@ import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { Piscina } from "piscina";
 import type { Config } from "../model/params.js";
-import type { RunOptions } from "../model/run-options.js";
+import type { RunOptions, ThreadTiming } from "../model/run-options.js";
 import { laminarResult, type SimResult } from "./run.js";
-import type { PartitionResult } from "./parallel-worker.js";
+import type { PartReport } from "./partitioned.js";
 import { REC } from "./mailbox.js";
 import { InvariantError } from "./invariants.js";
 
@@ -30,6 +30,9 @@ export const P_IDLE = 0, P_Z0 = 1, P_Z1 = 2, P_MS = 3, P_WORDS = 4;
 export const INVARIANT_TAG = "invariant violated: ";
 /** Messages one partition may send in one window (beyond this the run stops with an error). */
 export const BOX_RECORDS = 1 << 16;
+
+/** What a worker (parallel-worker.ts, loaded by file name) returns for its partitions. */
+export type PartitionResult = PartReport & { coreBuild: string; timing: ThreadTiming };
 
 export interface ParallelTask {
   config: Config;

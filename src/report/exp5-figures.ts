@@ -7,7 +7,7 @@ import type { PointResult } from "../experiments/runner.js";
 import type { SeriesPoint } from "../metrics/run-metrics.js";
 import { caption } from "./caption.js";
 import { chartSpec, drawnRows, marksOf, type ChartOptions } from "./chart.js";
-import type { FigureSpec } from "./figures.js";
+import type { FigureSpec } from "./figure-spec.js";
 import { onOffColors } from "./labels.js";
 import { MARK, num, ourRows, paperRows, profileOf, type ChartRow, type Key } from "./rows.js";
 

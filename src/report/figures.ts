@@ -5,12 +5,12 @@
 // p99 of all arrivals is drawn with each scheduler's deadline, and a p99 at
 // the deadline as a cap. Each figure carries the experiment it belongs to
 // and a one-line caption for report.html.
-import type { TopLevelSpec } from "vega-lite";
 import type { PointResult } from "../experiments/runner.js";
 import { caption } from "./caption.js";
 import { chartSpec, drawnRows, type ChartOptions, type Rule } from "./chart.js";
 import { atDeadline, deadlineMs, p99AtDeadline } from "./deadline.js";
 import { exp5Figures } from "./exp5-figures.js";
+import type { FigureSpec } from "./figure-spec.js";
 import { onOffColors, SCHEDULER_COLOR, SCHEDULER_LABEL } from "./labels.js";
 import { renderSvg } from "./render.js";
 import { MARK, num, ourRows, paperRows, type ChartRow, type Key } from "./rows.js";
@@ -26,13 +26,7 @@ export interface Figure {
 }
 
 /** A figure before rendering. */
-export interface FigureSpec {
-  file: string;
-  experiment: string;
-  title: string;
-  caption: string;
-  spec: TopLevelSpec;
-}
+export type { FigureSpec } from "./figure-spec.js";
 
 const failure = (r: PointResult) => 1 - num(r, "startSuccessRatio");
 const sched: Key = (r) => SCHEDULER_LABEL[r.point.scheduler];
