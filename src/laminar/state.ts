@@ -17,7 +17,7 @@ import { Engine } from "../sim/engine.js";
 import { TimerSweep } from "../sim/timer-sweep.js";
 import { Views } from "../core/views.js";
 import { Streams, type Rng } from "../sim/rng.js";
-import { timingsOf } from "./timings.js";
+import { timingsOf, type Timings } from "./timings.js";
 import { Arrivals } from "../workload/arrivals.js";
 import { RunMetrics, type SurvivalCounters } from "../metrics/run-metrics.js";
 import { Cluster } from "../model/cluster.js";
@@ -73,6 +73,9 @@ export function zoneRange(offsets: Int32Array | number[], count: number, index: 
   return [cut(index), cut(index + 1)];
 }
 
+/** The derived durations and memory lines (timings.ts) are fields of the state, set once by its constructor. */
+export interface LaminarState extends Timings {}
+
 /** The state every mechanism of the model works on (see the file header). */
 export class LaminarState {
   readonly engine = new Engine();
@@ -86,8 +89,6 @@ export class LaminarState {
   readonly z1: number;
   readonly n0: number;
   readonly n1: number;
-  /** Message delay (half a hop) and synchronisation window, ns. */
-  readonly deltaNs: number;
   /** Messages sent in the current window. */
   readonly outbox = new Mailbox();
   /** Messages sent or accepted and not yet handled. */
@@ -105,19 +106,6 @@ export class LaminarState {
   readonly core: Core;
   readonly c: Config;
 
-  // durations, ns (computed once, timings.ts)
-  readonly hopNs: number;
-  readonly windowNs: number;
-  readonly batchNs: number;
-  readonly silenceNs: number;
-  readonly deadlineNs: number;
-  readonly reportNs: number;
-  /** Shortest gap between two reports of a node (a tenth of the interval): the jitter's clamp. */
-  readonly minReportGapNs: number;
-  readonly broadcastNs: number;
-  readonly ttlNs: number;
-  readonly endArrivalsNs: number;
-  readonly quietNs: number;
 
   // random streams
   readonly arrivals: Arrivals;
@@ -159,13 +147,6 @@ export class LaminarState {
   /** airlock.suspensionScope=all: Airlock may suspend down to a node's highest-priority task. */
   readonly scopeAll: boolean;
   readonly survival: SurvivalCounters | null;
-  readonly tickNs: number;
-  readonly capKiB: number;
-  readonly highKiB: number;
-  readonly safeKiB: number;
-  readonly suspendNs: number;
-  readonly survivalNs: number;
-  readonly statePullNs: number;
   readonly rMem: Rng[] = [];
   /** Per node: head of its list of running residents, and of its Airlock ledger (both through das.resNext/resPrev). */
   readonly resHead: Int32Array;
@@ -184,20 +165,9 @@ export class LaminarState {
     this.k = core.exports;
     this.c = c;
     const streams = new Streams(c.sim.seed);
-    const tm = timingsOf(c);
-    this.hopNs = tm.hopNs;
-    this.windowNs = tm.windowNs;
-    this.batchNs = tm.batchNs;
-    this.silenceNs = tm.silenceNs;
-    this.deadlineNs = tm.deadlineNs;
-    this.reportNs = tm.reportNs;
-    this.minReportGapNs = tm.minReportGapNs;
-    this.broadcastNs = tm.broadcastNs;
-    this.ttlNs = tm.ttlNs;
-    this.endArrivalsNs = tm.endArrivalsNs;
+    Object.assign(this, timingsOf(c)); // hopNs, deltaNs, windowNs, ... (the Timings interface)
     this.metrics = new RunMetrics(this.deadlineNs, c.memory.enabled);
     this.gatewayMetrics = partition.index === 0 ? this.metrics : new RunMetrics(this.deadlineNs, c.memory.enabled);
-    this.deltaNs = tm.deltaNs;
 
     this.arrivals = new Arrivals(c, this.endArrivalsNs, true);
     this.rSquat = streams.get("squatters");
@@ -231,20 +201,12 @@ export class LaminarState {
 
     this.runOutPtr = core.arena.alloc(16, 16);
 
-    this.quietNs = tm.quietNs;
     this.deadlines = new TimerSweep(this.engine, SWEEP_NS, K_DEADLINE_SWEEP, 0);
     this.regens = c.regeneration.enabled ? new TimerSweep(this.engine, SWEEP_NS, K_REGEN_SWEEP, 0) : null;
     // runtime survival
     this.survival = this.metrics.survival;
     this.airlockOn = c.memory.enabled && c.airlock.enabled;
     this.scopeAll = c.airlock.suspensionScope === "all";
-    this.tickNs = tm.tickNs;
-    this.capKiB = tm.capKiB;
-    this.highKiB = tm.highKiB;
-    this.safeKiB = tm.safeKiB;
-    this.suspendNs = tm.suspendNs;
-    this.survivalNs = tm.survivalNs;
-    this.statePullNs = tm.statePullNs;
     const memN = c.memory.enabled ? N : 0, A = this.cluster.atoms;
     this.resHead = new Int32Array(memN).fill(-1);
     this.ledgers = new Int32Array(memN).fill(-1);
