@@ -16,7 +16,7 @@
 // if they do not. Reported: the median of each figure over the rounds.
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type { ThreadTiming } from "../src/model/run-options.js";
+import type { ThreadTiming } from "../src/run/options.js";
 
 interface Round {
   arrived: number;
@@ -39,8 +39,8 @@ const median = (xs: number[]) => {
 
 async function child(workers: number, sets: string[]): Promise<void> {
   const { applySets, defaultConfig } = await import("../src/model/params-config.js");
-  const { runScheduler } = await import("../src/schedulers.js");
-  const { waitShare } = await import("../src/model/run-options.js");
+  const { runScheduler } = await import("../src/run/schedulers.js");
+  const { waitShare } = await import("../src/run/options.js");
   const cpu0 = process.cpuUsage();
   const config = applySets(defaultConfig(), [...sets, "sim.scheduler=laminar"]);
   let timing: ThreadTiming[] = [];

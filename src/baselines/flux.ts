@@ -38,8 +38,7 @@ import type { Core } from "../core/wasm.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { CLASS_F } from "../workload/bimodal.js";
 import { CAUSE_RETRIES } from "../metrics/run-metrics.js";
-import { runModel, type CommonResult } from "../metrics/result.js";
-import type { RunOptions } from "../model/run-options.js";
+import type { CommonResult } from "../metrics/result.js";
 import { streamRng, type Rng } from "../sim/rng.js";
 import type { NetCounters } from "./network.js";
 import { Queues } from "./tasks.js";
@@ -259,9 +258,8 @@ export interface FluxResult extends CommonResult, NetCounters {
   crashed: boolean;
 }
 
-/** One Flux-like run (see runLaminar for the shape of a run). */
-export function runFlux(config: Config, opts: RunOptions = {}): FluxResult {
-  const { model, common } = runModel("flux", config, opts, (core) => new FluxModel(core, config));
+/** The result record of a finished Flux-like run: the common fields and the model's own counters (the run itself: src/run/baselines.ts). */
+export function fluxResult(model: FluxModel, common: CommonResult): FluxResult {
   return {
     ...common,
     scheduler: "flux",

@@ -32,8 +32,7 @@ import type { Core } from "../core/wasm.js";
 import { streamRng, type Rng } from "../sim/rng.js";
 import { CLASS_F } from "../workload/bimodal.js";
 import { CAUSE_SPILLBACKS } from "../metrics/run-metrics.js";
-import { runModel, type CommonResult } from "../metrics/result.js";
-import type { RunOptions } from "../model/run-options.js";
+import type { CommonResult } from "../metrics/result.js";
 import type { NetCounters } from "./network.js";
 import { Queues } from "./tasks.js";
 import { K_OWN, TaskModel } from "./task-model.js";
@@ -204,9 +203,8 @@ export interface RayResult extends CommonResult, NetCounters {
   crashed: boolean;
 }
 
-/** One Ray-like run (see runLaminar for the shape of a run). */
-export function runRay(config: Config, opts: RunOptions = {}): RayResult {
-  const { model, common } = runModel("ray", config, opts, (core) => new RayModel(core, config));
+/** The result record of a finished Ray-like run: the common fields and the model's own counters (the run itself: src/run/baselines.ts). */
+export function rayResult(model: RayModel, common: CommonResult): RayResult {
   return {
     ...common,
     scheduler: "ray",

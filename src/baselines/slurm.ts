@@ -42,8 +42,7 @@ import { CLASS_F } from "../workload/bimodal.js";
 import { CAUSE_CRASHED, CAUSE_DEADLINE, CAUSE_RETRIES, RunMetrics } from "../metrics/run-metrics.js";
 import { Cluster } from "../model/cluster.js";
 import { TaskTable } from "./tasks.js";
-import { runModel, type CommonResult } from "../metrics/result.js";
-import type { RunOptions } from "../model/run-options.js";
+import type { CommonResult } from "../metrics/result.js";
 import { BaselineNet, type NetCounters } from "./network.js";
 
 const K_WAKE = 1, K_DECIDED = 2, K_START = 3, K_COMPLETE = 4, K_SERIES = 5;
@@ -358,9 +357,8 @@ export interface SlurmResult extends CommonResult, NetCounters {
   crashed: boolean;
 }
 
-/** One Slurm-like run (see runLaminar for the shape of a run). */
-export function runSlurm(config: Config, opts: RunOptions = {}): SlurmResult {
-  const { model, common } = runModel("slurm", config, opts, (core) => new SlurmModel(core, config));
+/** The result record of a finished Slurm-like run: the common fields and the model's own counters (the run itself: src/run/baselines.ts). */
+export function slurmResult(model: SlurmModel, common: CommonResult): SlurmResult {
   return {
     ...common,
     scheduler: "slurm",

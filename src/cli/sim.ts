@@ -3,7 +3,7 @@
 // --set, so every value passes the same validation and error messages.
 import { Command } from "commander";
 import type { Config } from "../model/params.js";
-import { waitShare, type ThreadTiming } from "../model/run-options.js";
+import { waitShare, type ThreadTiming } from "../run/options.js";
 import { formatTable } from "../report/table.js";
 import { Progress } from "./progress.js";
 import { availableParallelism } from "node:os";
@@ -14,14 +14,14 @@ import { saveOutputs } from "./save-result.js";
 import { OutputWriteError } from "../experiments/safe-write.js";
 import { FolderLocked, lockFolder } from "../experiments/out-lock.js";
 import { finishManifest, startManifest } from "../experiments/manifest.js";
-import type { SimResult } from "../laminar/run.js";
+import type { SimResult } from "../laminar/result.js";
 import type { SlurmResult } from "../baselines/slurm.js";
 import type { RayResult } from "../baselines/ray.js";
 import type { FluxResult } from "../baselines/flux.js";
 import type { CommonResult } from "../metrics/result.js";
 import type { NetCounters } from "../baselines/network.js";
 import type { SeriesPoint } from "../metrics/run-metrics.js";
-import { runScheduler } from "../schedulers.js";
+import { runScheduler } from "../run/schedulers.js";
 import { PROFILE_HELP, profileOption } from "./profile-option.js";
 
 interface Options {

@@ -6,6 +6,7 @@
 //   N: the Slurm-like scan grows with it) and shortens the simulated time.
 // paper: the paper's sizes and durations.
 import { PROFILE_NAMES, type ProfileName } from "../model/profiles.js";
+import type { PaperFigures } from "../report/data.js";
 
 export type Scale = "quick" | "paper";
 export const SCALES: readonly Scale[] = ["quick", "paper"];
@@ -27,11 +28,7 @@ export interface Point {
   rho: number;
   nodes: number;
   /** The paper's figures at this point, where it reports them. */
-  paper?: {
-    startSuccessRatio?: number; p99Ms?: number; controlWorkUs?: number; note?: string;
-    // runtime survival (Exp5)
-    completedSuccessRatio?: number; executionSurvival?: number; lTaskOomKills?: number; probeDrops?: number;
-  };
+  paper?: PaperFigures;
 }
 
 export interface Experiment {

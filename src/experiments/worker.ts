@@ -5,7 +5,7 @@
 // memory model on: Exp5's second figure is a time series.
 import { resolveConfig } from "../model/params-config.js";
 import type { ProfileName } from "../model/profiles.js";
-import { runScheduler } from "../schedulers.js";
+import { runScheduler } from "../run/schedulers.js";
 
 export interface PointTask {
   sets: string[];

@@ -109,7 +109,7 @@ export class LaminarModel extends LaminarState {
   /**
    * Run until simulated time `until` (ns, exclusive) on its own: windows of
    * deltaNs, the messages of each delivered at its end (this instance must
-   * simulate every Zone; partitioned runs are driven by partitioned.ts).
+   * simulate every Zone; partitioned runs are driven by src/run/partitions.ts).
    */
   runUntil(until: number): void {
     if (this.partition.count !== 1) throw new Error("runUntil: a partition of a run is driven by its PartitionSet or the threaded runner");

@@ -1,15 +1,11 @@
 // The result fields every scheduler's run reports, named alike so runs can be
 // compared column by column: counts, start success, arrival-to-start
 // percentiles, the per-interval series and the run's own cost. Each scheduler
-// adds its own counters beside them.
+// adds its own counters beside them. Plain data in, plain data out: the run
+// layer (src/run/) drives the models and hands their state here.
 import type { Config } from "../model/params.js";
 import { NS_PER_MS } from "../sim/time.js";
-import { arrivalRates } from "../workload/bimodal.js";
 import { FAIL_CAUSES, type RunMetrics, type SeriesPoint } from "./run-metrics.js";
-import { performance } from "node:perf_hooks";
-import { loadCore, type Core } from "../core/wasm.js";
-import type { Engine } from "../sim/engine.js";
-import { runSlices, type RunOptions, type SlicedModel } from "../model/run-options.js";
 
 export interface CommonResult {
   scheduler: string;
@@ -49,6 +45,9 @@ export const TIMING_FIELDS = ["wallSeconds", "tasksPerWallSecond", "peakRssMiB"]
 export interface RunState {
   scheduler: string;
   config: Config;
+  /** The workload's arrival and service rates (per second), as the run's generator derived them. */
+  lambdaPerS: number;
+  muPerS: number;
   metrics: RunMetrics;
   inFlight: number;
   running: number;
@@ -61,13 +60,12 @@ export interface RunState {
 /** The common fields of a finished run. */
 export function commonResult(s: RunState): CommonResult {
   const met = s.metrics;
-  const rates = arrivalRates(s.config);
   const ms = (ns: number) => (Number.isNaN(ns) ? null : ns / NS_PER_MS);
   return {
     scheduler: s.scheduler,
     config: s.config,
-    lambdaPerS: rates.lambda,
-    muPerS: rates.mu,
+    lambdaPerS: s.lambdaPerS,
+    muPerS: s.muPerS,
     arrived: met.arrived,
     arrivedF: met.arrivedF,
     arrivedL: met.arrivedL,
@@ -94,37 +92,4 @@ export function commonResult(s: RunState): CommonResult {
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
     series: met.series,
   };
-}
-
-/** What runModel drives: a model that starts, runs in slices, finishes, and is observed by a RunMetrics. */
-export interface RunnableModel extends SlicedModel {
-  readonly engine: Engine;
-  readonly metrics: RunMetrics;
-  readonly inFlight: number;
-  readonly running: number;
-  start(): void;
-  finish(): void;
-}
-
-/**
- * One run from config to common result: a core (the caller's or a fresh
- * one), the model `make` builds on it, start, the slices of runSlices,
- * finish (and `after`, e.g. the end-of-run invariants), timed by wall clock.
- */
-export function runModel<M extends RunnableModel>(
-  scheduler: string, config: Config, opts: RunOptions, make: (core: Core) => M, after?: (model: M) => void,
-): { model: M; common: CommonResult } {
-  const wall0 = performance.now();
-  const core = opts.core ?? loadCore("auto");
-  const model = make(core);
-  model.start();
-  runSlices(model, config.sim.drainS, opts);
-  model.finish();
-  after?.(model);
-  const common = commonResult({
-    scheduler, config, metrics: model.metrics, inFlight: model.inFlight, running: model.running,
-    simulatedNs: model.engine.now, events: model.engine.processed, coreBuild: core.flavor,
-    wallSeconds: (performance.now() - wall0) / 1000,
-  });
-  return { model, common };
 }

@@ -2,13 +2,13 @@
 // is counted at its scheduler's deadline in the all-arrivals distribution
 // (p99StartMs), so once 1% of the tasks fail, that distribution's p99 is the
 // deadline itself and says only "at least the deadline".
-import type { PointResult } from "../experiments/runner.js";
+import type { PointRun } from "./data.js";
 
 /** Quantiles of the latency histogram are within 2^-7 (relative) of the exact value (metrics/histogram.ts, 7 sub-bucket bits). */
 const QUANTILE_REL_ERROR = 2 ** -7;
 
 /** The deadline a failed task of this run is counted at, ms (Laminar: task.deadlineMs; the baselines: baselines.deadlineMs); null when the result does not carry its config. */
-export function deadlineMs(r: PointResult): number | null {
+export function deadlineMs(r: PointRun): number | null {
   const c = r.result.config as { task?: { deadlineMs?: unknown }; baselines?: { deadlineMs?: unknown } } | undefined;
   const v = r.point.scheduler === "laminar" ? c?.task?.deadlineMs : c?.baselines?.deadlineMs;
   return typeof v === "number" && v > 0 ? v : null;
@@ -20,7 +20,7 @@ export function atDeadline(value: number, deadline: number): boolean {
 }
 
 /** The run's all-arrivals p99 equals its deadline (within the histogram's resolution) and some task failed: a cap. */
-export function p99AtDeadline(r: PointResult): boolean {
+export function p99AtDeadline(r: PointRun): boolean {
   const d = deadlineMs(r), p99 = r.result.p99StartMs, failed = r.result.failed;
   if (d === null || typeof p99 !== "number" || typeof failed !== "number" || failed <= 0) return false;
   return atDeadline(p99, d);

@@ -3,7 +3,7 @@
 // axis, and the run's time series. Both as panels side by side or stacked,
 // each panel a chart of chart.ts.
 import type { TopLevelSpec } from "vega-lite";
-import type { PointResult } from "../experiments/runner.js";
+import type { PointRun } from "./data.js";
 import type { SeriesPoint } from "../metrics/run-metrics.js";
 import { caption } from "./caption.js";
 import { chartSpec, drawnRows, marksOf, type ChartOptions } from "./chart.js";
@@ -31,10 +31,10 @@ function panels(title: string, ps: Panel[], dir: "hconcat" | "vconcat"): { spec:
 }
 
 /** End-of-run outcomes: the paper's 30 s counts normalised by the arrivals such a run has (our lambda, our F/L split). */
-function outcome(mine: PointResult[]): FigureSpec {
-  const paperArrivals = (r: PointResult) => num(r, "lambdaPerS") * 30;
-  const lShare = (r: PointResult) => num(r, "arrivedL") / num(r, "arrived");
-  const panel = (name: string, ours: (r: PointResult) => number, paper: (p: NonNullable<PointResult["point"]["paper"]>, r: PointResult) => number | undefined): Panel => ({
+function outcome(mine: PointRun[]): FigureSpec {
+  const paperArrivals = (r: PointRun) => num(r, "lambdaPerS") * 30;
+  const lShare = (r: PointRun) => num(r, "arrivedL") / num(r, "arrived");
+  const panel = (name: string, ours: (r: PointRun) => number, paper: (p: NonNullable<PointRun["point"]["paper"]>, r: PointRun) => number | undefined): Panel => ({
     rows: [...ourRows(mine, "exp5", ours, label, label), ...paperRows(mine, "exp5", paper, label, label)],
     o: { title: name, xTitle: null, yTitle: "share (log)", xType: "ordinal", log: true, percent: true, lines: false, colors: COLORS, width: 150, height: 200 },
   });
@@ -48,9 +48,9 @@ function outcome(mine: PointResult[]): FigureSpec {
 }
 
 /** The time series of the first seed (per profile): execution loss on a log axis, cumulative kills and drops. */
-function series(mine: PointResult[]): FigureSpec {
+function series(mine: PointRun[]): FigureSpec {
   const loss: ChartRow[] = [], kills: ChartRow[] = [], drops: ChartRow[] = [];
-  const row = (r: PointResult, x: number, y: number): ChartRow => ({ profile: profileOf(r), series: String(label(r)), x, y, lo: null, hi: null, value: y, n: 1, mark: MARK.measured, source: "ours" });
+  const row = (r: PointRun, x: number, y: number): ChartRow => ({ profile: profileOf(r), series: String(label(r)), x, y, lo: null, hi: null, value: y, n: 1, mark: MARK.measured, source: "ours" });
   const firstSeed = new Map<string, number>();
   for (const r of mine) firstSeed.set(profileOf(r), Math.min(firstSeed.get(profileOf(r)) ?? Infinity, r.seed));
   for (const r of mine.filter((x) => x.seed === firstSeed.get(profileOf(x)))) {
@@ -75,7 +75,7 @@ function series(mine: PointResult[]): FigureSpec {
   return { file: "exp5-series.svg", experiment: "exp5", title: String(spec.title), caption: caption(what, drawn), spec };
 }
 
-export function exp5Figures(results: PointResult[]): FigureSpec[] {
+export function exp5Figures(results: PointRun[]): FigureSpec[] {
   const mine = results.filter((r) => r.point.experiment === "exp5");
   return [outcome(mine), series(mine)];
 }

@@ -5,7 +5,7 @@
 // p99 of all arrivals is drawn with each scheduler's deadline, and a p99 at
 // the deadline as a cap. Each figure carries the experiment it belongs to
 // and a one-line caption for report.html.
-import type { PointResult } from "../experiments/runner.js";
+import type { PointRun } from "./data.js";
 import { caption } from "./caption.js";
 import { chartSpec, drawnRows, type ChartOptions, type Rule } from "./chart.js";
 import { atDeadline, deadlineMs, p99AtDeadline } from "./deadline.js";
@@ -28,7 +28,7 @@ export interface Figure {
 /** A figure before rendering. */
 export type { FigureSpec } from "./figure-spec.js";
 
-const failure = (r: PointResult) => 1 - num(r, "startSuccessRatio");
+const failure = (r: PointRun) => 1 - num(r, "startSuccessRatio");
 const sched: Key = (r) => SCHEDULER_LABEL[r.point.scheduler];
 
 /** One chart: its rows, options and what it plots (the caption adds what the markers mean). */
@@ -37,14 +37,14 @@ export function chartFigure(file: string, experiment: string, rows: ChartRow[], 
 }
 
 /** Start failures (1 - start success) against x, ours and the paper's, on a log axis. */
-function failureFigure(file: string, exp: string, results: PointResult[], title: string, xTitle: string, series: Key, x: Key, colors: Record<string, string>): FigureSpec {
+function failureFigure(file: string, exp: string, results: PointRun[], title: string, xTitle: string, series: Key, x: Key, colors: Record<string, string>): FigureSpec {
   const rows = [...ourRows(results, exp, failure, series, x), ...paperRows(results, exp, (p) => (p.startSuccessRatio === undefined ? undefined : 1 - p.startSuccessRatio), series, x)];
   return chartFigure(file, exp, rows, { title, xTitle, yTitle: "failed starts, 1 − success (log)", log: true, percent: true, colors },
     "Start failure ratio, 1 − started/arrived, on a log axis: 0.01% is 99.99% start success, 1% is 99%");
 }
 
 /** The deadlines of the schedulers in these results, as reference lines (one per distinct value). */
-function deadlineRules(results: PointResult[]): Rule[] {
+function deadlineRules(results: PointRun[]): Rule[] {
   const by = new Map<number, Set<string>>();
   for (const r of results) {
     const d = deadlineMs(r);
@@ -56,7 +56,7 @@ function deadlineRules(results: PointResult[]): Rule[] {
 }
 
 /** p99 of all arrivals (failed tasks at the deadline) against x; a p99 at the deadline is a cap. */
-function p99Figure(file: string, exp: string, results: PointResult[], title: string, xTitle: string, x: Key, log: boolean): FigureSpec {
+function p99Figure(file: string, exp: string, results: PointRun[], title: string, xTitle: string, x: Key, log: boolean): FigureSpec {
   const mine = results.filter((r) => r.point.experiment === exp);
   // the paper's p99 equal to that scheduler's deadline is a cap too
   const deadlineOf = new Map(mine.map((r) => [String(sched(r)), deadlineMs(r)]));
@@ -75,7 +75,7 @@ const CONTROL_WORK = "Laminar's control work per successful start (µs): its mod
 const CONTROL_WORK_ALL = "control work per successful start (µs, log): every scheduling decision's modelled time, summed over the run and divided by successful starts. Laminar: probe scoring, bitmap feasibility checks and Zone aggregation at their per-operation costs; Slurm-like: the controller's decisions (scan, match, lock); Ray-like: every raylet decision and every GCS decision; Flux-like: every broker decision";
 
 /** Control work per start against x: Laminar's alone, or (allSchedulers) every scheduler's on a log axis, one definition each in the caption. */
-function controlWorkFigure(file: string, exp: string, results: PointResult[], title: string, xTitle: string, x: Key, allSchedulers = false): FigureSpec | null {
+function controlWorkFigure(file: string, exp: string, results: PointRun[], title: string, xTitle: string, x: Key, allSchedulers = false): FigureSpec | null {
   const mine = allSchedulers ? results : results.filter((r) => r.point.scheduler === "laminar");
   const rows = [...ourRows(mine, exp, (r) => num(r, "controlWorkPerSuccessUs"), sched, x), ...paperRows(mine, exp, (p) => p.controlWorkUs, sched, x)];
   if (rows.length === 0) return null;
@@ -85,10 +85,10 @@ function controlWorkFigure(file: string, exp: string, results: PointResult[], ti
 }
 
 /** `name=value` of the point's --set whose name is given. */
-const setValue = (r: PointResult, name: string): number => Number(r.point.sets.find((s) => s.startsWith(`${name}=`))?.split("=")[1]);
+const setValue = (r: PointRun, name: string): number => Number(r.point.sets.find((s) => s.startsWith(`${name}=`))?.split("=")[1]);
 
 /** Every figure the results allow (an experiment that was not run gives none), before rendering. */
-export function figureSpecs(results: PointResult[]): FigureSpec[] {
+export function figureSpecs(results: PointRun[]): FigureSpec[] {
   const out: FigureSpec[] = [];
   const has = (e: string) => results.some((r) => r.point.experiment === e);
   const rho: Key = (r) => r.point.rho, nodes: Key = (r) => r.point.nodes;
@@ -122,7 +122,7 @@ export function figureSpecs(results: PointResult[]): FigureSpec[] {
 }
 
 /** Every figure the results allow, rendered. */
-export async function figures(results: PointResult[]): Promise<Figure[]> {
+export async function figures(results: PointRun[]): Promise<Figure[]> {
   const out: Figure[] = [];
   for (const f of figureSpecs(results)) out.push({ file: f.file, experiment: f.experiment, title: f.title, caption: f.caption, svg: await renderSvg(f.spec) });
   return out;

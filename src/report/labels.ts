@@ -1,8 +1,8 @@
 // Names the figures show: schedulers by their model's name, with one colour
 // each across every figure, and run profiles by what they stand for.
-import type { Point } from "../experiments/specs.js";
+import type { RunPoint } from "./data.js";
 
-export const SCHEDULER_LABEL: Record<Point["scheduler"], string> = {
+export const SCHEDULER_LABEL: Record<RunPoint["scheduler"], string> = {
   laminar: "Laminar",
   ray: "Ray-like",
   flux: "Flux-like",
@@ -18,7 +18,7 @@ export const SCHEDULER_COLOR: Record<string, string> = {
 };
 
 /** Facet titles: the profile a point runs under (`--profile`). */
-export const PROFILE_LABEL: Record<Point["profile"], string> = {
+export const PROFILE_LABEL: Record<RunPoint["profile"], string> = {
   paper: "paper's stated setup",
   artifact: "authors' published sweep settings",
 };

@@ -3,9 +3,8 @@
 // reported value where it gives one. Each row names its marker, which the
 // figure's shape legend explains: a measured mean, a p99 at the deadline (a
 // cap), a zero drawn at a log axis' floor, or the paper's figure.
-import { meanCi } from "../experiments/report.js";
-import type { PointResult } from "../experiments/runner.js";
-import type { Point } from "../experiments/specs.js";
+import { meanCi } from "../metrics/stats.js";
+import type { PaperFigures, PointRun } from "./data.js";
 import { PROFILE_LABEL } from "./labels.js";
 
 /** What a marker stands for (the shape legend's entries). */
@@ -41,19 +40,19 @@ export interface ChartRow {
   loCut?: boolean;
 }
 
-export type Pick = (r: PointResult) => number;
-export type Key = (r: PointResult) => number | string;
+export type Pick = (r: PointRun) => number;
+export type Key = (r: PointRun) => number | string;
 
 /** A numeric field of a run's result (NaN when absent). */
-export const num = (r: PointResult, k: string): number => {
+export const num = (r: PointRun, k: string): number => {
   const v = r.result[k];
   return typeof v === "number" ? v : NaN;
 };
 
-export const profileOf = (r: PointResult): string => PROFILE_LABEL[r.point.profile ?? "paper"];
+export const profileOf = (r: PointRun): string => PROFILE_LABEL[r.point.profile ?? "paper"];
 
 /** The run profiles among an experiment's results, in the order of PROFILE_LABEL. */
-export function profilesOf(results: PointResult[], exp: string): string[] {
+export function profilesOf(results: PointRun[], exp: string): string[] {
   const seen = new Set(results.filter((r) => r.point.experiment === exp).map(profileOf));
   return Object.values(PROFILE_LABEL).filter((p) => seen.has(p));
 }
@@ -67,7 +66,7 @@ interface Cell {
 }
 
 /** Our runs grouped per (profile, series, x): the finite metric values and whether any run was capped. */
-function cells(results: PointResult[], exp: string, metric: Pick, series: Key, x: Key, capped?: (r: PointResult) => boolean): Cell[] {
+function cells(results: PointRun[], exp: string, metric: Pick, series: Key, x: Key, capped?: (r: PointRun) => boolean): Cell[] {
   const acc = new Map<string, Cell>();
   for (const r of results) {
     if (r.point.experiment !== exp) continue;
@@ -87,7 +86,7 @@ function cells(results: PointResult[], exp: string, metric: Pick, series: Key, x
  * when there are several seeds; `capped` marks runs whose value is a cap (a
  * p99 at the deadline), and the row's marker says so.
  */
-export function ourRows(results: PointResult[], exp: string, metric: Pick, series: Key, x: Key, capped?: (r: PointResult) => boolean): ChartRow[] {
+export function ourRows(results: PointRun[], exp: string, metric: Pick, series: Key, x: Key, capped?: (r: PointRun) => boolean): ChartRow[] {
   return cells(results, exp, metric, series, x, capped).map((c) => {
     const { mean, half } = meanCi(c.values);
     const n = c.values.length;
@@ -122,7 +121,7 @@ export function applyFloor(rows: ChartRow[], floor: number): ChartRow[] {
 }
 
 /** The paper's reported value per (profile, series, x), once each. */
-export function paperRows(results: PointResult[], exp: string, pick: (p: NonNullable<Point["paper"]>, r: PointResult) => number | undefined, series: Key, x: Key): ChartRow[] {
+export function paperRows(results: PointRun[], exp: string, pick: (p: PaperFigures, r: PointRun) => number | undefined, series: Key, x: Key): ChartRow[] {
   const seen = new Set<string>();
   const out: ChartRow[] = [];
   for (const r of results) {

@@ -9,11 +9,12 @@
 // And every baseline parameter changes some result when moved far enough.
 import { describe, expect, it } from "vitest";
 import { applySets, defaultConfig } from "../../src/model/params-config.js";
-import { runRay, type RayResult } from "../../src/baselines/ray.js";
-import { runFlux, type FluxResult } from "../../src/baselines/flux.js";
-import { runSlurm, type SlurmResult, convoyFactor } from "../../src/baselines/slurm.js";
+import type { RayResult } from "../../src/baselines/ray.js";
+import type { FluxResult } from "../../src/baselines/flux.js";
+import { type SlurmResult, convoyFactor } from "../../src/baselines/slurm.js";
 import { PARAMS } from "../../src/model/params.js";
 import { TIMING_FIELDS } from "../../src/metrics/result.js";
+import { runFlux, runRay, runSlurm } from "../../src/run/baselines.js";
 
 const RUNS = { ray: runRay, flux: runFlux, slurm: runSlurm } as const;
 type Sched = keyof typeof RUNS;

@@ -6,10 +6,11 @@
 // then the model's choices one by one against their alternatives.
 import { describe, expect, it } from "vitest";
 import { applySets, defaultConfig } from "../../src/model/params-config.js";
-import { BrokerTree, runFlux, type FluxResult } from "../../src/baselines/flux.js";
+import { BrokerTree, type FluxResult } from "../../src/baselines/flux.js";
 import { brokerCongestion, pickChild, rootCongestion, type ChildPick } from "../../src/baselines/flux-policy.js";
 import { streamRng } from "../../src/sim/rng.js";
 import { TIMING_FIELDS } from "../../src/metrics/result.js";
+import { runFlux } from "../../src/run/baselines.js";
 
 // a clean network (no loss, no jitter), so hop counts show in the latencies; test/baselines/network.test.ts covers the lossy one
 function run(...sets: string[]): FluxResult {

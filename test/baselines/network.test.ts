@@ -6,12 +6,13 @@
 // did; the run profiles are sets of values that --set still overrides.
 import { describe, expect, it } from "vitest";
 import { applySets, defaultConfig, resolveConfig } from "../../src/model/params-config.js";
-import { runRay, type RayResult } from "../../src/baselines/ray.js";
-import { runFlux, type FluxResult } from "../../src/baselines/flux.js";
-import { runSlurm, type SlurmResult } from "../../src/baselines/slurm.js";
+import type { RayResult } from "../../src/baselines/ray.js";
+import type { FluxResult } from "../../src/baselines/flux.js";
+import type { SlurmResult } from "../../src/baselines/slurm.js";
 import { Arrivals, hotNodeCount } from "../../src/workload/arrivals.js";
 import { PROFILES, profileSets } from "../../src/model/profiles.js";
 import type { Config } from "../../src/model/params.js";
+import { runFlux, runRay, runSlurm } from "../../src/run/baselines.js";
 
 type Net = RayResult | FluxResult | SlurmResult;
 const RUNS = { ray: runRay, flux: runFlux, slurm: runSlurm } as const;

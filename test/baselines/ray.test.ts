@@ -4,8 +4,9 @@
 // bounded number of spillbacks; the 5 s deadline.
 import { describe, expect, it } from "vitest";
 import { applySets, defaultConfig } from "../../src/model/params-config.js";
-import { runRay, type RayResult } from "../../src/baselines/ray.js";
+import type { RayResult } from "../../src/baselines/ray.js";
 import { TIMING_FIELDS } from "../../src/metrics/result.js";
+import { runRay } from "../../src/run/baselines.js";
 
 // a clean network (no loss, no jitter), so hop counts show in the latencies; test/baselines/network.test.ts covers the lossy one
 function run(...sets: string[]): RayResult {

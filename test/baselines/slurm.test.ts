@@ -4,9 +4,10 @@
 // small cluster it keeps up; first-fit misses retry with backoff and then fail.
 import { describe, expect, it } from "vitest";
 import { applySets, defaultConfig } from "../../src/model/params-config.js";
-import { runSlurm, type SlurmResult } from "../../src/baselines/slurm.js";
+import type { SlurmResult } from "../../src/baselines/slurm.js";
 import { TIMING_FIELDS } from "../../src/metrics/result.js";
-import { runLaminar } from "../../src/laminar/run.js";
+import { runLaminar } from "../../src/run/laminar.js";
+import { runSlurm } from "../../src/run/baselines.js";
 
 function run(...sets: string[]): SlurmResult {
   return runSlurm(applySets(defaultConfig(), ["sim.scheduler=slurm", ...sets]));

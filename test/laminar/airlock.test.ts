@@ -8,7 +8,7 @@ import { applySets, defaultConfig } from "../../src/model/params-config.js";
 import { LaminarModel } from "../../src/laminar/model.js";
 import { InvariantError } from "../../src/laminar/invariants.js";
 import { D_RESIDENT, D_SUSPENDED } from "../../src/laminar/store.js";
-import { runLaminar } from "../../src/laminar/run.js";
+import { runLaminar } from "../../src/run/laminar.js";
 import { CLASS_F, CLASS_L } from "../../src/workload/bimodal.js";
 import { at, handBuilt, MS } from "./hand-built.js";
 

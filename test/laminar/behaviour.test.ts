@@ -3,7 +3,8 @@
 // switch really changes the run.
 import { describe, expect, it } from "vitest";
 import { applySets, defaultConfig } from "../../src/model/params-config.js";
-import { runLaminar, TIMING_FIELDS, type SimResult } from "../../src/laminar/run.js";
+import { runLaminar } from "../../src/run/laminar.js";
+import { TIMING_FIELDS, type SimResult } from "../../src/laminar/result.js";
 import { LaminarModel } from "../../src/laminar/model.js";
 import { InvariantError } from "../../src/laminar/invariants.js";
 import { loadCore } from "../../src/core/wasm.js";

@@ -13,16 +13,16 @@ import { describe, expect, it } from "vitest";
 import { applySets, defaultConfig } from "../../src/model/params-config.js";
 import type { Config } from "../../src/model/params.js";
 import { loadCore } from "../../src/core/wasm.js";
-import { runSlices } from "../../src/model/run-options.js";
+import { runSlices } from "../../src/run/slices.js";
 import { Fingerprint } from "../../src/sim/fingerprint.js";
-import { PartitionSet } from "../../src/laminar/partitioned.js";
-import { laminarResult, type SimResult } from "../../src/laminar/run.js";
+import { PartitionSet } from "../../src/run/partitions.js";
+import { laminarResult, type SimResult } from "../../src/laminar/result.js";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/core/paths.js";
 
 // the worker threads load the built module (dist/, built by `npm test`'s pretest), as the CLI does
-const { runLaminarParallel } = (await import(pathToFileURL(join(packageRoot(), "dist", "src", "laminar", "parallel.js")).href)) as typeof import("../../src/laminar/parallel.js");
+const { runLaminarParallel } = (await import(pathToFileURL(join(packageRoot(), "dist", "src", "run", "threads.js")).href)) as typeof import("../../src/run/threads.js");
 
 /** The result without the fields that measure the run itself or count its partitions' work. */
 function outcome(r: SimResult): string {

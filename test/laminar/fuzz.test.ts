@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { applySets, defaultConfig } from "../../src/model/params-config.js";
-import { runLaminar } from "../../src/laminar/run.js";
+import { runLaminar } from "../../src/run/laminar.js";
 
 const configs = fc.record({
   nodes: fc.integer({ min: 1, max: 60 }),

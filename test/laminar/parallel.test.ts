@@ -3,13 +3,14 @@
 // Zones and the simulated time, and the other threads do not hang.
 import { describe, expect, it } from "vitest";
 import { applySets, defaultConfig } from "../../src/model/params-config.js";
-import { runLaminar, type SimResult } from "../../src/laminar/run.js";
+import { runLaminar } from "../../src/run/laminar.js";
+import type { SimResult } from "../../src/laminar/result.js";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/core/paths.js";
 
 // the worker threads load the built module (dist/, built by `npm test`'s pretest), as the CLI does
-const { runLaminarParallel } = (await import(pathToFileURL(join(packageRoot(), "dist", "src", "laminar", "parallel.js")).href)) as typeof import("../../src/laminar/parallel.js");
+const { runLaminarParallel } = (await import(pathToFileURL(join(packageRoot(), "dist", "src", "run", "threads.js")).href)) as typeof import("../../src/run/threads.js");
 
 function outcome(r: SimResult): string {
   const { wallSeconds, tasksPerWallSecond, peakRssMiB, eventsProcessed, invariantChecks, ...rest } = r;
@@ -27,7 +28,7 @@ describe("runLaminarParallel", () => {
 
   it("reports each thread's setup, busy and waiting time, over Zone ranges that cover the cluster in order", async () => {
     const c = applySets(defaultConfig(), ["cluster.nodes=1600", "sim.durationS=0.2"]);
-    let timing: import("../../src/model/run-options.js").ThreadTiming[] = [];
+    let timing: import("../../src/run/options.js").ThreadTiming[] = [];
     const r = await runLaminarParallel(c, 3, { onThreadTiming: (t) => { timing = t; } });
     expect(timing.map((t) => t.index)).toEqual([0, 1, 2]);
     expect(timing[0].zones[0]).toBe(0);

@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { applySets, defaultConfig } from "../../src/model/params-config.js";
-import { runLaminar, type SimResult } from "../../src/laminar/run.js";
+import { runLaminar } from "../../src/run/laminar.js";
+import type { SimResult } from "../../src/laminar/result.js";
 import { zoneRange } from "../../src/laminar/model.js";
 import { Mailbox, mergeRuns, REC } from "../../src/laminar/mailbox.js";
 

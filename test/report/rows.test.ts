@@ -2,16 +2,16 @@
 // interval with several seeds), zeros on a log axis drawn at a flagged floor,
 // and a p99 at the deadline flagged as a cap.
 import { describe, expect, it } from "vitest";
-import { meanCi } from "../../src/experiments/report.js";
-import type { PointResult } from "../../src/experiments/runner.js";
+import { meanCi } from "../../src/metrics/stats.js";
+import type { PointRun } from "../../src/report/data.js";
 import { atDeadline, deadlineMs, p99AtDeadline } from "../../src/report/deadline.js";
 import { PROFILE_LABEL } from "../../src/report/labels.js";
 import { applyFloor, logFloor, MARK, num, ourRows, paperRows, profilesOf } from "../../src/report/rows.js";
 import { syntheticResults } from "./fixtures.js";
 
-const failure = (r: PointResult) => 1 - num(r, "startSuccessRatio");
-const sched = (r: PointResult) => r.point.scheduler;
-const rho = (r: PointResult) => r.point.rho;
+const failure = (r: PointRun) => 1 - num(r, "startSuccessRatio");
+const sched = (r: PointRun) => r.point.scheduler;
+const rho = (r: PointRun) => r.point.rho;
 
 describe("figure rows", () => {
   it("computes the failure ratio per point: the mean of 1 - success over seeds, with its 95% interval", () => {
@@ -77,7 +77,7 @@ describe("figure rows", () => {
 
   it("flags a p99 at the scheduler's deadline as a cap (Laminar 500 ms, the baselines 5,000 ms)", () => {
     const [base] = syntheticResults({ experiments: ["exp1"] });
-    const run = (scheduler: PointResult["point"]["scheduler"], p99: number, failed = 10): PointResult => ({ ...base, point: { ...base.point, scheduler }, result: { ...base.result, p99StartMs: p99, failed } });
+    const run = (scheduler: PointRun["point"]["scheduler"], p99: number, failed = 10): PointRun => ({ ...base, point: { ...base.point, scheduler }, result: { ...base.result, p99StartMs: p99, failed } });
     expect(deadlineMs(run("laminar", 1))).toBe(500);
     expect(deadlineMs(run("ray", 1))).toBe(5000);
     expect(p99AtDeadline(run("laminar", 500))).toBe(true);

@@ -5,47 +5,14 @@
 // sent during the window are put in canonical order and handed to all.
 //
 // PartitionSet runs its partitions one after another on the calling thread:
-// the reference for the threaded runner (parallel.ts), and what tests use to
+// the reference for the threaded runner (threads.ts), and what tests use to
 // show that the result does not depend on the number of partitions.
 import type { Config } from "../model/params.js";
 import type { Core } from "../core/wasm.js";
-import type { SlicedModel } from "../model/run-options.js";
-import { runWindows } from "./mailbox.js";
-import { exchange, LaminarModel } from "./model.js";
-import type { RunMetricsJSON } from "../metrics/run-metrics.js";
-
-/** What one partition reports at the end of a run (plain data: it may cross a thread boundary). */
-export interface PartReport {
-  index: number;
-  metrics: RunMetricsJSON;
-  forfeitByZone: number[];
-  zhaf: { reportsSent: number; reportsLost: number; replicaCopiesLost: number; uploadsLost: number; staleReplicaReads: number };
-  missingZoneReads: number;
-  invariantChecks: number;
-  inFlight: number;
-  running: number;
-  suspended: number;
-  simulatedNs: number;
-  events: number;
-}
-
-/** The end-of-run report of a finished partition. */
-export function reportOf(m: LaminarModel): PartReport {
-  const z = m.zhaf;
-  return {
-    index: m.partition.index,
-    metrics: m.metrics.toJSON(),
-    forfeitByZone: Array.from(m.forfeitByZone),
-    zhaf: { reportsSent: z.reportsSent, reportsLost: z.reportsLost, replicaCopiesLost: z.replicaCopiesLost, uploadsLost: z.uploadsLost, staleReplicaReads: z.staleReplicaReads },
-    missingZoneReads: m.teg.missingZoneReads,
-    invariantChecks: m.invariants?.checks ?? 0,
-    inFlight: m.inFlight,
-    running: m.running,
-    suspended: m.suspended,
-    simulatedNs: m.engine.now,
-    events: m.engine.processed,
-  };
-}
+import type { SlicedModel } from "./slices.js";
+import { runWindows } from "../laminar/mailbox.js";
+import { exchange, LaminarModel } from "../laminar/model.js";
+import { reportOf, type PartReport } from "../laminar/result.js";
 
 export class PartitionSet implements SlicedModel {
   readonly models: LaminarModel[];

@@ -1,18 +1,14 @@
-// One Laminar run from a validated Config to its result record: build the
-// model on a fresh core instance, run arrivals for sim.durationS and then
-// drain for up to sim.drainS (stopping early once nothing is in flight or
-// running), and collect the metrics. Deterministic for a given config: only
-// wallSeconds, tasksPerWallSecond and peakRssMiB vary between runs.
+// The result record of a Laminar run: what each Zone partition reports at the
+// end (plain data, so it may cross a thread boundary) and the record built
+// from those reports in partition order. Deterministic for a given config:
+// only wallSeconds, tasksPerWallSecond and peakRssMiB vary between runs. The
+// runs themselves (one thread, partitions, threads) are in src/run/.
 import type { Config } from "../model/params.js";
-import type { RunOptions } from "../model/run-options.js";
-import { performance } from "node:perf_hooks";
-import { DA_ENDS, RunMetrics } from "../metrics/run-metrics.js";
+import { DA_ENDS, RunMetrics, type RunMetricsJSON } from "../metrics/run-metrics.js";
 import { commonResult, TIMING_FIELDS, type CommonResult } from "../metrics/result.js";
-import { runSlices } from "../model/run-options.js";
-import { loadCore } from "../core/wasm.js";
 import { NS_PER_MS } from "../sim/time.js";
-import { settleMetrics } from "./model.js";
-import { PartitionSet, type PartReport } from "./partitioned.js";
+import { arrivalRates } from "../workload/bimodal.js";
+import { settleMetrics, type LaminarModel } from "./model.js";
 
 export interface SimResult extends CommonResult {
   scheduler: "laminar";
@@ -47,7 +43,40 @@ export interface SimResult extends CommonResult {
   suspendedAtEnd?: number;
 }
 
-export { TIMING_FIELDS, type RunOptions };
+export { TIMING_FIELDS };
+
+/** What one partition reports at the end of a run (plain data: it may cross a thread boundary). */
+export interface PartReport {
+  index: number;
+  metrics: RunMetricsJSON;
+  forfeitByZone: number[];
+  zhaf: { reportsSent: number; reportsLost: number; replicaCopiesLost: number; uploadsLost: number; staleReplicaReads: number };
+  missingZoneReads: number;
+  invariantChecks: number;
+  inFlight: number;
+  running: number;
+  suspended: number;
+  simulatedNs: number;
+  events: number;
+}
+
+/** The end-of-run report of a finished partition. */
+export function reportOf(m: LaminarModel): PartReport {
+  const z = m.zhaf;
+  return {
+    index: m.partition.index,
+    metrics: m.metrics.toJSON(),
+    forfeitByZone: Array.from(m.forfeitByZone),
+    zhaf: { reportsSent: z.reportsSent, reportsLost: z.reportsLost, replicaCopiesLost: z.replicaCopiesLost, uploadsLost: z.uploadsLost, staleReplicaReads: z.staleReplicaReads },
+    missingZoneReads: m.teg.missingZoneReads,
+    invariantChecks: m.invariants?.checks ?? 0,
+    inFlight: m.inFlight,
+    running: m.running,
+    suspended: m.suspended,
+    simulatedNs: m.engine.now,
+    events: m.engine.processed,
+  };
+}
 
 /** The runtime-survival fields, when the memory model ran. */
 function survivalFields(met: RunMetrics, suspended: number): Partial<SimResult> {
@@ -69,25 +98,6 @@ function survivalFields(met: RunMetrics, suspended: number): Partial<SimResult> 
   };
 }
 
-export interface LaminarRunOptions extends RunOptions {
-  /** Zone partitions run one after another on this thread (default 1); the result is the same for any number. */
-  partitions?: number;
-}
-
-/** One run on this thread, in `partitions` Zone partitions (the threaded runner is parallel.ts). */
-export function runLaminar(config: Config, opts: LaminarRunOptions = {}): SimResult {
-  const wall0 = performance.now();
-  const P = opts.partitions ?? 1;
-  if (!Number.isInteger(P) || P < 1) throw new RangeError(`partitions must be a positive integer, got ${P}`);
-  const cores = Array.from({ length: P }, (_, i) => (i === 0 && opts.core !== undefined ? opts.core : loadCore("auto")));
-  const set = new PartitionSet(config, cores);
-  set.start();
-  runSlices(set, config.sim.drainS, opts);
-  set.finish();
-  for (const m of set.models) m.invariants?.end();
-  return laminarResult(config, set.reports(), cores[0].flavor, (performance.now() - wall0) / 1000);
-}
-
 /** The result record of a run from its partitions' reports (in partition order). */
 export function laminarResult(config: Config, parts: PartReport[], coreBuild: string, wallSeconds: number): SimResult {
   const met = RunMetrics.fromJSON(parts[0].metrics, Math.round(config.task.deadlineMs * NS_PER_MS));
@@ -106,8 +116,9 @@ export function laminarResult(config: Config, parts: PartReport[], coreBuild: st
     staleReplicaReads: sum((p) => p.zhaf.staleReplicaReads),
     missingZoneReads: parts[0].missingZoneReads,
   };
+  const rates = arrivalRates(config);
   const common = commonResult({
-    scheduler: "laminar", config, metrics: met, inFlight: parts[0].inFlight, running: sum((p) => p.running),
+    scheduler: "laminar", config, lambdaPerS: rates.lambda, muPerS: rates.mu, metrics: met, inFlight: parts[0].inFlight, running: sum((p) => p.running),
     simulatedNs: parts[0].simulatedNs, events: sum((p) => p.events), coreBuild, wallSeconds,
   });
   const byName = (names: readonly string[], values: Float64Array) => Object.fromEntries(names.map((n, i) => [n, values[i]]));

@@ -1,4 +1,4 @@
-// Options every scheduler's run function takes.
+// Options every scheduler's run takes (the run layer: src/run/).
 import type { Core } from "../core/wasm.js";
 
 export interface RunOptions {
@@ -27,32 +27,4 @@ export interface ThreadTiming {
 export function waitShare(timing: ThreadTiming[]): number {
   if (timing.length === 0) return 0;
   return timing.reduce((a, t) => a + t.waitS / (t.setupS + t.busyS + t.waitS), 0) / timing.length;
-}
-
-/** What runSlices drives: a model that runs to a time and knows when it is done. */
-export interface SlicedModel {
-  readonly endArrivalsNs: number;
-  /** Run every event before `until` (ns). */
-  runUntil(until: number): void;
-  /** Nothing can change the outcome any more. */
-  quiescent(): boolean;
-}
-
-const SLICE_NS = 10_000_000;
-
-/**
- * Run a model through its arrival window and drain (sim.drainS) in 10 ms
- * slices, reporting progress after each, and stopping early once it is
- * quiescent. Returns the simulated time reached.
- */
-export function runSlices(model: SlicedModel, drainS: number, opts: RunOptions): number {
-  const endNs = model.endArrivalsNs + Math.round(drainS * 1e9);
-  let now = 0;
-  while (now < endNs) {
-    now = Math.min(now + SLICE_NS, endNs);
-    model.runUntil(now);
-    opts.onProgress?.(now, endNs);
-    if (now >= model.endArrivalsNs && model.quiescent()) break;
-  }
-  return now;
 }

@@ -12,11 +12,10 @@ import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { Piscina } from "piscina";
 import type { Config } from "../model/params.js";
-import type { RunOptions, ThreadTiming } from "../model/run-options.js";
-import { laminarResult, type SimResult } from "./run.js";
-import type { PartReport } from "./partitioned.js";
-import { REC } from "./mailbox.js";
-import { InvariantError } from "./invariants.js";
+import type { RunOptions, ThreadTiming } from "./options.js";
+import { laminarResult, type PartReport, type SimResult } from "../laminar/result.js";
+import { REC } from "../laminar/mailbox.js";
+import { InvariantError } from "../laminar/invariants.js";
 
 /**
  * Control words (Int32) in the shared control block: barrier count and
@@ -31,7 +30,7 @@ export const INVARIANT_TAG = "invariant violated: ";
 /** Messages one partition may send in one window (beyond this the run stops with an error). */
 export const BOX_RECORDS = 1 << 16;
 
-/** What a worker (parallel-worker.ts, loaded by file name) returns for its partitions. */
+/** What a worker (thread-worker.ts, loaded by file name) returns for its partitions. */
 export type PartitionResult = PartReport & { coreBuild: string; timing: ThreadTiming };
 
 export interface ParallelTask {
@@ -52,7 +51,7 @@ export async function runLaminarParallel(config: Config, workers: number, opts: 
   const boxes = new SharedArrayBuffer(workers * (8 + BOX_RECORDS * REC * 8));
   const ctl = new Int32Array(control);
   const pool = new Piscina({
-    filename: fileURLToPath(new URL("./parallel-worker.js", import.meta.url)),
+    filename: fileURLToPath(new URL("./thread-worker.js", import.meta.url)),
     minThreads: workers,
     maxThreads: workers,
     idleTimeout: Infinity,

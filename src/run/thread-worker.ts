@@ -1,13 +1,14 @@
-// One Zone partition of a threaded run (parallel.ts): the partition's whole
+// One Zone partition of a threaded run (threads.ts): the partition's whole
 // loop, windows and exchanges through shared memory, as one piscina task.
 import { performance } from "node:perf_hooks";
 import { loadCore } from "../core/wasm.js";
-import { runSlices, type SlicedModel, type ThreadTiming } from "../model/run-options.js";
-import { REC, mergeRuns, runWindows } from "./mailbox.js";
-import { LaminarModel } from "./model.js";
-import { reportOf, type PartReport } from "./partitioned.js";
-import { InvariantError } from "./invariants.js";
-import { BOX_RECORDS, C_COUNT, C_ERROR, C_GEN, C_PARTS, C_PROGRESS_MS, INVARIANT_TAG, P_IDLE, P_MS, P_WORDS, P_Z0, P_Z1, type ParallelTask, type PartitionResult } from "./parallel.js";
+import type { ThreadTiming } from "./options.js";
+import { runSlices, type SlicedModel } from "./slices.js";
+import { REC, mergeRuns, runWindows } from "../laminar/mailbox.js";
+import { LaminarModel } from "../laminar/model.js";
+import { reportOf } from "../laminar/result.js";
+import { InvariantError } from "../laminar/invariants.js";
+import { BOX_RECORDS, C_COUNT, C_ERROR, C_GEN, C_PARTS, C_PROGRESS_MS, INVARIANT_TAG, P_IDLE, P_MS, P_WORDS, P_Z0, P_Z1, type ParallelTask, type PartitionResult } from "./threads.js";
 
 const BOX_BYTES = 8 + BOX_RECORDS * REC * 8;
 
