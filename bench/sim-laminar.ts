@@ -38,7 +38,7 @@ const median = (xs: number[]) => {
 };
 
 async function child(workers: number, sets: string[]): Promise<void> {
-  const { applySets, defaultConfig } = await import("../src/model/params-config.js");
+  const { applySets, defaultConfig } = await import("../src/config/params-config.js");
   const { runScheduler } = await import("../src/run/schedulers.js");
   const { waitShare } = await import("../src/run/options.js");
   const cpu0 = process.cpuUsage();

@@ -33,7 +33,7 @@
 // broker's report to its parent lost with network.loss (its row stays stale).
 // Every message crosses the shared network (network.ts). Control work: every
 // broker decision's time.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { CLASS_F } from "../workload/bimodal.js";

@@ -12,7 +12,7 @@
 // retransmission timeout (baselines.lossRecoveryMs); a resend may be lost
 // again. A lost heartbeat report is not resent: that view stays as it was
 // until the next heartbeat (reportLost).
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import { streamRng, type Rng } from "../sim/rng.js";
 import { NS_PER_MS } from "../sim/time.js";
 

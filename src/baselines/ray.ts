@@ -27,7 +27,7 @@
 // like Ray's resource tables: an L-task can be sent to a node whose atoms are
 // not contiguous); a lost report leaves that node's row stale. Control work:
 // every raylet and GCS decision's time.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import { streamRng, type Rng } from "../sim/rng.js";
 import { CLASS_F } from "../workload/bimodal.js";

@@ -33,14 +33,14 @@
 // retried tasks, one per retry round (each in time order, as its backoff is
 // constant), and the resend FIFOs. Memory stays proportional to running,
 // retrying and resent tasks.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import { Engine } from "../sim/engine.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { Arrivals } from "../workload/arrivals.js";
 import { CLASS_F } from "../workload/bimodal.js";
 import { CAUSE_CRASHED, CAUSE_DEADLINE, CAUSE_RETRIES, RunMetrics } from "../metrics/run-metrics.js";
-import { Cluster } from "../model/cluster.js";
+import { Cluster } from "../cluster/cluster.js";
 import { TaskTable } from "./tasks.js";
 import type { CommonResult } from "../metrics/result.js";
 import { BaselineNet, type NetCounters } from "./network.js";

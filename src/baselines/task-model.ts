@@ -7,13 +7,13 @@
 // queues may be bounded (admitTo); the crash rule (decisionCost) fails every queued
 // and later task once one decision would take longer than
 // baselines.crashDecisionMs.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import { Engine } from "../sim/engine.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { Arrivals } from "../workload/arrivals.js";
 import { CAUSE_CRASHED, CAUSE_DEADLINE, CAUSE_QUEUE_FULL, RunMetrics } from "../metrics/run-metrics.js";
-import { Cluster } from "../model/cluster.js";
+import { Cluster } from "../cluster/cluster.js";
 import { BaselineNet } from "./network.js";
 import { TaskTable, type Queues } from "./tasks.js";
 

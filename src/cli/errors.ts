@@ -1,6 +1,6 @@
 // Bad input is reported as one line and a non-zero exit, never a stack trace.
 // Numbers are read in decimal notation only (decimal.ts: no 0x10, no Infinity).
-import { decimal } from "../model/decimal.js";
+import { decimal } from "../config/decimal.js";
 
 /** An error in what the user asked for (exit code 2). */
 export class UsageError extends Error {

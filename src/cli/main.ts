@@ -12,7 +12,7 @@ import { paramsCommand } from "./params.js";
 import { simCommand } from "./sim.js";
 import { reproduceCommand } from "./reproduce.js";
 import { InvariantError } from "../laminar/invariants.js";
-import { ConfigError } from "../model/params-error.js";
+import { ConfigError } from "../config/params-error.js";
 
 const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string };
 

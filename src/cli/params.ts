@@ -2,12 +2,12 @@
 // JSON records or the Markdown of docs/parameters.md. With --config/--set it
 // also shows the values a run with those settings would use.
 import { Command } from "commander";
-import { renderParamsMarkdown } from "../model/params-doc.js";
-import { GROUP_NAMES, PARAMS, paramRecord, type ParamEntry } from "../model/params.js";
-import { rangeText } from "../model/params-spec.js";
+import { renderParamsMarkdown } from "../config/params-doc.js";
+import { GROUP_NAMES, PARAMS, paramRecord, type ParamEntry } from "../config/params.js";
+import { rangeText } from "../config/params-spec.js";
 import { formatTable } from "../report/table.js";
 import { UsageError } from "./errors.js";
-import { PROFILES, type ProfileName } from "../model/profiles.js";
+import { PROFILES, type ProfileName } from "../config/profiles.js";
 import { profileOption } from "./profile-option.js";
 
 interface Options {
@@ -34,7 +34,7 @@ function select(group: string | undefined): readonly ParamEntry[] {
 
 /** Loaded on demand: zod costs ~0.1 s of start-up that listing the registry does not need. */
 async function resolvedValues(file: string | undefined, sets: string[], profile?: ProfileName) {
-  const { flattenConfig, resolveConfig } = await import("../model/params-config.js");
+  const { flattenConfig, resolveConfig } = await import("../config/params-config.js");
   return flattenConfig(resolveConfig(file, sets, profile));
 }
 

@@ -1,6 +1,6 @@
 // The --profile option of sim, reproduce and params: a named run profile
-// (src/model/profiles.ts), checked here so a bad name is one line and exit 2.
-import { isProfileName, PROFILE_NAMES, type ProfileName } from "../model/profiles.js";
+// (src/config/profiles.ts), checked here so a bad name is one line and exit 2.
+import { isProfileName, PROFILE_NAMES, type ProfileName } from "../config/profiles.js";
 import { UsageError } from "./errors.js";
 
 export const PROFILE_HELP = `run profile: ${PROFILE_NAMES.join(" or ")} (paper: the paper's stated setup; artifact: the authors' published sweep settings; laminar params --profile <name> lists its values)`;

@@ -20,7 +20,7 @@ import { OutputRefused, OutputWriteError } from "../experiments/safe-write.js";
 import { Progress } from "./progress.js";
 import { PROFILE_HELP, profileOption } from "./profile-option.js";
 import type { Point } from "../experiments/specs.js";
-import type { ProfileName } from "../model/profiles.js";
+import type { ProfileName } from "../config/profiles.js";
 
 interface Options {
   scale: string;

@@ -2,13 +2,13 @@
 // parameters (--nodes is cluster.nodes, ...) applied after --config and
 // --set, so every value passes the same validation and error messages.
 import { Command } from "commander";
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import { waitShare, type ThreadTiming } from "../run/options.js";
 import { formatTable } from "../report/table.js";
 import { Progress } from "./progress.js";
 import { availableParallelism } from "node:os";
 import { UsageError } from "./errors.js";
-import { decimal } from "../model/decimal.js";
+import { decimal } from "../config/decimal.js";
 import { checkOutFiles, makeOutDir } from "./out-dir.js";
 import { saveOutputs } from "./save-result.js";
 import { OutputWriteError } from "../experiments/safe-write.js";
@@ -181,7 +181,7 @@ export function simCommand(): Command {
     .option("--workers <w>", `Laminar only: split the Zones over w worker threads; the result is the same for any w (default: 1 below ${AUTO_WORKERS_NODES} nodes, else the cores available, ${availableParallelism()} here)`)
     .addHelpText("after", "\nExamples:\n  laminar sim --nodes 1000 --duration 2\n  laminar sim --nodes 32000 --duration 30 --workers 2 --json > result.json\n  laminar sim --nodes 5000 --rho 0.8 --duration 30 --json > result.json\n  laminar sim --set network.loss=0.2 --set regeneration.enabled=false\n  laminar sim --scheduler ray --profile artifact --duration 1")
     .action(async (o: Options) => {
-      const { resolveConfig } = await import("../model/params-config.js");
+      const { resolveConfig } = await import("../config/params-config.js");
       const profile = profileOption(o.profile);
       const config = resolveConfig(o.config, simSets(o), profile);
       supported(config);

@@ -5,7 +5,7 @@
 // one is matched to the experiments' points by its file name (pointKey).
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { PROFILE_NAMES } from "../model/profiles.js";
+import { PROFILE_NAMES } from "../config/profiles.js";
 import { readPoint, type PointResult } from "./runner.js";
 import { EXPERIMENTS, pointKey, SCALES, type Point } from "./specs.js";
 

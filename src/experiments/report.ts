@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { formatTable } from "../report/table.js";
 import type { PointResult } from "./runner.js";
 import type { Experiment, Point } from "./specs.js";
-import { PROFILES } from "../model/profiles.js";
+import { PROFILES } from "../config/profiles.js";
 import { meanCi } from "../metrics/stats.js";
 
 /** The flat record of one run: the sim's result fields (config left out) and the point's coordinates. */

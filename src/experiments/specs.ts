@@ -5,7 +5,7 @@
 //   It keeps the paper's cluster sizes (the baselines' behaviour depends on
 //   N: the Slurm-like scan grows with it) and shortens the simulated time.
 // paper: the paper's sizes and durations.
-import { PROFILE_NAMES, type ProfileName } from "../model/profiles.js";
+import { PROFILE_NAMES, type ProfileName } from "../config/profiles.js";
 import type { PaperFigures } from "../report/data.js";
 
 export type Scale = "quick" | "paper";

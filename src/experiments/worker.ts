@@ -3,8 +3,8 @@
 // got through a shared buffer; the per-interval series is left out of the
 // returned record (experiments compare end-of-run figures), except with the
 // memory model on: Exp5's second figure is a time series.
-import { resolveConfig } from "../model/params-config.js";
-import type { ProfileName } from "../model/profiles.js";
+import { resolveConfig } from "../config/params-config.js";
+import type { ProfileName } from "../config/profiles.js";
 import { runScheduler } from "../run/schedulers.js";
 
 export interface PointTask {

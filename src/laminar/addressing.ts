@@ -4,7 +4,7 @@
 // probe.ts, or scoreCandidates with the artifact's wider acceptance) and
 // moves to the chosen node's queue (queue.ts); with nothing placable it
 // bounces to a random node of the Zone and addresses again.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import type { Rng } from "../sim/rng.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { zigguratNormal } from "../sim/ziggurat.js";

@@ -43,7 +43,7 @@
 //   match the DAs' states, and no suspended DA has a running record.
 import type { LaminarState } from "./state.js";
 import type { TransitionChecks } from "./checks.js";
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import { D_PENDING, D_QUEUED, D_RESIDENT, D_SQUATTING, D_SUSPENDED, T_STARTED } from "./store.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { kib } from "./memory.js";

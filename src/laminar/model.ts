@@ -31,7 +31,7 @@
 // All per-task and per-DA state is in typed-array stores (store.ts); bitmaps,
 // Z-HAF tables, masks and timing wheels are in the core's WebAssembly memory
 // and handled by its kernels.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { RunMetrics } from "../metrics/run-metrics.js";

@@ -3,7 +3,7 @@
 // from those reports in partition order. Deterministic for a given config:
 // only wallSeconds, tasksPerWallSecond and peakRssMiB vary between runs. The
 // runs themselves (one thread, partitions, threads) are in src/run/.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import { DA_ENDS, RunMetrics, type RunMetricsJSON } from "../metrics/run-metrics.js";
 import { commonResult, TIMING_FIELDS, type CommonResult } from "../metrics/result.js";
 import { NS_PER_MS } from "../sim/time.js";

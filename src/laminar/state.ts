@@ -10,7 +10,7 @@
 //
 // Event kinds, message kinds and the flag bits of the stores are defined here
 // too, so every mechanism names them the same way.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import { Engine } from "../sim/engine.js";
@@ -20,8 +20,8 @@ import { Streams, type Rng } from "../sim/rng.js";
 import { timingsOf, type Timings } from "./timings.js";
 import { Arrivals } from "../workload/arrivals.js";
 import { RunMetrics, type SurvivalCounters } from "../metrics/run-metrics.js";
-import { Cluster } from "../model/cluster.js";
-import { zoneOffsets } from "../model/topology.js";
+import { Cluster } from "../cluster/cluster.js";
+import { zoneOffsets } from "../cluster/topology.js";
 import { ZoneField } from "./zhaf.js";
 import { Gateway } from "./teg.js";
 import { DaStore, TaskStore } from "./store.js";

@@ -10,7 +10,7 @@
 // Missing Zone state is never an advantage: a Zone whose aggregate is older
 // than degradeFactor broadcast periods plus one hop reads Slack 0 and Heat +
 // missingZoneHeat (with the missingness guard on).
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import type { Views } from "../core/views.js";

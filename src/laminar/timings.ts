@@ -2,7 +2,7 @@
 // derived from the configuration once, in one place: every file that needs
 // one takes it from here, so two mechanisms never round the same parameter
 // two ways. Bottom of src/laminar: imports no other file of it.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { kib } from "./memory.js";
 

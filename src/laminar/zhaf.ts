@@ -36,12 +36,12 @@
 // The ring keeps every version's time and aggregates, but the tables of only
 // the versions a node can read: with the guard, those younger than the
 // stale age (a few); without it, all RING.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import type { Views } from "../core/views.js";
 import type { Rng } from "../sim/rng.js";
-import type { Cluster } from "../model/cluster.js";
+import type { Cluster } from "../cluster/cluster.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { timingsOf } from "./timings.js";
 

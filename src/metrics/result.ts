@@ -3,7 +3,7 @@
 // percentiles, the per-interval series and the run's own cost. Each scheduler
 // adds its own counters beside them. Plain data in, plain data out: the run
 // layer (src/run/) drives the models and hands their state here.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { FAIL_CAUSES, type RunMetrics, type SeriesPoint } from "./run-metrics.js";
 

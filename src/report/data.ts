@@ -1,8 +1,8 @@
 // What the figures are drawn from: plain data, one record per run of one
 // point (seed), as \`laminar reproduce\` writes them to results.json. The
 // experiment runner's records have this shape; so may anyone else's.
-import type { Config } from "../model/params.js";
-import type { ProfileName } from "../model/profiles.js";
+import type { Config } from "../config/params.js";
+import type { ProfileName } from "../config/profiles.js";
 
 /** The paper's reported figures at a point, where it reports them. */
 export interface PaperFigures {

@@ -1,6 +1,6 @@
 // The baselines' runs: each model on one thread through runModel, its result
 // record shaped by the model's own module.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import { RayModel, rayResult, type RayResult } from "../baselines/ray.js";
 import { FluxModel, fluxResult, type FluxResult } from "../baselines/flux.js";
 import { SlurmModel, slurmResult, type SlurmResult } from "../baselines/slurm.js";

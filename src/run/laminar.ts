@@ -4,7 +4,7 @@
 // (stopping early once nothing is in flight or running), and collect the
 // metrics. The threaded run is threads.ts; both give the same record.
 import { performance } from "node:perf_hooks";
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import { loadCore } from "../core/wasm.js";
 import { laminarResult, type SimResult } from "../laminar/result.js";
 import type { RunOptions } from "./options.js";

@@ -7,7 +7,7 @@
 // PartitionSet runs its partitions one after another on the calling thread:
 // the reference for the threaded runner (threads.ts), and what tests use to
 // show that the result does not depend on the number of partitions.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import type { SlicedModel } from "./slices.js";
 import { runWindows } from "../laminar/mailbox.js";

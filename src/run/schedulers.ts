@@ -1,7 +1,7 @@
 // Where a run is picked by scheduler name: `laminar sim`, the experiment
 // runner and the bench start every run here. Laminar and the baselines never
 // import each other; they meet here, in the run layer.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import type { CommonResult } from "../metrics/result.js";
 import type { RunOptions } from "./options.js";
 

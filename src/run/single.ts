@@ -1,7 +1,7 @@
 // One model on one thread, from config to the common result: the baselines'
 // runs (and any scheduler whose model is a single engine) go through here.
 import { performance } from "node:perf_hooks";
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import { loadCore, type Core } from "../core/wasm.js";
 import type { Engine } from "../sim/engine.js";
 import type { RunMetrics } from "../metrics/run-metrics.js";

@@ -11,7 +11,7 @@
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { Piscina } from "piscina";
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import type { RunOptions, ThreadTiming } from "./options.js";
 import { laminarResult, type PartReport, type SimResult } from "../laminar/result.js";
 import { REC } from "../laminar/mailbox.js";

@@ -9,7 +9,7 @@
 // with probability workload.hotspotShare one of the hot nodes (the first
 // hotNodeShare of node ids, at least one), else any node, uniformly. The
 // baselines with an entry point use it; Laminar's entry is its gateway.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 import { streamRng, type Rng } from "../sim/rng.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { arrivalRates, CLASS_F, CLASS_L } from "./bimodal.js";

@@ -7,7 +7,7 @@
 //   E[m * s] = fShare * fAtoms * fMeanMs + (1 - fShare) * lAtoms * e^(lMu + lSigma^2 / 2)
 // (about 1,452 atom-ms at the defaults, so mu ~ 881,500 tasks/s at 5,000 nodes).
 // Squatters (Exp4) are a share of all arrivals, whichever stream they come from.
-import type { Config } from "../model/params.js";
+import type { Config } from "../config/params.js";
 
 export const CLASS_F = 0;
 export const CLASS_L = 1;

@@ -8,11 +8,11 @@
 //               with no lock cost, or below the threshold, it does not.
 // And every baseline parameter changes some result when moved far enough.
 import { describe, expect, it } from "vitest";
-import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import type { RayResult } from "../../src/baselines/ray.js";
 import type { FluxResult } from "../../src/baselines/flux.js";
 import { type SlurmResult, convoyFactor } from "../../src/baselines/slurm.js";
-import { PARAMS } from "../../src/model/params.js";
+import { PARAMS } from "../../src/config/params.js";
 import { TIMING_FIELDS } from "../../src/metrics/result.js";
 import { runFlux, runRay, runSlurm } from "../../src/run/baselines.js";
 

@@ -5,7 +5,7 @@
 // The decision rules (src/baselines/flux-policy.ts) are tested on their own,
 // then the model's choices one by one against their alternatives.
 import { describe, expect, it } from "vitest";
-import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import { BrokerTree, type FluxResult } from "../../src/baselines/flux.js";
 import { brokerCongestion, pickChild, rootCongestion, type ChildPick } from "../../src/baselines/flux-policy.js";
 import { streamRng } from "../../src/sim/rng.js";

@@ -5,13 +5,13 @@
 // skew moves where tasks enter; the crash rule ends a run as the artifact's
 // did; the run profiles are sets of values that --set still overrides.
 import { describe, expect, it } from "vitest";
-import { applySets, defaultConfig, resolveConfig } from "../../src/model/params-config.js";
+import { applySets, defaultConfig, resolveConfig } from "../../src/config/params-config.js";
 import type { RayResult } from "../../src/baselines/ray.js";
 import type { FluxResult } from "../../src/baselines/flux.js";
 import type { SlurmResult } from "../../src/baselines/slurm.js";
 import { Arrivals, hotNodeCount } from "../../src/workload/arrivals.js";
-import { PROFILES, profileSets } from "../../src/model/profiles.js";
-import type { Config } from "../../src/model/params.js";
+import { PROFILES, profileSets } from "../../src/config/profiles.js";
+import type { Config } from "../../src/config/params.js";
 import { runFlux, runRay, runSlurm } from "../../src/run/baselines.js";
 
 type Net = RayResult | FluxResult | SlurmResult;

@@ -3,7 +3,7 @@
 // the local node is exhausted; the USL penalty on a loaded GCS shard; a
 // bounded number of spillbacks; the 5 s deadline.
 import { describe, expect, it } from "vitest";
-import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import type { RayResult } from "../../src/baselines/ray.js";
 import { TIMING_FIELDS } from "../../src/metrics/result.js";
 import { runRay } from "../../src/run/baselines.js";

@@ -3,7 +3,7 @@
 // the queue (lock convoy), so at paper scale the global FIFO only grows; on a
 // small cluster it keeps up; first-fit misses retry with backoff and then fail.
 import { describe, expect, it } from "vitest";
-import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import type { SlurmResult } from "../../src/baselines/slurm.js";
 import { TIMING_FIELDS } from "../../src/metrics/result.js";
 import { runLaminar } from "../../src/run/laminar.js";

@@ -4,7 +4,7 @@
 // node states; and the memory model's two regimes (kernel OOM vs Airlock).
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import { LaminarModel } from "../../src/laminar/model.js";
 import { InvariantError } from "../../src/laminar/invariants.js";
 import { D_RESIDENT, D_SUSPENDED } from "../../src/laminar/store.js";

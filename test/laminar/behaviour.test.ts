@@ -2,7 +2,7 @@
 // invariant checker on: what the paper predicts, and that each mechanism's
 // switch really changes the run.
 import { describe, expect, it } from "vitest";
-import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import { runLaminar } from "../../src/run/laminar.js";
 import { TIMING_FIELDS, type SimResult } from "../../src/laminar/result.js";
 import { LaminarModel } from "../../src/laminar/model.js";

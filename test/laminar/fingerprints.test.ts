@@ -10,8 +10,8 @@
 import { createHash } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { applySets, defaultConfig } from "../../src/model/params-config.js";
-import type { Config } from "../../src/model/params.js";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
+import type { Config } from "../../src/config/params.js";
 import { loadCore } from "../../src/core/wasm.js";
 import { runSlices } from "../../src/run/slices.js";
 import { Fingerprint } from "../../src/sim/fingerprint.js";

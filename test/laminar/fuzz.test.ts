@@ -6,7 +6,7 @@
 // shortest hop, deadlines and quiet intervals shorter than the gateway's batch.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import { runLaminar } from "../../src/run/laminar.js";
 
 const configs = fc.record({

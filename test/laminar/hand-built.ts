@@ -3,7 +3,7 @@
 // exactly what the test says (each task's use jumps to its target at the
 // first tick, kappa = 1, and stays there: no noise, no bursts). Capacity 256
 // GiB per node: high watermark 230.4, safe 204.8.
-import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import { LaminarModel } from "../../src/laminar/model.js";
 import { loadCore } from "../../src/core/wasm.js";
 

@@ -2,7 +2,7 @@
 // for field; a partition that fails ends the run with an error naming its
 // Zones and the simulated time, and the other threads do not hang.
 import { describe, expect, it } from "vitest";
-import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import { runLaminar } from "../../src/run/laminar.js";
 import type { SimResult } from "../../src/laminar/result.js";
 import { join } from "node:path";

@@ -5,7 +5,7 @@
 // messages in the canonical order.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import { runLaminar } from "../../src/run/laminar.js";
 import type { SimResult } from "../../src/laminar/result.js";
 import { zoneRange } from "../../src/laminar/model.js";

@@ -3,7 +3,7 @@
 // 5,000 nodes; lambda = rho * mu, split fShare / (1 - fShare) between the
 // F and L streams; mu scales with nodes and atomsPerNode.
 import { describe, expect, it } from "vitest";
-import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import { arrivalRates } from "../../src/workload/bimodal.js";
 
 const at5000 = () => applySets(defaultConfig(), ["cluster.nodes=5000"]);

@@ -4,9 +4,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { applySets, defaultConfig, flattenConfig, loadConfigFile, parseConfig, resolveConfig } from "../../src/model/params-config.js";
-import { PARAMS } from "../../src/model/params.js";
-import type { ParamSpec } from "../../src/model/params-spec.js";
+import { applySets, defaultConfig, flattenConfig, loadConfigFile, parseConfig, resolveConfig } from "../../src/config/params-config.js";
+import { PARAMS } from "../../src/config/params.js";
+import type { ParamSpec } from "../../src/config/params-spec.js";
 
 const dir = mkdtempSync(join(tmpdir(), "laminar-params-"));
 function file(name: string, text: string): string {

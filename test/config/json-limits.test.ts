@@ -1,8 +1,8 @@
 // Config text checks beyond JSON.parse: nesting depth, keys given twice; and
 // numbers read only in decimal notation.
 import { describe, expect, it } from "vitest";
-import { checkJsonLimits } from "../../src/model/json-limits.js";
-import { decimal } from "../../src/model/decimal.js";
+import { checkJsonLimits } from "../../src/config/json-limits.js";
+import { decimal } from "../../src/config/decimal.js";
 
 describe("checkJsonLimits", () => {
   it("passes ordinary config text, strings with braces and escapes included", () => {

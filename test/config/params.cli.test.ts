@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/core/paths.js";
-import { PARAMS } from "../../src/model/params.js";
+import { PARAMS } from "../../src/config/params.js";
 
 const cli = join(packageRoot(), "dist", "src", "cli", "main.js");
 

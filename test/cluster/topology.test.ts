@@ -5,7 +5,7 @@
 // function of the stream. zoneIndex maps every node to its Zone.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { zoneIndex, zoneOffsets } from "../../src/model/topology.js";
+import { zoneIndex, zoneOffsets } from "../../src/cluster/topology.js";
 import { streamRng } from "../../src/sim/rng.js";
 
 function sizesOf(offsets: Int32Array): number[] {

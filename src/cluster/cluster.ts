@@ -7,7 +7,7 @@
 // Pre-occupancy (the paper's "post-landing ecology", off by default): a
 // fraction of each node's atoms is held by rigid-topology jobs for the whole
 // run, in `blocks` contiguous blocks at seeded random offsets.
-import type { Config } from "./params.js";
+import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import { Status } from "../core/status.js";

@@ -1,4 +1,4 @@
-// The shape of one entry in the parameter registry (src/model/params.ts), the
+// The shape of one entry in the parameter registry (src/config/params.ts), the
 // builders that make the registry read like a table, and the words used to
 // describe an entry's allowed values. Everything that talks about a parameter
 // (the zod schema, error messages, `laminar params`, docs/parameters.md) is

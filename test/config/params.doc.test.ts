@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/core/paths.js";
-import { renderParamsMarkdown } from "../../src/model/params-doc.js";
-import { PARAMS } from "../../src/model/params.js";
+import { renderParamsMarkdown } from "../../src/config/params-doc.js";
+import { PARAMS } from "../../src/config/params.js";
 
 describe("docs/parameters.md", () => {
   const md = renderParamsMarkdown();

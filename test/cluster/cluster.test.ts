@@ -8,9 +8,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadCore } from "../../src/core/wasm.js";
-import { Cluster } from "../../src/model/cluster.js";
-import { zoneOffsets } from "../../src/model/topology.js";
-import { applySets, defaultConfig } from "../../src/model/params-config.js";
+import { Cluster } from "../../src/cluster/cluster.js";
+import { zoneOffsets } from "../../src/cluster/topology.js";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import { streamRng } from "../../src/sim/rng.js";
 
 const core = loadCore("auto");

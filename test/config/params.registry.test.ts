@@ -1,8 +1,8 @@
 // The registry itself: every entry is complete, well-formed and valid at its default.
 import { describe, expect, it } from "vitest";
-import { defaultConfig, flattenConfig } from "../../src/model/params-config.js";
-import { GROUP_NAMES, GROUP_TITLES, PARAMS, findParam, paramRecord } from "../../src/model/params.js";
-import { SOURCE_PATTERN } from "../../src/model/params-spec.js";
+import { defaultConfig, flattenConfig } from "../../src/config/params-config.js";
+import { GROUP_NAMES, GROUP_TITLES, PARAMS, findParam, paramRecord } from "../../src/config/params.js";
+import { SOURCE_PATTERN } from "../../src/config/params-spec.js";
 
 describe("parameter registry", () => {
   it("has unique dotted names", () => {

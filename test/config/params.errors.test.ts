@@ -4,8 +4,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { applySets, defaultConfig, loadConfigFile, parseConfig } from "../../src/model/params-config.js";
-import { ConfigError, suggest } from "../../src/model/params-error.js";
+import { applySets, defaultConfig, loadConfigFile, parseConfig } from "../../src/config/params-config.js";
+import { ConfigError, suggest } from "../../src/config/params-error.js";
 
 const dir = mkdtempSync(join(tmpdir(), "laminar-params-bad-"));
 function file(name: string, text: string): string {

@@ -1,16 +1,16 @@
 // docs/parameters.md, rendered from the registry. `laminar params --markdown`
-// prints it; test/model/params-doc.test.ts fails when the committed file
+// prints it; test/config/params-doc.test.ts fails when the committed file
 // differs, so the reference cannot drift from the code.
 import { GROUP_TITLES, PARAMS, type ParamEntry } from "./params.js";
 import { rangeText } from "./params-spec.js";
 
 const INTRO = `# Parameter reference
 
-<!-- Generated from src/model/params-*.ts by \`laminar params --markdown > docs/parameters.md\`.
-     Do not edit by hand: test/model/params-doc.test.ts fails when this file is stale. -->
+<!-- Generated from src/config/params-*.ts by \`laminar params --markdown > docs/parameters.md\`.
+     Do not edit by hand: test/config/params-doc.test.ts fails when this file is stale. -->
 
 Every model parameter of the simulation, its baselines and its experiments.
-The registry in \`src/model/params.ts\` is the single source of truth: the
+The registry in \`src/config/params.ts\` is the single source of truth: the
 validation schema, the error messages, \`laminar params\` and this page are all
 derived from it.
 
@@ -49,7 +49,7 @@ task demands (\`workload.fAtoms\`, \`lAtoms\`, \`squatterAtoms\`) must fit
 
 In code: \`parseConfig(object)\`, \`loadConfigFile(path)\`, \`applySets(config,
 ["name=value"])\` and \`resolveConfig(file, sets)\` in
-\`src/model/params-config.ts\` return a deeply frozen, fully populated,
+\`src/config/params-config.ts\` return a deeply frozen, fully populated,
 typed \`Config\` (\`config.workload.rho\`) or throw a \`ConfigError\`.
 
 ## Conventions
