@@ -1,8 +1,11 @@
-// Throughput of the whole Laminar simulation (issue target: >= 300,000
-// simulated tasks per wall second on one core at 5,000 nodes, rho = 0.8).
+// Throughput of the whole Laminar simulation, stated against a yardstick
+// measured in the same invocation: the wall time per simulated task in probe
+// actions (bench/yardstick.ts: one native C probe action, or the WASM one
+// without a C compiler), beside tasks per second. Absolute speeds on these
+// machines drift two- to four-fold from day to day; the ratio does not.
 //
-//   npx tsc -p tsconfig.json && node dist/bench/sim-laminar.js
-//        [--nodes=5000] [--rho=0.8] [--duration=2] [--rounds=3] [--workers=1,2] [--set=name=value ...] [--json]
+//   npm run bench:sim -- [--nodes=5000] [--rho=0.8] [--duration=2] [--rounds=3] [--workers=1,2]
+//        [--set=name=value ...] [--no-yardstick] [--no-native] [--json]
 //
 // With several worker counts (--workers=1,2), each round runs every count
 // one after the other (side by side, so machine noise hits all alike) and
@@ -13,10 +16,12 @@
 // tasks per wall second and per CPU second (CPU time is steadier on a shared
 // machine), events processed, peak RSS. Rounds of the same configuration
 // must agree on every count (the run is deterministic), and the bench fails
-// if they do not. Reported: the median of each figure over the rounds.
+// if they do not. Reported: the median of each figure over the rounds. The
+// yardstick is timed once per round, after that round's runs.
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { ThreadTiming } from "../src/run/options.js";
+import { probesPerTask, probeYardstick, type Yardstick } from "./yardstick.js";
 
 interface Round {
   arrived: number;
@@ -57,10 +62,13 @@ async function child(workers: number, sets: string[]): Promise<void> {
   process.stdout.write(JSON.stringify(out));
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const opt = (name: string, dflt: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
   const json = args.includes("--json");
+  const yardstick = !args.includes("--no-yardstick");
+  const native = !args.includes("--no-native");
+  const sticks: Yardstick[] = [];
   const nodes = opt("nodes", "5000"), rho = opt("rho", "0.8"), duration = opt("duration", "2"), rounds = Number(opt("rounds", "3"));
   const workers = opt("workers", "1").split(",").map(Number);
   if (workers.some((w) => !Number.isInteger(w) || w < 1)) throw new Error(`bench: --workers takes positive integers, got ${opt("workers", "1")}`);
@@ -82,7 +90,14 @@ function main(): void {
       const threads = r.waitShare === null ? "" : `; threads: setup ${r.setupS!.toFixed(2)} s, ${(100 * r.waitShare).toFixed(1)}% of their time waiting at window ends`;
       if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${w} worker(s): ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s${threads}\n`);
     }
+    if (yardstick) {
+      const y = await probeYardstick(native);
+      sticks.push(y);
+      if (!json) process.stderr.write(`round ${i + 1}/${rounds}, yardstick: one probe action ${y.nsPerProbe.toFixed(0)} ns (${y.impl})\n`);
+    }
   }
+  /** Per round, the run's wall time per task in that round's probe actions (null without the yardstick). */
+  const perTask = (rs: Round[]) => (sticks.length === 0 ? null : median(rs.map((r, i) => probesPerTask(r.wallSeconds, r.arrived, sticks[i]))));
   const base = results.get(workers[0])!;
   const byWorkers = workers.map((w) => {
     const rs = results.get(w)!;
@@ -96,6 +111,7 @@ function main(): void {
       medianPeakRssMiB: pick("peakRssMiB"),
       medianWaitShare: rs[0].waitShare === null ? null : median(rs.map((r) => r.waitShare!)),
       medianSpeedup: median(rs.map((r, i) => base[i].wallSeconds / r.wallSeconds)),
+      medianProbeActionsPerTask: perTask(rs),
     };
   });
   const summary = {
@@ -103,6 +119,7 @@ function main(): void {
     rounds,
     arrived: first!.arrived,
     eventsPerTask: base[0].eventsProcessed / first!.arrived,
+    yardstick: sticks.length === 0 ? null : { impl: sticks[0].impl, medianNsPerProbe: median(sticks.map((y) => y.nsPerProbe)), rounds: sticks.map((y) => y.nsPerProbe) },
     ...byWorkers[0],
     byWorkers,
   };
@@ -110,11 +127,16 @@ function main(): void {
   else {
     console.log(`laminar sim, ${nodes} nodes, rho ${rho}, ${duration} s simulated, ${first!.arrived} tasks, ${summary.eventsPerTask.toFixed(2)} events/task`);
     for (const b of byWorkers) {
-      console.log(`${b.workers} worker(s), median over ${rounds} rounds: ${Math.round(b.medianTasksPerWallSecond)} tasks/wall-s, ${Math.round(b.medianTasksPerCpuSecond)} tasks/CPU-s, ${b.medianWallSeconds.toFixed(2)} s wall, peak ${b.medianPeakRssMiB.toFixed(0)} MiB` +
+      console.log(`${b.workers} worker(s), median over ${rounds} rounds: ` +
+        (b.medianProbeActionsPerTask === null ? "" : `${b.medianProbeActionsPerTask.toFixed(2)} probe actions of wall time per task, `) +
+        `${Math.round(b.medianTasksPerWallSecond)} tasks/wall-s, ${Math.round(b.medianTasksPerCpuSecond)} tasks/CPU-s, ${b.medianWallSeconds.toFixed(2)} s wall, peak ${b.medianPeakRssMiB.toFixed(0)} MiB` +
         (b.workers === workers[0] ? "" : `, speed-up ${b.medianSpeedup.toFixed(2)}x`));
+    }
+    if (summary.yardstick !== null) {
+      console.log(`yardstick: one probe action (${summary.yardstick.impl}) ${summary.yardstick.medianNsPerProbe.toFixed(0)} ns, median of ${rounds} rounds timed between the runs (${new Date().toISOString().slice(0, 10)})`);
     }
   }
 }
 
 if (process.argv[2] === "--child") await child(Number(process.argv[3]), process.argv.slice(4));
-else main();
+else await main();

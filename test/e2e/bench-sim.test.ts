@@ -1,0 +1,26 @@
+// `npm run bench:sim` as a user runs it: the built bench in dist/, a real
+// process, its speed stated in probe actions timed in the same invocation.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { packageRoot } from "../../src/core/paths.js";
+import { probesPerTask } from "../../bench/yardstick.js";
+
+const bench = join(packageRoot(), "dist", "bench", "sim-laminar.js");
+
+describe("bench:sim", () => {
+  it("states the wall time per task in probe actions of the same invocation", () => {
+    if (!existsSync(bench)) throw new Error(`${bench} is missing: run "npm run build"`);
+    const r = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.1", "--rounds=1", "--no-native", "--json"], { encoding: "utf8", timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as { arrived: number; medianWallSeconds: number; medianProbeActionsPerTask: number; yardstick: { impl: string; medianNsPerProbe: number } };
+    expect(s.yardstick.impl).toBe("wasm-simd");
+    expect(s.yardstick.medianNsPerProbe).toBeGreaterThan(0);
+    expect(s.medianProbeActionsPerTask).toBeCloseTo((s.medianWallSeconds * 1e9) / s.arrived / s.yardstick.medianNsPerProbe, 6);
+  }, 180_000);
+
+  it("divides wall time per task by the yardstick", () => {
+    expect(probesPerTask(2, 1_000_000, { impl: "native", nsPerProbe: 400 })).toBe(5);
+  });
+});
