@@ -5,7 +5,8 @@
 // 256-atom row is four words, so scalar i64 ops are already the shortest code
 // for counts and runs. The SIMD build uses 128-bit lanes where whole rows are
 // combined (take/release conflict checks and updates).
-import { checkAtoms, checkBuf, E_ARG, E_CONFLICT, E_COUNT, E_K, E_NOFIT, OK, overlaps } from "./abi";
+import { checkAtoms, checkBuf, E_ARG, E_CONFLICT, E_COUNT, E_K, E_NOFIT, OK } from "./abi";
+import { overlaps } from "./regions";
 import { ALL, rowFirstRun, rowFirstRunLong, rowFirstRunLong4, rowFirstRunShort, rowFree } from "./row";
 
 /** Validate a batch: table of `count` rows, an output of `count` items of `elem` bytes. */
