@@ -3,23 +3,31 @@
 // with any other buffer of the call (E_ARG; docs/abi.md, "No overlap").
 //
 // A call lists its buffers with region() after regionsReset(), then calls
-// regionsCheck() once, before it reads or writes any of them. The list lives
-// in the module's static data (no allocator, and a call never re-enters
-// another export), so listing costs a few stores.
+// regionsCheck() once, before it reads or writes any of them. region() is
+// inlined at each call site, where the element size, alignment and whether
+// the buffer is written are constants, so its bounds check costs what a
+// hand-written checkBuf did; it records the first failure (so codes follow
+// the order of listing) and the buffer's byte range. regionsCheck() then
+// compares every written buffer with every other buffer. The lists live in
+// the module's static data (no allocator; a call never re-enters another
+// export).
 //
 // Checking every pair is quadratic, but a call names at most MAX_REGIONS
-// buffers (probeCandidates names 8: 28 pairs), and the cost of a
-// forgotten pair, a kernel reading its own results and the two builds
-// disagreeing, is what this file exists to rule out.
-import { checkBuf, E_ARG, OK } from "./abi";
+// buffers (probeCandidates: 4 written, 4 read, 22 pairs, branch-free), and
+// the cost of a forgotten pair, a kernel reading its own results and the two
+// builds disagreeing, is what this file exists to rule out.
+import { E_ALIGN, E_ARG, E_BOUNDS, E_NULL, memBytes, OK } from "./abi";
 
-/** The most buffers one call names. */
-const MAX_REGIONS: i32 = 10;
-/** One entry: u32 pointer, i32 alignment | WRITTEN, i64 element count, i32 element size, 4 spare. */
-const ENTRY: usize = 24;
-const WRITTEN: i32 = 1 << 16;
-const REGS = memory.data(<i32>ENTRY * MAX_REGIONS, 8);
-let count: i32 = 0;
+/** The most buffers of each kind (written, read) one call names. */
+const MAX_REGIONS: i32 = 8;
+// [begin, end) byte ranges as u64 pairs; an empty buffer is stored as [0, 0),
+// which overlaps nothing (no u64 is below 0)
+const WRITTEN = memory.data(MAX_REGIONS * 16, 8);
+const READ = memory.data(MAX_REGIONS * 16, 8);
+let nWritten: i32 = 0;
+let nRead: i32 = 0;
+let firstError: i32 = OK;
+let limit: u64 = 0;
 
 /**
  * True when [a, a + aBytes) and [b, b + bBytes) share a byte; an empty buffer
@@ -33,46 +41,61 @@ let count: i32 = 0;
 /** Start a new list. */
 // @ts-ignore: decorator
 @inline export function regionsReset(): void {
-  count = 0;
+  nWritten = 0;
+  nRead = 0;
+  firstError = OK;
+  limit = memBytes();
 }
 
 /**
  * Add a buffer of `n` elements of `elem` bytes at `ptr`, aligned to `align`
  * (0: the element size); `written` when the call writes it (in/out included).
- * n is an i64 so that products of i32 arguments do not wrap; a negative n is
- * E_BOUNDS, as in checkBuf.
+ * Codes as checkBuf: E_NULL below the heap, then E_ALIGN, then E_BOUNDS (a
+ * negative n, or an end past memory). n is an i64 so that products of i32
+ * arguments do not wrap.
  */
 // @ts-ignore: decorator
 @inline export function region(ptr: usize, n: i64, elem: i32, align: i32, written: bool): void {
-  const r = REGS + <usize>count * ENTRY;
-  store<u32>(r, <u32>ptr);
-  store<i32>(r, (align > 0 ? align : elem) | (written ? WRITTEN : 0), 4);
-  store<i64>(r, n, 8);
-  store<i32>(r, elem, 16);
-  count++;
+  const a = align > 0 ? align : elem;
+  const bytes: u64 = <u64>n * <u64>elem;
+  const end: u64 = <u64>ptr + bytes;
+  let e = OK;
+  if (ptr < __heap_base) e = E_NULL;
+  else if ((ptr & <usize>(a - 1)) != 0) e = E_ALIGN;
+  else if (n < 0 || end > limit) e = E_BOUNDS;
+  if (firstError == OK) firstError = e;
+  const used = n > 0;
+  let r: usize;
+  if (written) {
+    r = WRITTEN + (<usize>nWritten << 4);
+    nWritten++;
+  } else {
+    r = READ + (<usize>nRead << 4);
+    nRead++;
+  }
+  store<u64>(r, used ? <u64>ptr : 0);
+  store<u64>(r, used ? end : 0, 8);
 }
 
 /**
- * Check the listed buffers, in the order listed: the first that is null, in
- * static data, misaligned or out of bounds gives its code; then E_ARG when a
- * written buffer overlaps any other one. OK otherwise.
+ * The first failure of the listed buffers in the order listed, else E_ARG
+ * when a written buffer overlaps any other one, else OK.
  */
 export function regionsCheck(): i32 {
-  const c = count;
-  for (let i = 0; i < c; i++) {
-    const r = REGS + <usize>i * ENTRY;
-    const e = checkBuf(<usize>load<u32>(r), load<i64>(r, 8), load<i32>(r, 16), load<i32>(r, 4) & 0xffff);
-    if (e != OK) return e;
-  }
-  for (let i = 0; i < c; i++) {
-    const r = REGS + <usize>i * ENTRY;
-    const a = <usize>load<u32>(r), aw = (load<i32>(r, 4) & WRITTEN) != 0;
-    const ab = <u64>load<i64>(r, 8) * <u64>load<i32>(r, 16);
-    for (let j = i + 1; j < c; j++) {
-      const q = REGS + <usize>j * ENTRY;
-      if (!aw && (load<i32>(q, 4) & WRITTEN) == 0) continue; // two inputs may share bytes
-      if (overlaps(a, ab, <usize>load<u32>(q), <u64>load<i64>(q, 8) * <u64>load<i32>(q, 16))) return E_ARG;
+  if (firstError != OK) return firstError;
+  const nw = nWritten, nr = nRead;
+  let bad: i32 = 0; // no early exit: the pairs are few, and a branch per pair costs more than it saves
+  for (let i = 0; i < nw; i++) {
+    const p = WRITTEN + (<usize>i << 4);
+    const b = load<u64>(p), e = load<u64>(p, 8);
+    for (let j = i + 1; j < nw; j++) {
+      const q = WRITTEN + (<usize>j << 4);
+      bad |= <i32>(b < load<u64>(q, 8)) & <i32>(load<u64>(q) < e);
+    }
+    for (let j = 0; j < nr; j++) {
+      const q = READ + (<usize>j << 4);
+      bad |= <i32>(b < load<u64>(q, 8)) & <i32>(load<u64>(q) < e);
     }
   }
-  return OK;
+  return bad != 0 ? E_ARG : OK;
 }
