@@ -25,7 +25,7 @@ export const E_COUNT: i32 = -5;
 export const E_K: i32 = -6;
 /** Take of an atom that is not free, or release of an atom that is free. */
 export const E_CONFLICT: i32 = -7;
-/** Reserved: not returned by ABI version 1. */
+/** Reserved: not returned by ABI version 2. */
 export const E_FULL: i32 = -8;
 /** An id or index outside its table. */
 export const E_ID: i32 = -9;
@@ -67,18 +67,6 @@ export const MAX_ATOMS: i32 = 1024;
   const end: u64 = <u64>ptr + <u64>count * <u64>elem;
   if (end > memBytes()) return E_BOUNDS;
   return OK;
-}
-
-/**
- * True when [a, a + aBytes) and [b, b + bBytes) share a byte. Outputs must not
- * overlap inputs (docs/abi.md, "Conventions"): a kernel that reads an input
- * after writing an output would otherwise read its own results, and the SIMD
- * and scalar builds, which load and store in different-sized steps, would
- * disagree. Sizes are u64 so nothing wraps.
- */
-// @ts-ignore: decorator
-@inline export function overlaps(a: usize, aBytes: u64, b: usize, bBytes: u64): bool {
-  return <u64>a < <u64>b + bBytes && <u64>b < <u64>a + aBytes && aBytes > 0 && bBytes > 0;
 }
 
 /** Check an atoms-per-node width. */

@@ -5,10 +5,15 @@
 // 256-atom row is four words, so scalar i64 ops are already the shortest code
 // for counts and runs. The SIMD build uses 128-bit lanes where whole rows are
 // combined (take/release conflict checks and updates).
-import { checkAtoms, checkBuf, E_ARG, E_CONFLICT, E_COUNT, E_K, E_NOFIT, OK, overlaps } from "./abi";
+import { checkAtoms, checkBuf, E_ARG, E_CONFLICT, E_COUNT, E_K, E_NOFIT, OK } from "./abi";
+import { overlaps, region, regionsCheck, regionsReset } from "./regions";
 import { ALL, rowFirstRun, rowFirstRunLong, rowFirstRunLong4, rowFirstRunShort, rowFree } from "./row";
 
-/** Validate a batch: table of `count` rows, an output of `count` items of `elem` bytes. */
+/**
+ * Validate a batch: table of `count` rows, an output of `count` items of
+ * `elem` bytes. Two buffers: one overlaps() test, not the region list
+ * (regions.ts), which costs more than these hot single-row calls.
+ */
 // @ts-ignore: decorator
 @inline function checkBatch(table: usize, count: i32, atoms: i32, out: usize, elem: i32): i32 {
   let e = checkAtoms(atoms); if (e != OK) return e;
@@ -131,10 +136,14 @@ function rowFitsAt(p: usize, words: i32, d: usize, lo: i32, hi: i32): i32 {
 
 /** out: i32[count] = smallest shift at which `demand` (one row) fits each node, or -1. */
 export function bmFitsAt(table: usize, count: i32, atoms: i32, demand: usize, out: usize): i32 {
-  let e = checkBatch(table, count, atoms, out, 4); if (e != OK) return e;
+  let e = checkAtoms(atoms); if (e != OK) return e;
+  if (count < 0) return E_COUNT;
   const words = atoms >> 6;
-  e = checkBuf(demand, words, 8); if (e != OK) return e;
-  if (overlaps(out, <u64>count * 4, demand, <u64>words * 8)) return E_ARG;
+  regionsReset();
+  region(table, <i64>count * words, 8, 0, false);
+  region(out, count, 4, 0, true);
+  region(demand, words, 8, 0, false);
+  e = regionsCheck(); if (e != OK) return e;
   // Lowest and highest demand atoms (-1 when the demand is empty).
   let lo = -1, hi = -1;
   for (let w = 0; w < words; w++) {

@@ -19,7 +19,12 @@
 // images) plus the sum of its records' r, each rounded to whole KiB, so that
 // sums are exact and independent of order. Nodes whose use exceeds
 // `threshold` (KiB) are listed in ascending order.
-import { checkBuf, E_ARG, E_COUNT, E_ID, overlaps } from "./abi";
+import { checkBuf, E_ARG, E_COUNT, E_ID, OK } from "./abi";
+import { region, regionsCheck, regionsReset } from "./regions";
+import {
+  BLOCK_ALIGN, M_BASE, M_BURST_RATE, M_BURST_SCALE, M_COUNT, M_KAPPA, M_NODES, M_OUT, M_OUT_CAP, M_RECS, M_SEED,
+  M_SIGMA, M_THRESHOLD, M_TICK, M_USAGE, MEM_BYTES,
+} from "./blocks";
 
 const REC_F64: i32 = 6;
 const KIB_PER_GIB: f64 = 1048576.0;
@@ -104,30 +109,31 @@ export function memRecordBytes(): i32 { return REC_F64 * 8; }
  * gets the nodes whose use exceeds `threshold`, ascending. Returns how many
  * nodes exceed it (which may be more than outCap; only outCap are written),
  * or a negative error code, in which case nothing was written. tick and key
- * are integers in [0, 2^32); seed a u32.
+ * are integers in [0, 2^32); seed a u32. Arguments in the memory block at
+ * `block` (assembly/blocks.ts).
  */
-export function memTick(
-  recs: usize, count: i32, nodes: i32, base: usize, usage: usize, tick: f64, seed: f64,
-  kappa: f64, sigma: f64, burstRate: f64, burstScale: f64, threshold: f64, out: usize, outCap: i32,
-): i32 {
+export function memTick(block: usize): i32 {
+  let e = checkBuf(block, MEM_BYTES, 1, BLOCK_ALIGN); if (e != OK) return e;
+  const recs = <usize>load<u32>(block, M_RECS), count = load<i32>(block, M_COUNT), nodes = load<i32>(block, M_NODES);
+  const base = <usize>load<u32>(block, M_BASE), usage = <usize>load<u32>(block, M_USAGE);
+  const out = <usize>load<u32>(block, M_OUT), outCap = load<i32>(block, M_OUT_CAP);
+  const tick = load<f64>(block, M_TICK), seed = load<f64>(block, M_SEED);
+  const kappa = load<f64>(block, M_KAPPA), sigma = load<f64>(block, M_SIGMA);
+  const burstRate = load<f64>(block, M_BURST_RATE), burstScale = load<f64>(block, M_BURST_SCALE);
+  const threshold = load<f64>(block, M_THRESHOLD);
   if (count < 0 || nodes <= 0 || outCap < 0) return E_COUNT;
-  let e = checkBuf(recs, <i64>count * REC_F64, 8);
-  if (e != 0) return e;
-  e = checkBuf(base, <i64>nodes, 8);
-  if (e != 0) return e;
-  e = checkBuf(usage, <i64>nodes, 8);
-  if (e != 0) return e;
-  e = checkBuf(out, <i64>outCap, 4);
-  if (e != 0) return e;
+  regionsReset();
+  region(block, MEM_BYTES, 1, BLOCK_ALIGN, false);
+  region(recs, <i64>count * REC_F64, 8, 0, true);
+  region(base, nodes, 8, 0, false);
+  region(usage, nodes, 8, 0, true);
+  region(out, outCap, 4, 0, true);
+  e = regionsCheck(); if (e != OK) return e;
   if (!(tick >= 0 && tick < 4294967296.0 && tick == Math.floor(tick))) return E_ARG;
   if (!(seed >= 0 && seed < 4294967296.0 && seed == Math.floor(seed))) return E_ARG;
   if (!(kappa >= 0 && kappa <= 1) || !(sigma >= 0 && sigma < Infinity)) return E_ARG;
   if (!(burstRate >= 0 && burstRate <= 1) || !(burstScale >= 0 && burstScale < Infinity)) return E_ARG;
   if (threshold != threshold) return E_ARG;
-  const recBytes: u64 = <u64>count * 48;
-  const nb: u64 = <u64>nodes * 8;
-  if (overlaps(usage, nb, base, nb) || overlaps(usage, nb, recs, recBytes) || overlaps(out, <u64>outCap * 4, usage, nb)
-    || overlaps(out, <u64>outCap * 4, recs, recBytes) || overlaps(out, <u64>outCap * 4, base, nb)) return E_ARG;
   // validate every record before changing anything
   for (let i = 0; i < count; i++) {
     const p = recs + (<usize>i) * 48;

@@ -18,7 +18,8 @@
 //        O[j] += gamma * H[j]^3 + beta * S[j];  H[j] += eps     for j in 0..255
 //     (computed as gamma*(H*H*H) + beta*S, no fused multiply-add, so every
 //     implementation rounds identically).
-import { checkBuf, E_ARG, E_COUNT, E_ID, overlaps } from "./abi";
+import { checkBuf, E_COUNT, E_ID } from "./abi";
+import { region, regionsCheck, regionsReset } from "./regions";
 import { fastLnU32 } from "./fastmath";
 
 const MASK_RECORDS: i32 = 16384; // 16,384 x 64 B = 1 MiB
@@ -112,10 +113,11 @@ export function microFastlogScore(table: usize, iters: i32, start: i32, gamma: f
  */
 export function microZoneUpdate(o: usize, h: usize, s: usize, iters: i32, gamma: f32, beta: f32, eps: f32): i32 {
   if (iters < 0) return E_COUNT;
-  let e = checkBuf(o, ZONE_NODES, 4, 16); if (e != 0) return e;
-  e = checkBuf(h, ZONE_NODES, 4, 16); if (e != 0) return e;
-  e = checkBuf(s, ZONE_NODES, 4, 16); if (e != 0) return e;
-  if (overlaps(o, 1024, h, 1024) || overlaps(o, 1024, s, 1024) || overlaps(h, 1024, s, 1024)) return E_ARG;
+  regionsReset();
+  region(o, ZONE_NODES, 4, 16, true);
+  region(h, ZONE_NODES, 4, 16, true);
+  region(s, ZONE_NODES, 4, 16, false);
+  const e = regionsCheck(); if (e != 0) return e;
   // Two zone updates per pass over the arrays ("unroll and jam", as the C
   // twin in bench/native does too): per node, the two updates are computed in
   // registers in exactly the order of two separate passes (beta*S is the same

@@ -8,13 +8,18 @@
 // libraries) is left to the host: the call returns E_DEFER with the stream
 // where the draw stopped, the host finishes that draw and calls again from
 // the next candidate. See docs/abi.md ("Probe action").
-import { checkAtoms, checkBuf, E_ARG, E_COUNT, E_DEFER, E_ID, E_K, OK, overlaps } from "./abi";
+import { checkAtoms, checkBuf, E_ARG, E_COUNT, E_DEFER, E_ID, E_K, OK } from "./abi";
+import { region, regionsCheck, regionsReset } from "./regions";
+import {
+  BLOCK_ALIGN, C_ATOMS, C_CAND, C_CONTIGUOUS, C_DEGRADE_AGE, C_FIELD, C_GAMMA, C_M, C_N, C_NODE_COUNT, C_NOISE,
+  C_NOW, C_TABLE, P_RNG, P_SEEN, P_SIGMA, P_START, P_ZIG, PROBE_BYTES,
+} from "./blocks";
 import { bestCandidate } from "./choose";
 
-/** Bytes of the ziggurat table region: KN u32[128], then WN f64[128]. */
-const ZIG_BYTES: u64 = 128 * 4 + 128 * 8;
-/** Bytes of the stream region: i32 s0..s3, then the deferred draw's candidate index and word. */
-const RNG_BYTES: u64 = 24;
+/** 4-byte words of the ziggurat table region: KN u32[128], then WN f64[128]. */
+const ZIG_WORDS: i32 = (128 * 4 + 128 * 8) >> 2;
+/** 4-byte words of the stream region: i32 s0..s3, then the deferred draw's candidate index and word. */
+const RNG_WORDS: i32 = 6;
 
 // the stream's state while a call runs (module globals: the cheapest place WASM has)
 let s0: u32 = 0, s1: u32 = 0, s2: u32 = 0, s3: u32 = 0;
@@ -48,35 +53,37 @@ let s0: u32 = 0, s1: u32 = 0, s2: u32 = 0, s3: u32 = 0;
  * f32; 0 when sigma = 0), and return the index into cand of the best
  * placable candidate (scoreCandidates), or E_NOFIT. start > 0 resumes after
  * an E_DEFER: cand and noise[0, start) are kept, nothing is sampled.
+ * Arguments in the probe block at `block` (assembly/blocks.ts).
  */
-export function probeCandidates(
-  field: usize, nodeCount: i32, table: usize, atoms: i32, k: i32,
-  now: f32, m: i32, contiguous: i32, gamma: f32, degradeAge: f32, sigma: f64,
-  rng: usize, zig: usize, seen: usize, cand: usize, noise: usize, start: i32,
-): i32 {
-  let e = checkAtoms(atoms); if (e != OK) return e;
+export function probeCandidates(block: usize): i32 {
+  let e = checkBuf(block, PROBE_BYTES, 1, BLOCK_ALIGN); if (e != OK) return e;
+  const field = <usize>load<u32>(block, C_FIELD), nodeCount = load<i32>(block, C_NODE_COUNT);
+  const table = <usize>load<u32>(block, C_TABLE), atoms = load<i32>(block, C_ATOMS);
+  const cand = <usize>load<u32>(block, C_CAND), k = load<i32>(block, C_N);
+  const now = load<f32>(block, C_NOW), m = load<i32>(block, C_M), contiguous = load<i32>(block, C_CONTIGUOUS);
+  const gamma = load<f32>(block, C_GAMMA), degradeAge = load<f32>(block, C_DEGRADE_AGE);
+  const noise = <usize>load<u32>(block, C_NOISE), sigma = load<f64>(block, P_SIGMA);
+  const rng = <usize>load<u32>(block, P_RNG), zig = <usize>load<u32>(block, P_ZIG);
+  const seen = <usize>load<u32>(block, P_SEEN), start = load<i32>(block, P_START);
+  e = checkAtoms(atoms); if (e != OK) return e;
   if (nodeCount < 0 || k < 0) return E_COUNT;
   if (nodeCount > 65536 || k > nodeCount || start < 0 || start > k) return E_ARG;
   const words = atoms >> 6, seenWords = (nodeCount + 31) >> 5;
-  e = checkBuf(field, <i64>nodeCount * 5, 4); if (e != OK) return e;
-  e = checkBuf(table, <i64>nodeCount * words, 8); if (e != OK) return e;
-  e = checkBuf(rng, 6, 4); if (e != OK) return e;
-  e = checkBuf(zig, <i64>(ZIG_BYTES >> 2), 4, 8); if (e != OK) return e;
-  e = checkBuf(seen, seenWords, 4); if (e != OK) return e;
-  e = checkBuf(cand, k, 4); if (e != OK) return e;
-  e = checkBuf(noise, k, 4); if (e != OK) return e;
+  // what is written (cand, noise, rng, seen) overlaps nothing else
+  regionsReset();
+  region(block, PROBE_BYTES, 1, BLOCK_ALIGN, false);
+  region(field, <i64>nodeCount * 5, 4, 0, false);
+  region(table, <i64>nodeCount * words, 8, 0, false);
+  region(rng, RNG_WORDS, 4, 0, true);
+  region(zig, ZIG_WORDS, 4, 8, false);
+  region(seen, seenWords, 4, 0, true);
+  region(cand, k, 4, 0, true);
+  region(noise, k, 4, 0, true);
+  e = regionsCheck(); if (e != OK) return e;
   if (m < 0 || m > atoms) return E_K;
   if (contiguous != 0 && contiguous != 1) return E_ARG;
   if (isNaN(now) || !isFinite(gamma) || isNaN(degradeAge)) return E_ARG;
   if (!(sigma >= 0 && sigma <= 1e30)) return E_ARG; // with the ziggurat's tables in zig, every noise value is a finite f32
-  // what is written (cand, noise, rng, seen) overlaps nothing else
-  const kb = <u64>k << 2, sb = <u64>seenWords << 2, fb = <u64>nodeCount * 20, tb = (<u64>nodeCount * words) << 3;
-  if (overlaps(cand, kb, noise, kb) || overlaps(cand, kb, rng, RNG_BYTES) || overlaps(cand, kb, seen, sb) ||
-      overlaps(noise, kb, rng, RNG_BYTES) || overlaps(noise, kb, seen, sb) || overlaps(rng, RNG_BYTES, seen, sb)) return E_ARG;
-  if (overlaps(cand, kb, field, fb) || overlaps(cand, kb, table, tb) || overlaps(cand, kb, zig, ZIG_BYTES) ||
-      overlaps(noise, kb, field, fb) || overlaps(noise, kb, table, tb) || overlaps(noise, kb, zig, ZIG_BYTES) ||
-      overlaps(rng, RNG_BYTES, field, fb) || overlaps(rng, RNG_BYTES, table, tb) || overlaps(rng, RNG_BYTES, zig, ZIG_BYTES) ||
-      overlaps(seen, sb, field, fb) || overlaps(seen, sb, table, tb) || overlaps(seen, sb, zig, ZIG_BYTES)) return E_ARG;
   s0 = load<u32>(rng); s1 = load<u32>(rng, 4); s2 = load<u32>(rng, 8); s3 = load<u32>(rng, 12);
   if ((s0 | s1 | s2 | s3) == 0) return E_ARG; // xoshiro's fixed point: the sampling would never end
   if (start == 0) {

@@ -3,7 +3,13 @@
 // aggregation and TEG Zone weights. See docs/abi.md ("Utility field").
 //
 // Field layout at `field` (nodeCount = n): f32 S[n] | H[n] | dS[n] | dH[n] | stamp[n].
-import { checkAtoms, checkBuf, E_ARG, E_COUNT, E_ID, E_K, OK, overlaps } from "./abi";
+import { checkAtoms, checkBuf, E_ARG, E_COUNT, E_ID, E_K, OK } from "./abi";
+import { region, regionsCheck, regionsReset } from "./regions";
+import {
+  BLOCK_ALIGN, C_ATOMS, C_CAND, C_CONTIGUOUS, C_DEGRADE_AGE, C_FIELD, C_GAMMA, C_M, C_N, C_NODE_COUNT, C_NOISE,
+  C_NOW, C_TABLE, CHOICE_BYTES, Z_DEGRADE_AGE, Z_DEGRADE_HEAT, Z_FIELD, Z_NODE_COUNT, Z_NOW, Z_OFFSETS, Z_OUT_HEAT,
+  Z_OUT_SLACK, Z_ZONES, ZONE_BYTES,
+} from "./blocks";
 import { fastExp2Neg, fastLog2 } from "./fastmath";
 import { bestCandidate, pos } from "./choose";
 
@@ -14,20 +20,26 @@ export function utility(s: f32, h: f32, gamma: f32): f32 {
 
 /**
  * Index (into cand) of the best placable candidate by U + noise[i], ties to
- * the lowest index; E_NOFIT when none is placable. Nothing is written.
+ * the lowest index; E_NOFIT when none is placable. Arguments in the choice
+ * block at `block` (assembly/blocks.ts). Nothing is written.
  */
-export function scoreCandidates(
-  field: usize, nodeCount: i32, table: usize, atoms: i32,
-  cand: usize, n: i32, now: f32, m: i32, contiguous: i32,
-  gamma: f32, degradeAge: f32, noise: usize,
-): i32 {
-  let e = checkAtoms(atoms); if (e != OK) return e;
+export function scoreCandidates(block: usize): i32 {
+  let e = checkBuf(block, CHOICE_BYTES, 1, BLOCK_ALIGN); if (e != OK) return e;
+  const field = <usize>load<u32>(block, C_FIELD), nodeCount = load<i32>(block, C_NODE_COUNT);
+  const table = <usize>load<u32>(block, C_TABLE), atoms = load<i32>(block, C_ATOMS);
+  const cand = <usize>load<u32>(block, C_CAND), n = load<i32>(block, C_N);
+  const now = load<f32>(block, C_NOW), m = load<i32>(block, C_M), contiguous = load<i32>(block, C_CONTIGUOUS);
+  const gamma = load<f32>(block, C_GAMMA), degradeAge = load<f32>(block, C_DEGRADE_AGE);
+  const noise = <usize>load<u32>(block, C_NOISE);
+  e = checkAtoms(atoms); if (e != OK) return e;
   if (nodeCount < 0 || n < 0) return E_COUNT;
   const words = atoms >> 6;
-  e = checkBuf(field, <i64>nodeCount * 5, 4); if (e != OK) return e;
-  e = checkBuf(table, <i64>nodeCount * words, 8); if (e != OK) return e;
-  e = checkBuf(cand, n, 4); if (e != OK) return e;
-  e = checkBuf(noise, n, 4); if (e != OK) return e;
+  regionsReset();
+  region(field, <i64>nodeCount * 5, 4, 0, false);
+  region(table, <i64>nodeCount * words, 8, 0, false);
+  region(cand, n, 4, 0, false);
+  region(noise, n, 4, 0, false);
+  e = regionsCheck(); if (e != OK) return e;
   if (m < 0 || m > atoms) return E_K;
   if (contiguous != 0 && contiguous != 1) return E_ARG;
   if (isNaN(now) || !isFinite(gamma) || isNaN(degradeAge)) return E_ARG;
@@ -62,23 +74,28 @@ export function scoreCandidates(
  * Zone adds to lane j mod 4) combined as (l0 + l1) + (l2 + l3): the SIMD
  * build computes exactly what the scalar build and the TypeScript twin do.
  */
-export function zoneAggregate(
-  field: usize, nodeCount: i32, offsets: usize, zones: i32,
-  now: f32, degradeAge: f32, degradeHeat: f32, outSlack: usize, outHeat: usize,
-): i32 {
+export function zoneAggregate(block: usize): i32 {
+  let e = checkBuf(block, ZONE_BYTES, 1, BLOCK_ALIGN); if (e != OK) return e;
+  const field = <usize>load<u32>(block, Z_FIELD), nodeCount = load<i32>(block, Z_NODE_COUNT);
+  const offsets = <usize>load<u32>(block, Z_OFFSETS), zones = load<i32>(block, Z_ZONES);
+  const now = load<f32>(block, Z_NOW), degradeAge = load<f32>(block, Z_DEGRADE_AGE);
+  const degradeHeat = load<f32>(block, Z_DEGRADE_HEAT);
+  const outSlack = <usize>load<u32>(block, Z_OUT_SLACK), outHeat = <usize>load<u32>(block, Z_OUT_HEAT);
   if (nodeCount < 0 || zones < 0) return E_COUNT;
-  let e = checkBuf(field, <i64>nodeCount * 5, 4); if (e != OK) return e;
-  e = checkBuf(offsets, <i64>zones + 1, 4); if (e != OK) return e;
-  e = checkBuf(outSlack, zones, 4); if (e != OK) return e;
-  e = checkBuf(outHeat, zones, 4); if (e != OK) return e;
+  // Outputs overlap no input: the offsets are read again after outputs have
+  // been written (an overlap could turn them into wild indices).
+  regionsReset();
+  region(block, ZONE_BYTES, 1, BLOCK_ALIGN, false);
+  region(field, <i64>nodeCount * 5, 4, 0, false);
+  region(offsets, <i64>zones + 1, 4, 0, false);
+  region(outSlack, zones, 4, 0, true);
+  region(outHeat, zones, 4, 0, true);
+  e = regionsCheck(); if (e != OK) return e;
   if (isNaN(now) || isNaN(degradeAge) || isNaN(degradeHeat)) return E_ARG;
-  // Outputs must not overlap the inputs: the offsets are read again after
-  // outputs have been written (an overlap could turn them into wild indices).
-  const ob = <u64>zones << 2, fb = <u64>nodeCount * 20, offb = (<u64>zones + 1) << 2;
-  if (overlaps(outSlack, ob, outHeat, ob) || overlaps(outSlack, ob, field, fb) || overlaps(outHeat, ob, field, fb) ||
-      overlaps(outSlack, ob, offsets, offb) || overlaps(outHeat, ob, offsets, offb)) return E_ARG;
+  // offsets[0] is checked against nodeCount too: with zones = 0 no later
+  // offset bounds it, and the documented domain is [0, nodeCount] for all.
   let prev = load<i32>(offsets);
-  if (prev < 0) return E_ID;
+  if (prev < 0 || prev > nodeCount) return E_ID;
   for (let z = 1; z <= zones; z++) {
     const o = load<i32>(offsets + (<usize>z << 2));
     if (o < prev || o > nodeCount) return E_ID;
@@ -149,11 +166,12 @@ export function zoneAggregate(
  */
 export function tegWeights(slack: usize, heat: usize, zones: i32, gamma: f32, tau: f32, outCum: usize): i32 {
   if (zones < 1) return E_COUNT;
-  let e = checkBuf(slack, zones, 4); if (e != OK) return e;
-  e = checkBuf(heat, zones, 4); if (e != OK) return e;
-  e = checkBuf(outCum, zones, 8); if (e != OK) return e;
+  regionsReset();
+  region(slack, zones, 4, 0, false);
+  region(heat, zones, 4, 0, false);
+  region(outCum, zones, 8, 0, true);
+  const e = regionsCheck(); if (e != OK) return e;
   if (!(tau > 0) || !isFinite(tau) || !isFinite(gamma)) return E_ARG;
-  if (overlaps(outCum, <u64>zones << 3, slack, <u64>zones << 2) || overlaps(outCum, <u64>zones << 3, heat, <u64>zones << 2)) return E_ARG;
   let umax: f32 = -Infinity;
   for (let z = 0; z < zones; z++) {
     const u = utility(load<f32>(slack + (<usize>z << 2)), load<f32>(heat + (<usize>z << 2)), gamma);
@@ -171,10 +189,11 @@ export function tegWeights(slack: usize, heat: usize, zones: i32, gamma: f32, ta
 /** out[i] = first z with cum[z] > u[i] * cum[zones-1]; u[i] in [0, 1). */
 export function tegSample(cum: usize, zones: i32, u: usize, n: i32, out: usize): i32 {
   if (zones < 1 || n < 0) return E_COUNT;
-  let e = checkBuf(cum, zones, 8); if (e != OK) return e;
-  e = checkBuf(u, n, 8); if (e != OK) return e;
-  e = checkBuf(out, n, 4); if (e != OK) return e;
-  if (overlaps(out, <u64>n << 2, cum, <u64>zones << 3) || overlaps(out, <u64>n << 2, u, <u64>n << 3)) return E_ARG;
+  regionsReset();
+  region(cum, zones, 8, 0, false);
+  region(u, n, 8, 0, false);
+  region(out, n, 4, 0, true);
+  const e = regionsCheck(); if (e != OK) return e;
   const total = load<f64>(cum + (<usize>(zones - 1) << 3));
   if (!(total > 0) || !isFinite(total)) return E_ARG;
   for (let i = 0; i < n; i++) {

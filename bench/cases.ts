@@ -5,6 +5,7 @@ import * as rb from "../src/core/reference/bitmap.js";
 import * as rm from "../src/core/reference/micro.js";
 import * as rp from "../src/core/reference/probe.js";
 import * as rs from "../src/core/reference/score.js";
+import { BLOCK_ALIGN, CHOICE, writeChoice, writeZone, ZONE } from "../src/core/blocks.js";
 import { Status } from "../src/core/status.js";
 import { Views } from "../src/core/views.js";
 import { Core } from "../src/core/wasm.js";
@@ -94,8 +95,16 @@ export function makeCase(kernel: Kernel, impl: Impl): Case {
     case "score-candidates": {
       const inp = fieldInput(rowPop);
       const f = core.arena.put(inp.field), t = core.arena.put(inp.table), c = core.arena.put(inp.cand), nz = core.arena.put(inp.noise);
-      const call = (s: number) =>
-        e.scoreCandidates(f, NODES, t, ATOMS, c + s * NCAND * 4, NCAND, NOW, K, s & 1, GAMMA, DEGRADE_AGE, nz + s * NCAND * 4);
+      // one block, its constant fields written once; per call the candidate set (cand, noise) and contiguous, as a caller would
+      const b = core.arena.alloc(CHOICE.BYTES, BLOCK_ALIGN), v = new Views(e.memory);
+      writeChoice(v, b, { field: f, nodeCount: NODES, table: t, atoms: ATOMS, cand: c, n: NCAND, now: NOW, m: K, contiguous: 0, gamma: GAMMA, degradeAge: DEGRADE_AGE, noise: nz });
+      const i32 = v.i32, bi = b >> 2;
+      const call = (s: number) => {
+        i32[bi + (CHOICE.CAND >> 2)] = c + s * NCAND * 4;
+        i32[bi + (CHOICE.CONTIGUOUS >> 2)] = s & 1;
+        i32[bi + (CHOICE.NOISE >> 2)] = nz + s * NCAND * 4;
+        return e.scoreCandidates(b);
+      };
       let checksum = 0;
       for (let s = 0; s < SETS; s++) checksum = hash31(checksum, call(s));
       return { name: kernel, opsPerCall: SETS, checksum, run: () => { for (let s = 0; s < SETS; s++) call(s); } };
@@ -104,8 +113,9 @@ export function makeCase(kernel: Kernel, impl: Impl): Case {
       const inp = fieldInput(rowPop);
       const f = core.arena.put(inp.field), t = core.arena.put(inp.table);
       const prober = new Prober(core, new Views(e.memory), NCAND, NODES), rng = new Rng(probeStream());
+      prober.configure(ATOMS, GAMMA, DEGRADE_AGE, PROBE_SIGMA);
       const action = (s: number) => {
-        const r = prober.choose(f, NODES, t, ATOMS, NCAND, NOW, K, s & 1, GAMMA, DEGRADE_AGE, PROBE_SIGMA, rng);
+        const r = prober.choose(f, NODES, t, NCAND, NOW, K, s & 1, rng);
         return r < 0 ? Status.E_NOFIT : r;
       };
       return probeCase(action, rng);
@@ -113,8 +123,9 @@ export function makeCase(kernel: Kernel, impl: Impl): Case {
     case "zone-aggregate": {
       const inp = fieldInput(rowPop);
       const f = core.arena.put(inp.field), o = core.arena.put(inp.offsets);
-      const sl = core.arena.alloc(4 * ZONES), ht = core.arena.alloc(4 * ZONES);
-      const call = () => e.zoneAggregate(f, NODES, o, ZONES, NOW, DEGRADE_AGE, DEGRADE_HEAT, sl, ht);
+      const sl = core.arena.alloc(4 * ZONES), ht = core.arena.alloc(4 * ZONES), b = core.arena.alloc(ZONE.BYTES, BLOCK_ALIGN);
+      writeZone(new Views(e.memory), b, { field: f, nodeCount: NODES, offsets: o, zones: ZONES, now: NOW, degradeAge: DEGRADE_AGE, degradeHeat: DEGRADE_HEAT, outSlack: sl, outHeat: ht });
+      const call = () => e.zoneAggregate(b);
       call();
       const m = core.arena.u32;
       const checksum = hashArray(hashArray(0, m.subarray(sl >> 2, (sl >> 2) + ZONES)), m.subarray(ht >> 2, (ht >> 2) + ZONES));

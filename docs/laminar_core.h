@@ -24,6 +24,10 @@
  *     writes memory; on an error nothing has been written.
  *   - No output buffer may overlap an input buffer or another output of the
  *     same call (LAMINAR_E_ARG); a NaN result's bit pattern is unspecified.
+ *   - scoreCandidates, probeCandidates, zoneAggregate and memTick take one
+ *     pointer to a parameter block (struct laminar_*_block below, 8-byte
+ *     aligned, read on entry, never written). The block is an input buffer
+ *     like any other (buffer codes, no overlap with an output).
  *
  * The prototypes are declarations of the export signatures, named like the
  * exports. They are not linkable symbols: a runtime gives you the functions
@@ -55,7 +59,7 @@ enum laminar_status {
   LAMINAR_E_COUNT = -5,     /* negative count (or zero where at least one is needed) */
   LAMINAR_E_K = -6,         /* k outside [0, atoms] (or a run mask past the row) */
   LAMINAR_E_CONFLICT = -7,  /* take of an atom that is not free / release of a free atom; wheel: id already scheduled */
-  LAMINAR_E_FULL = -8,      /* reserved: not returned by ABI version 1 (a wheel id beyond capacity is E_ID) */
+  LAMINAR_E_FULL = -8,      /* reserved: not returned by ABI version 2 (a wheel id beyond capacity is E_ID) */
   LAMINAR_E_ID = -9,        /* an id or index outside its table (also: bad Zone offsets) */
   LAMINAR_E_HORIZON = -10,  /* a deadline beyond the timing wheel's horizon */
   LAMINAR_E_ARG = -11,      /* any other invalid argument (NaN, temperature <= 0, u outside [0,1), bad tick) */
@@ -66,7 +70,7 @@ enum laminar_status {
 /* ------------------------------------------------------------------------- */
 /* Memory-layout constants                                                   */
 
-#define LAMINAR_ABI_VERSION 1          /* abiVersion() */
+#define LAMINAR_ABI_VERSION 2          /* abiVersion() */
 #define LAMINAR_PAGE_BYTES 65536u      /* wasm page (memory.grow unit) */
 
 /* Node bitmaps: a row is atoms/64 little-endian u64 words; bit b of word w is
@@ -102,6 +106,117 @@ enum laminar_status {
 #define LAMINAR_MICRO_SCORE_WORDS 262144       /* u32 words: slack (low 16 bits), heat (high 16 bits) */
 #define LAMINAR_MICRO_SCORE_BYTES 1048576u     /* microScoreBytes() */
 #define LAMINAR_MICRO_ZONE_NODES 256           /* f32 entries of each of O, H, S */
+
+/* Parameter blocks (docs/abi.md, "Parameter blocks"). The structs below have
+ * exactly the documented byte layout on any C99 target (every field is 4 or 8
+ * bytes at an offset that is a multiple of its size); copy one into the
+ * module's memory at an 8-byte-aligned offset and pass that offset. The
+ * LAMINAR_*_OFF_* constants give the same offsets for hosts without structs. */
+#define LAMINAR_BLOCK_ALIGN 8
+#define LAMINAR_CHOICE_BLOCK_BYTES 48
+#define LAMINAR_PROBE_BLOCK_BYTES 72
+#define LAMINAR_ZONE_BLOCK_BYTES 40
+#define LAMINAR_MEM_BLOCK_BYTES 88
+
+/** scoreCandidates' block; also the first 48 bytes of the probe block (n is k there). */
+typedef struct laminar_choice_block {
+  laminar_ptr field;      /*  0 f32[5 * nodeCount] */
+  int32_t nodeCount;      /*  4 */
+  laminar_ptr table;      /*  8 nodeCount rows of atoms/64 u64 words */
+  int32_t atoms;          /* 12 */
+  laminar_ptr cand;       /* 16 i32[n] */
+  int32_t n;              /* 20 */
+  float now;              /* 24 */
+  int32_t m;              /* 28 */
+  int32_t contiguous;     /* 32 0 or 1 */
+  float gamma;            /* 36 */
+  float degradeAge;       /* 40 */
+  laminar_ptr noise;      /* 44 f32[n] */
+} laminar_choice_block;
+
+/** probeCandidates' block: the choice block (n = k), then the probe's own fields. */
+typedef struct laminar_probe_block {
+  laminar_choice_block choice; /*  0..47 */
+  double sigma;           /* 48 */
+  laminar_ptr rng;        /* 56 i32[6] */
+  laminar_ptr zig;        /* 60 u32 KN[128] then f64 WN[128], 8-aligned */
+  laminar_ptr seen;       /* 64 u32[ceil(nodeCount / 32)] */
+  int32_t start;          /* 68 */
+} laminar_probe_block;
+
+/** zoneAggregate's block. */
+typedef struct laminar_zone_block {
+  laminar_ptr field;      /*  0 f32[5 * nodeCount] */
+  int32_t nodeCount;      /*  4 */
+  laminar_ptr offsets;    /*  8 i32[zones + 1] */
+  int32_t zones;          /* 12 */
+  float now;              /* 16 */
+  float degradeAge;       /* 20 */
+  float degradeHeat;      /* 24 */
+  laminar_ptr outSlack;   /* 28 f32[zones] */
+  laminar_ptr outHeat;    /* 32 f32[zones] */
+  uint32_t zero;          /* 36 padding, not read */
+} laminar_zone_block;
+
+/** memTick's block. */
+typedef struct laminar_mem_block {
+  laminar_ptr recs;       /*  0 count records of 6 f64 */
+  int32_t count;          /*  4 */
+  int32_t nodes;          /*  8 */
+  laminar_ptr base;       /* 12 f64[nodes], KiB */
+  laminar_ptr usage;      /* 16 f64[nodes], KiB */
+  laminar_ptr out;        /* 20 i32[outCap] */
+  int32_t outCap;         /* 24 */
+  uint32_t zero;          /* 28 padding, not read */
+  double tick;            /* 32 */
+  double seed;            /* 40 */
+  double kappa;           /* 48 */
+  double sigma;           /* 56 */
+  double burstRate;       /* 64 */
+  double burstScale;      /* 72 */
+  double threshold;       /* 80 KiB */
+} laminar_mem_block;
+
+#define LAMINAR_CHOICE_OFF_FIELD 0
+#define LAMINAR_CHOICE_OFF_NODE_COUNT 4
+#define LAMINAR_CHOICE_OFF_TABLE 8
+#define LAMINAR_CHOICE_OFF_ATOMS 12
+#define LAMINAR_CHOICE_OFF_CAND 16
+#define LAMINAR_CHOICE_OFF_N 20
+#define LAMINAR_CHOICE_OFF_NOW 24
+#define LAMINAR_CHOICE_OFF_M 28
+#define LAMINAR_CHOICE_OFF_CONTIGUOUS 32
+#define LAMINAR_CHOICE_OFF_GAMMA 36
+#define LAMINAR_CHOICE_OFF_DEGRADE_AGE 40
+#define LAMINAR_CHOICE_OFF_NOISE 44
+#define LAMINAR_PROBE_OFF_SIGMA 48
+#define LAMINAR_PROBE_OFF_RNG 56
+#define LAMINAR_PROBE_OFF_ZIG 60
+#define LAMINAR_PROBE_OFF_SEEN 64
+#define LAMINAR_PROBE_OFF_START 68
+#define LAMINAR_ZONE_OFF_FIELD 0
+#define LAMINAR_ZONE_OFF_NODE_COUNT 4
+#define LAMINAR_ZONE_OFF_OFFSETS 8
+#define LAMINAR_ZONE_OFF_ZONES 12
+#define LAMINAR_ZONE_OFF_NOW 16
+#define LAMINAR_ZONE_OFF_DEGRADE_AGE 20
+#define LAMINAR_ZONE_OFF_DEGRADE_HEAT 24
+#define LAMINAR_ZONE_OFF_OUT_SLACK 28
+#define LAMINAR_ZONE_OFF_OUT_HEAT 32
+#define LAMINAR_MEM_OFF_RECS 0
+#define LAMINAR_MEM_OFF_COUNT 4
+#define LAMINAR_MEM_OFF_NODES 8
+#define LAMINAR_MEM_OFF_BASE 12
+#define LAMINAR_MEM_OFF_USAGE 16
+#define LAMINAR_MEM_OFF_OUT 20
+#define LAMINAR_MEM_OFF_OUT_CAP 24
+#define LAMINAR_MEM_OFF_TICK 32
+#define LAMINAR_MEM_OFF_SEED 40
+#define LAMINAR_MEM_OFF_KAPPA 48
+#define LAMINAR_MEM_OFF_SIGMA 56
+#define LAMINAR_MEM_OFF_BURST_RATE 64
+#define LAMINAR_MEM_OFF_BURST_SCALE 72
+#define LAMINAR_MEM_OFF_THRESHOLD 80
 
 /* Timing wheel (assembly/wheel.ts): 6 levels of 64 slots, level L slot s covers
  * 2^(6L) ticks. The region is caller-provided, 8-byte aligned, wheelBytes(cap)
@@ -143,16 +258,9 @@ enum laminar_status {
   X(int32_t, bmRelease, (laminar_ptr row, int32_t atoms, laminar_ptr mask))                             \
   X(int32_t, bmRunMask, (int32_t atoms, int32_t offset, int32_t k, laminar_ptr outMask))                \
   X(float, utility, (float s, float h, float gamma))                                                    \
-  X(int32_t, scoreCandidates,                                                                           \
-    (laminar_ptr field, int32_t nodeCount, laminar_ptr table, int32_t atoms, laminar_ptr cand, int32_t n, \
-     float now, int32_t m, int32_t contiguous, float gamma, float degradeAge, laminar_ptr noise))       \
-  X(int32_t, probeCandidates,                                                                           \
-    (laminar_ptr field, int32_t nodeCount, laminar_ptr table, int32_t atoms, int32_t k, float now, int32_t m, \
-     int32_t contiguous, float gamma, float degradeAge, double sigma, laminar_ptr rng, laminar_ptr zig,   \
-     laminar_ptr seen, laminar_ptr cand, laminar_ptr noise, int32_t start))                             \
-  X(int32_t, zoneAggregate,                                                                             \
-    (laminar_ptr field, int32_t nodeCount, laminar_ptr offsets, int32_t zones, float now, float degradeAge, \
-     float degradeHeat, laminar_ptr outSlack, laminar_ptr outHeat))                                     \
+  X(int32_t, scoreCandidates, (laminar_ptr block))                                                      \
+  X(int32_t, probeCandidates, (laminar_ptr block))                                                      \
+  X(int32_t, zoneAggregate, (laminar_ptr block))                                                        \
   X(int32_t, tegWeights, (laminar_ptr slack, laminar_ptr heat, int32_t zones, float gamma, float tau, laminar_ptr outCum)) \
   X(int32_t, tegSample, (laminar_ptr cum, int32_t zones, laminar_ptr u, int32_t n, laminar_ptr out))    \
   X(int32_t, wheelBytes, (int32_t capacity))                                                            \
@@ -166,10 +274,7 @@ enum laminar_status {
   X(int32_t, wheelPending, (laminar_ptr w))                                                             \
   X(double, wheelNow, (laminar_ptr w))                                                                  \
   X(int32_t, memRecordBytes, (void))                                                                    \
-  X(int32_t, memTick,                                                                                   \
-    (laminar_ptr recs, int32_t count, int32_t nodes, laminar_ptr base, laminar_ptr usage, double tick,    \
-     double seed, double kappa, double sigma, double burstRate, double burstScale, double threshold,    \
-     laminar_ptr out, int32_t outCap))
+  X(int32_t, memTick, (laminar_ptr block))
 
 #ifndef LAMINAR_NO_PROTOTYPES
 
@@ -181,7 +286,7 @@ laminar_ptr heapBase(void);
 double memoryBytes(void);
 /** 1 in the SIMD build, 0 in the scalar build. Both return bit-identical results. */
 int32_t simdEnabled(void);
-/** LAMINAR_ABI_VERSION (1). */
+/** LAMINAR_ABI_VERSION (2). */
 int32_t abiVersion(void);
 
 /* ---- Bitmaps (assembly/bitmap.ts) --------------------------------------- */
@@ -224,17 +329,21 @@ int32_t bmRunMask(int32_t atoms, int32_t offset, int32_t k, laminar_ptr outMask)
  * H_pred = H + degradeHeat, never placable. Times in ms (f32), derivatives per ms.
  * U = log2(1 + S_pred) - gamma * log2(1 + H_pred) (table log2, abs. error < 3e-5). */
 
-/** U (f32) for already projected slack s and heat h. */
+/** U (f32) for already projected slack s and heat h. No error path. Outside the domain
+ *  (s, h >= 0) each log2 argument, 1 + s and 1 + h, is clamped to [1, 2^128]: a negative or
+ *  NaN s or h counts as 0, +Infinity as 2^128 - 1 (log2 = 128), so for a finite gamma the
+ *  result is always finite; a non-finite gamma may give NaN or an infinity. */
 float utility(float s, float h, float gamma);
-/** cand: i32[n] node ids (< nodeCount); noise: f32[n], caller-drawn. Returns the index i
- *  into cand of the best placable candidate by U + noise[i] (ties: lowest i), or E_NOFIT.
- *  Placable: not degraded and, on the node's row in table, popcount >= m (contiguous = 0)
- *  or a run of m contiguous free atoms (contiguous = 1). Errors: E_ID (a candidate id),
- *  E_K (m), E_ARG (contiguous not 0/1, NaN now/gamma/degradeAge). Writes nothing. */
-int32_t scoreCandidates(laminar_ptr field, int32_t nodeCount, laminar_ptr table, int32_t atoms, laminar_ptr cand,
-                        int32_t n, float now, int32_t m, int32_t contiguous, float gamma, float degradeAge,
-                        laminar_ptr noise);
-/** One DA probe action: sample k distinct candidates of [0, nodeCount) (nodeCount <= 65536; all of
+/** Choice block (laminar_choice_block) at `block`. cand: i32[n] node ids (< nodeCount);
+ *  noise: f32[n], caller-drawn. Returns the index i into cand of the best placable candidate
+ *  by U + noise[i] (ties: lowest i), or E_NOFIT (also for n = 0). Placable: not degraded and,
+ *  on the node's row in table, popcount >= m (contiguous = 0) or a run of m contiguous free
+ *  atoms (contiguous = 1). Errors, in order: buffer codes for the block, E_ATOMS (atoms),
+ *  E_COUNT (negative nodeCount or n), buffer codes for field, table, cand, noise, E_K (m outside
+ *  [0, atoms]), E_ARG (contiguous not 0/1, NaN now or degradeAge, non-finite gamma), then per
+ *  candidate E_ID (an id outside [0, nodeCount)) or E_ARG (a non-finite noise). Writes nothing. */
+int32_t scoreCandidates(laminar_ptr block);
+/** Probe block (laminar_probe_block) at `block`. One DA probe action: sample k distinct candidates of [0, nodeCount) (nodeCount <= 65536; all of
  *  them in order when k = nodeCount) into cand: i32[k] with the xoshiro128** stream rng: i32[6]
  *  (s0..s3, not all 0), using seen: u32[ceil(nodeCount/32)] (all 0 on entry, left 0), then draw
  *  noise: f32[k] = sigma * N(0,1) (ziggurat, tables zig: u32 KN[128] then f64 WN[128], 8-aligned;
@@ -246,20 +355,19 @@ int32_t scoreCandidates(laminar_ptr field, int32_t nodeCount, laminar_ptr table,
  *  outside [0, k], sigma, overlaps, an all-zero stream, seen not clear), E_ID (a kept candidate
  *  id on resume), and scoreCandidates' E_K and E_ARG; an error writes nothing. The tables in zig
  *  are not checked: other contents give meaningless noise, never a write outside the buffers. */
-int32_t probeCandidates(laminar_ptr field, int32_t nodeCount, laminar_ptr table, int32_t atoms, int32_t k,
-                        float now, int32_t m, int32_t contiguous, float gamma, float degradeAge, double sigma,
-                        laminar_ptr rng, laminar_ptr zig, laminar_ptr seen, laminar_ptr cand, laminar_ptr noise,
-                        int32_t start);
-/** Zone z is nodes offsets[z] .. offsets[z+1]-1 (offsets: i32[zones+1], non-decreasing, first
- *  >= 0, last <= nodeCount; else E_ID). Writes outSlack: f32[zones] = mean projected slack and
+int32_t probeCandidates(laminar_ptr block);
+/** Zone block (laminar_zone_block) at `block`. Zone z is nodes offsets[z] .. offsets[z+1]-1
+ *  (offsets: i32[zones+1], non-decreasing, every offset in [0, nodeCount], offsets[0] too when
+ *  zones = 0; else E_ID). Writes outSlack: f32[zones] = mean projected slack and
  *  outHeat: f32[zones] = total projected heat (an empty Zone gives 0 and 0). Sums use four
  *  interleaved f32 lanes (node j of a Zone adds to lane j mod 4; (l0 + l1) + (l2 + l3)).
  *  Returns zones. E_ARG on NaN now/degradeAge/degradeHeat. */
-int32_t zoneAggregate(laminar_ptr field, int32_t nodeCount, laminar_ptr offsets, int32_t zones, float now,
-                      float degradeAge, float degradeHeat, laminar_ptr outSlack, laminar_ptr outHeat);
+int32_t zoneAggregate(laminar_ptr block);
 /** TEG sampling table: U_z = utility(slack[z], heat[z], gamma), w_z = 2^((U_z - max U) / tau),
  *  outCum: f64[zones] = running sum w_0 + ... + w_z (sequential f64). zones >= 1 (E_COUNT);
- *  tau > 0 and finite, gamma finite (E_ARG). Returns zones. */
+ *  tau > 0 and finite, gamma finite (E_ARG). Returns zones. A weight below 2^-126 (an exponent
+ *  below -126) is flushed to 0, so the Zone adds nothing to the sum; the largest weight is 1,
+ *  so the total is always >= 1. */
 int32_t tegWeights(laminar_ptr slack, laminar_ptr heat, int32_t zones, float gamma, float tau, laminar_ptr outCum);
 /** u: f64[n] in [0, 1) (else E_ARG). out: i32[n] = the first z with cum[z] > u[i] * cum[zones-1].
  *  zones >= 1; cum[zones-1] must be > 0 and finite (E_ARG). Returns n. */
@@ -318,11 +426,11 @@ double wheelNow(laminar_ptr w);
 
 /** Bytes of one memory record: 48 (6 doubles: node, declared, target, drift, resident, key). */
 int32_t memRecordBytes(void);
-/** One runtime tick over `count` records; writes usage (KiB) per node and the nodes above
- *  `threshold` (ascending, at most outCap); returns how many nodes are above it, or a status < 0. */
-int32_t memTick(laminar_ptr recs, int32_t count, int32_t nodes, laminar_ptr base, laminar_ptr usage, double tick,
-                double seed, double kappa, double sigma, double burstRate, double burstScale, double threshold,
-                laminar_ptr out, int32_t outCap);
+/** Memory block (laminar_mem_block) at `block`. One runtime tick over `count` records; writes
+ *  usage (KiB) per node and the nodes above `threshold` (ascending, at most outCap); returns
+ *  how many nodes are above it, or a status < 0. recs (in/out), usage and out are written:
+ *  none may overlap another buffer or the block (E_ARG). */
+int32_t memTick(laminar_ptr block);
 
 #endif /* LAMINAR_NO_PROTOTYPES */
 

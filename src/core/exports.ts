@@ -27,20 +27,11 @@ export interface CoreExports {
 
   // utility field (assembly/score.ts)
   utility(s: number, h: number, gamma: number): number;
-  scoreCandidates(
-    field: number, nodeCount: number, table: number, atoms: number, cand: number, n: number,
-    now: number, m: number, contiguous: number, gamma: number, degradeAge: number, noise: number,
-  ): number;
+  // block: a parameter block in core memory (src/core/blocks.ts, docs/abi.md "Parameter blocks")
+  scoreCandidates(block: number): number;
   // probe action (assembly/probe.ts): sampling, noise and choice in one call; E_DEFER: see docs/abi.md
-  probeCandidates(
-    field: number, nodeCount: number, table: number, atoms: number, k: number, now: number, m: number,
-    contiguous: number, gamma: number, degradeAge: number, sigma: number, rng: number, zig: number,
-    seen: number, cand: number, noise: number, start: number,
-  ): number;
-  zoneAggregate(
-    field: number, nodeCount: number, offsets: number, zones: number, now: number,
-    degradeAge: number, degradeHeat: number, outSlack: number, outHeat: number,
-  ): number;
+  probeCandidates(block: number): number;
+  zoneAggregate(block: number): number;
   tegWeights(slack: number, heat: number, zones: number, gamma: number, tau: number, outCum: number): number;
   tegSample(cum: number, zones: number, u: number, n: number, out: number): number;
 
@@ -58,10 +49,7 @@ export interface CoreExports {
   wheelNow(w: number): number;
   // --- end timing wheel ---
 
-  // runtime memory (assembly/memory.ts): recs = 48-byte records (6 f64), base/usage = f64[nodes] in KiB
+  // runtime memory (assembly/memory.ts): block = memory block; recs = 48-byte records (6 f64), base/usage = f64[nodes] in KiB
   memRecordBytes(): number;
-  memTick(
-    recs: number, count: number, nodes: number, base: number, usage: number, tick: number, seed: number,
-    kappa: number, sigma: number, burstRate: number, burstScale: number, threshold: number, out: number, outCap: number,
-  ): number;
+  memTick(block: number): number;
 }

@@ -43,6 +43,7 @@ export class Addressing {
     this.candLocal = new Int32Array(kmax);
     this.seen = new Int32Array(maxZone);
     this.prober = new Prober(s.core, s.views, kmax, maxZone);
+    this.prober.configure(s.cluster.atoms, this.da.lambda, DEGRADE_AGE, this.da.noiseSigma);
   }
 
   /** The DA is at node D.node[d]: check lifetime and patience, pay, sample, score, and move. */
@@ -90,7 +91,7 @@ export class Addressing {
     const table = zt + this.s.zhaf.rowsOffset(z);
     if (!this.da.acceptProjected && nz <= 65536) {
       // sampling, noise and scoring in one core call, drawing from rng as the path below does
-      return this.prober.choose(zt, nz, table, this.s.cluster.atoms, k, nowMs, m, contiguous ? 1 : 0, this.da.lambda, DEGRADE_AGE, this.da.noiseSigma, rng);
+      return this.prober.choose(zt, nz, table, k, nowMs, m, contiguous ? 1 : 0, rng);
     }
     const cand = this.candLocal;
     this.seenGen = sampleDistinct(rng, nz, k, cand, this.seen, this.seenGen);
@@ -102,7 +103,8 @@ export class Addressing {
       f32[np + i] = sigma > 0 ? sigma * zigguratNormal(rng) : 0;
     }
     if (this.da.acceptProjected) return this.scoreProjected(zt, nz, table, k, nowMs, m, contiguous);
-    const r = this.s.k.scoreCandidates(zt, nz, table, this.s.cluster.atoms, this.prober.cand, k, nowMs, m, contiguous ? 1 : 0, this.da.lambda, DEGRADE_AGE, this.prober.noise);
+    this.prober.setCall(zt, nz, table, k, nowMs, m, contiguous ? 1 : 0);
+    const r = this.s.k.scoreCandidates(this.prober.block);
     if (r === Status.E_NOFIT) return -1;
     if (r < 0) throw new Error(`addressing: scoreCandidates failed with status ${r}`);
     return cand[r];

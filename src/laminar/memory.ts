@@ -7,12 +7,14 @@
 // pre-admission check always reads the node's use now.
 import type { Core } from "../core/wasm.js";
 import type { Views } from "../core/views.js";
+import { BLOCK_ALIGN, MEM, writeMem } from "../core/blocks.js";
 
 const REC = 6;
 export const KIB_PER_GIB = 1048576;
 /** GiB to whole KiB, rounded as the core's memTick rounds. */
 export const kib = (gib: number) => Math.round(gib * KIB_PER_GIB);
 
+/** The process's parameters, fixed for a run (MemoryField writes them into memTick's block once). */
 export interface MemoryProcess {
   seed: number;
   kappa: number;
@@ -31,6 +33,8 @@ export class MemoryField {
   readonly base: number;
   readonly usage: number;
   private readonly out: number;
+  /** memTick's parameter block (src/core/blocks.ts). */
+  private readonly block: number;
   private readonly nodes: number;
 
   constructor(private readonly core: Core, private readonly v: Views, nodes: number, private readonly p: MemoryProcess) {
@@ -38,6 +42,13 @@ export class MemoryField {
     this.base = core.arena.alloc(8 * nodes, 8);
     this.usage = core.arena.alloc(8 * nodes, 8);
     this.out = core.arena.alloc(4 * nodes, 16);
+    // memTick's block: the process's parameters and the buffers once; recs on growth, count, tick and threshold per tick
+    this.block = core.arena.alloc(MEM.BYTES, BLOCK_ALIGN);
+    v.sync();
+    writeMem(v, this.block, {
+      recs: 0, count: 0, nodes, base: this.base, usage: this.usage, out: this.out, outCap: nodes, tick: 0,
+      seed: p.seed, kappa: p.kappa, sigma: p.sigma, burstRate: p.burstRate, burstScale: p.burstScale, threshold: 0,
+    });
     this.growRecords(1024);
     v.sync();
   }
@@ -55,6 +66,7 @@ export class MemoryField {
     this.v.sync();
     if (this.count > 0) this.v.f64.copyWithin(fresh >> 3, this.recs >> 3, (this.recs >> 3) + this.count * REC);
     this.recs = fresh;
+    this.v.i32[(this.block + MEM.RECS) >> 2] = fresh;
     this.cap = cap;
     const o = new Int32Array(cap);
     o.set(this.recOwner.subarray(0, this.count));
@@ -144,9 +156,11 @@ export class MemoryField {
 
   /** Advance every record by one tick; returns the nodes whose use exceeds thresholdKiB (ascending), as a view valid until the next call. */
   tick(tick: number, thresholdKiB: number): Int32Array {
-    const p = this.p;
-    const r = this.core.exports.memTick(this.recs, this.count, this.nodes, this.base, this.usage, tick, p.seed,
-      p.kappa, p.sigma, p.burstRate, p.burstScale, thresholdKiB, this.out, this.nodes);
+    const v = this.v, b = this.block;
+    v.i32[(b + MEM.COUNT) >> 2] = this.count;
+    v.f64[(b + MEM.TICK) >> 3] = tick;
+    v.f64[(b + MEM.THRESHOLD) >> 3] = thresholdKiB;
+    const r = this.core.exports.memTick(b);
     if (r < 0) throw new Error(`memory: memTick returned ${r}`);
     return this.v.i32.subarray(this.out >> 2, (this.out >> 2) + r);
   }

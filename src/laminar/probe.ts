@@ -8,6 +8,7 @@ import type { Core } from "../core/wasm.js";
 import type { Views } from "../core/views.js";
 import type { CoreExports } from "../core/exports.js";
 import { Status } from "../core/status.js";
+import { BLOCK_ALIGN, CHOICE, PROBE, writeProbe } from "../core/blocks.js";
 import type { Rng } from "../sim/rng.js";
 import { writeZigguratTables, ZIG_BYTES, zigguratFinish } from "../sim/ziggurat.js";
 
@@ -18,6 +19,9 @@ export class Prober {
   readonly seen: number;
   readonly cand: number;
   readonly noise: number;
+  /** The probe block (src/core/blocks.ts); its first 48 bytes are a choice block over cand and noise. */
+  readonly block: number;
+  private sigma = 0;
   private readonly k: CoreExports;
 
   /**
@@ -34,31 +38,58 @@ export class Prober {
     this.seen = a.alloc(seenBytes, 16);
     this.cand = a.alloc(4 * maxCandidates, 16);
     this.noise = a.alloc(4 * maxCandidates, 16);
+    this.block = a.alloc(PROBE.BYTES, BLOCK_ALIGN);
     writeZigguratTables(a.u8.buffer as ArrayBuffer, this.zig);
     a.u8.fill(0, this.seen, this.seen + seenBytes);
     views.sync();
+    writeProbe(views, this.block, {
+      field: 0, nodeCount: 0, table: 0, atoms: 0, k: 0, now: 0, m: 0, contiguous: 0, gamma: 0, degradeAge: 0,
+      sigma: 0, rng: this.rng, zig: this.zig, seen: this.seen, cand: this.cand, noise: this.noise, start: 0,
+    });
+  }
+
+  /** The fields constant for a run: row width, the utility's gamma (lambda), degradeAge and the noise's sigma. */
+  configure(atoms: number, lambda: number, degradeAge: number, sigma: number): void {
+    const b = this.block, v = this.views;
+    v.i32[(b + CHOICE.ATOMS) >> 2] = atoms;
+    v.f32[(b + CHOICE.GAMMA) >> 2] = lambda;
+    v.f32[(b + CHOICE.DEGRADE_AGE) >> 2] = degradeAge;
+    v.f64[(b + PROBE.SIGMA) >> 3] = sigma;
+    this.sigma = sigma;
+  }
+
+  /** The per-call fields of the block (its choice part: scoreCandidates over cand and noise reads the same). */
+  setCall(field: number, nz: number, table: number, k: number, nowMs: number, m: number, contiguous: number): void {
+    const i32 = this.views.i32, b = this.block >> 2;
+    i32[b] = field;
+    i32[b + 1] = nz;
+    i32[b + 2] = table;
+    i32[b + 5] = k;
+    this.views.f32[b + 6] = nowMs;
+    i32[b + 7] = m;
+    i32[b + 8] = contiguous;
   }
 
   /**
    * Sample k candidates of the Zone's nz nodes with `rng`, draw their noise
-   * (sigma), and return the chosen one's index in the Zone, or -1 when none
-   * is placable (probeCandidates' arguments otherwise; `rng` moves on as the
-   * TypeScript path would move it).
+   * (the configured sigma), and return the chosen one's index in the Zone, or
+   * -1 when none is placable (probeCandidates' fields otherwise; `rng` moves
+   * on as the TypeScript path would move it).
    */
-  choose(field: number, nz: number, table: number, atoms: number, k: number, nowMs: number, m: number,
-    contiguous: number, lambda: number, degradeAge: number, sigma: number, rng: Rng): number {
-    const v = this.views, i32 = v.i32, rp = this.rng >> 2;
+  choose(field: number, nz: number, table: number, k: number, nowMs: number, m: number, contiguous: number, rng: Rng): number {
+    const v = this.views, i32 = v.i32, rp = this.rng >> 2, sp = (this.block + PROBE.START) >> 2;
+    this.setCall(field, nz, table, k, nowMs, m, contiguous);
     rng.saveState(i32, rp);
-    let start = 0, r: number;
+    i32[sp] = 0;
+    let r: number;
     for (;;) {
-      r = this.k.probeCandidates(field, nz, table, atoms, k, nowMs, m, contiguous, lambda, degradeAge, sigma,
-        this.rng, this.zig, this.seen, this.cand, this.noise, start);
+      r = this.k.probeCandidates(this.block);
       if (r !== Status.E_DEFER) break;
       rng.loadState(i32, rp);
       const i = i32[rp + 4];
-      v.f32[(this.noise >> 2) + i] = sigma * zigguratFinish(rng, i32[rp + 5]);
+      v.f32[(this.noise >> 2) + i] = this.sigma * zigguratFinish(rng, i32[rp + 5]);
       rng.saveState(i32, rp);
-      start = i + 1;
+      i32[sp] = i + 1;
     }
     rng.loadState(i32, rp);
     if (r === Status.E_NOFIT) return -1;

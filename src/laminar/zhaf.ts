@@ -44,6 +44,7 @@ import type { Rng } from "../sim/rng.js";
 import type { Cluster } from "../cluster/cluster.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { timingsOf } from "./timings.js";
+import { BLOCK_ALIGN, writeZone, ZONE } from "../core/blocks.js";
 
 /** Stamp of a missing row: its age exceeds any degrade age, so the core degrades it. */
 export const MISSING_STAMP = -1e30;
@@ -118,6 +119,7 @@ export class ZoneField {
   private readonly v: Views;
   private readonly offsetsPtr: number;
   private readonly aggOut: number;
+  private readonly aggBlock: number;
   /** Counters for metrics. */
   reportsSent = 0;
   reportsLost = 0;
@@ -167,6 +169,13 @@ export class ZoneField {
     }
     this.offsetsPtr = arena.alloc(8, 8);
     this.aggOut = arena.alloc(8, 8);
+    // zoneAggregate's block: one Zone (offsets [0, nz]) into aggOut; field, nz and now are set per snapshot
+    this.aggBlock = arena.alloc(ZONE.BYTES, BLOCK_ALIGN);
+    views.sync();
+    writeZone(views, this.aggBlock, {
+      field: 0, nodeCount: 0, offsets: this.offsetsPtr, zones: 1, now: 0, degradeAge: DEGRADE_AGE,
+      degradeHeat: this.degradeHeat, outSlack: this.aggOut, outHeat: this.aggOut + 4,
+    });
     this.taken = new Int32Array(Z);
     this.delivered = new Int32Array(Z);
     this.uploaded = new Int32Array(Z);
@@ -274,7 +283,11 @@ export class ZoneField {
     const i32 = this.v.i32;
     i32[this.offsetsPtr >> 2] = 0;
     i32[(this.offsetsPtr >> 2) + 1] = nz;
-    const rc = this.k.zoneAggregate(dst, nz, this.offsetsPtr, 1, nowNs / NS_PER_MS, DEGRADE_AGE, this.degradeHeat, this.aggOut, this.aggOut + 4);
+    const ab = this.aggBlock >> 2;
+    i32[ab] = dst;
+    i32[ab + 1] = nz;
+    f32[ab + 4] = nowNs / NS_PER_MS;
+    const rc = this.k.zoneAggregate(this.aggBlock);
     if (rc < 0) throw new Error(`zhaf: zoneAggregate failed with status ${rc}`);
     const f = this.v.f32;
     this.snapTime[z * this.ring + slot] = nowNs;

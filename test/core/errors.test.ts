@@ -1,23 +1,24 @@
 // Every bad argument returns its status code, and an erroring call writes nothing.
 import { describe, expect, it } from "vitest";
 import { Status } from "../../src/core/status.js";
-import { builds } from "./harness.js";
+import { afterBlock, builds, positional } from "./harness.js";
 
 const S = Status;
 
 describe.each(builds)("status codes (%s)", (_name, core) => {
   const e = core.exports;
+  const P = positional(core);
   const base = e.heapBase();
 
   /** Run fn, check it returns `code`, and that memory is byte-for-byte unchanged. */
   function expectCode(code: number, fn: () => number): void {
-    const before = core.arena.u8.slice();
+    const before = afterBlock(core);
     expect(fn()).toBe(code);
-    expect(Buffer.compare(Buffer.from(before), Buffer.from(core.arena.u8))).toBe(0);
+    expect(Buffer.compare(Buffer.from(before), Buffer.from(afterBlock(core)))).toBe(0);
   }
 
   it("module facts", () => {
-    expect(e.abiVersion()).toBe(1);
+    expect(e.abiVersion()).toBe(2);
     expect(e.simdEnabled()).toBe(_name === "simd" ? 1 : 0);
     expect(base).toBeGreaterThan(0);
     expect(e.memoryBytes()).toBe(e.memory.buffer.byteLength);
@@ -91,7 +92,7 @@ describe.each(builds)("status codes (%s)", (_name, core) => {
     core.arena.u8.fill(0, field, table + n * 32); // empty field, every atom taken
     const sc = (over: Partial<Record<string, number>> = {}) => {
       const a = { field, nodeCount: n, table, atoms: 256, cand, n: 4, now: 0, m: 4, c: 0, gamma: 1, da: 30, noise, ...over };
-      return e.scoreCandidates(a.field, a.nodeCount, a.table, a.atoms, a.cand, a.n, a.now, a.m, a.c, a.gamma, a.da, a.noise);
+      return P.scoreCandidates(a.field, a.nodeCount, a.table, a.atoms, a.cand, a.n, a.now, a.m, a.c, a.gamma, a.da, a.noise);
     };
     expectCode(S.E_NOFIT, () => sc()); // all bitmaps taken
     expectCode(S.E_NULL, () => sc({ field: 0 }));
@@ -126,20 +127,24 @@ describe.each(builds)("status codes (%s)", (_name, core) => {
     const za = (offsets: number[], over: Partial<Record<string, number>> = {}) => {
       core.arena.i32.set(offsets, offs >> 2); // set up first: expectCode snapshots after this
       const a = { zones: 2, now: 0, out: os, ...over };
-      return () => e.zoneAggregate(field, n, offs, a.zones, a.now, 30, 100, a.out, oh);
+      return () => P.zoneAggregate(field, n, offs, a.zones, a.now, 30, 100, a.out, oh);
     };
     expect(za([0, 2, 4])()).toBe(2);
     expectCode(S.E_ID, za([0, 3, 2]));
     expectCode(S.E_ID, za([-1, 2, 4]));
     expectCode(S.E_ID, za([0, 2, 5]));
+    // zones = 0 still bounds offsets[0] by nodeCount (ABI version 1 accepted any offsets[0] >= 0 there)
+    expectCode(S.E_ID, za([5, 2, 4], { zones: 0 }));
+    expect(za([4, 2, 4], { zones: 0 })()).toBe(0);
+    expect(za([0, 2, 4], { zones: 0 })()).toBe(0);
     expectCode(S.E_COUNT, za([0, 2, 4], { zones: -1 }));
     expectCode(S.E_ARG, za([0, 2, 4], { now: NaN }));
     expectCode(S.E_NULL, za([0, 2, 4], { out: 0 }));
-    expectCode(S.E_BOUNDS, () => e.zoneAggregate(field, 858993460, offs, 2, 0, 30, 100, os, oh)); // 5 x n wraps in i32
+    expectCode(S.E_BOUNDS, () => P.zoneAggregate(field, 858993460, offs, 2, 0, 30, 100, os, oh)); // 5 x n wraps in i32
     // an output over the offsets (read again after outputs are written) once trapped: now refused
     expectCode(S.E_ARG, za([0, 2, 4], { out: offs + 4 }));
-    expectCode(S.E_ARG, () => e.zoneAggregate(field, n, offs, 2, 0, 30, 100, os, os + 4));
-    expectCode(S.E_ARG, () => e.zoneAggregate(field, n, offs, 2, 0, 30, 100, os, field + 8));
+    expectCode(S.E_ARG, () => P.zoneAggregate(field, n, offs, 2, 0, 30, 100, os, os + 4));
+    expectCode(S.E_ARG, () => P.zoneAggregate(field, n, offs, 2, 0, 30, 100, os, field + 8));
 
     const sl = core.arena.alloc(8), ht = core.arena.alloc(8), cum = core.arena.alloc(16, 8);
     expectCode(S.E_ARG, () => e.tegWeights(sl, ht, 2, 1, 0, cum));

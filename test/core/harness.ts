@@ -2,9 +2,68 @@
 // and out of a core's memory.
 import fc from "fast-check";
 import { loadCore, type Core } from "../../src/core/wasm.js";
+import { writeChoice, writeMem, writeProbe, writeZone } from "../../src/core/blocks.js";
 
-export const simd = loadCore("simd");
-export const scalar = loadCore("scalar");
+/**
+ * Bytes kept at the start of each test core's arena, before anything a test
+ * allocates, for the parameter block of the positional calls below: the block
+ * overlaps no buffer of a test, and arena.reset() keeps it.
+ */
+export const BLOCK_RESERVE = 128;
+
+function withBlock(core: Core): Core {
+  const a = core.arena, reset = a.reset.bind(a);
+  a.reset = () => {
+    reset();
+    a.alloc(BLOCK_RESERVE, 8);
+  };
+  a.reset();
+  return core;
+}
+
+/** The reserved parameter block of a test core. */
+export function blockOf(core: Core): number {
+  return Math.ceil(core.arena.base / 8) * 8;
+}
+
+/** Memory above the reserved block (what a call must leave unchanged when it fails). */
+export function afterBlock(core: Core): Uint8Array {
+  return core.arena.u8.slice(blockOf(core) + BLOCK_RESERVE);
+}
+
+/**
+ * The block entry points called with the positional arguments of ABI version
+ * 1: each call writes every field of the reserved block, then calls with it.
+ */
+export function positional(core: Core) {
+  const a = core.arena, x = core.exports, b = blockOf(core);
+  return {
+    scoreCandidates(field: number, nodeCount: number, table: number, atoms: number, cand: number, n: number,
+      now: number, m: number, contiguous: number, gamma: number, degradeAge: number, noise: number): number {
+      writeChoice(a, b, { field, nodeCount, table, atoms, cand, n, now, m, contiguous, gamma, degradeAge, noise });
+      return x.scoreCandidates(b);
+    },
+    probeCandidates(field: number, nodeCount: number, table: number, atoms: number, k: number, now: number, m: number,
+      contiguous: number, gamma: number, degradeAge: number, sigma: number, rng: number, zig: number,
+      seen: number, cand: number, noise: number, start: number): number {
+      writeProbe(a, b, { field, nodeCount, table, atoms, k, now, m, contiguous, gamma, degradeAge, sigma, rng, zig, seen, cand, noise, start });
+      return x.probeCandidates(b);
+    },
+    zoneAggregate(field: number, nodeCount: number, offsets: number, zones: number, now: number,
+      degradeAge: number, degradeHeat: number, outSlack: number, outHeat: number): number {
+      writeZone(a, b, { field, nodeCount, offsets, zones, now, degradeAge, degradeHeat, outSlack, outHeat });
+      return x.zoneAggregate(b);
+    },
+    memTick(recs: number, count: number, nodes: number, base: number, usage: number, tick: number, seed: number,
+      kappa: number, sigma: number, burstRate: number, burstScale: number, threshold: number, out: number, outCap: number): number {
+      writeMem(a, b, { recs, count, nodes, base, usage, out, outCap, tick, seed, kappa, sigma, burstRate, burstScale, threshold });
+      return x.memTick(b);
+    },
+  };
+}
+
+export const simd = withBlock(loadCore("simd"));
+export const scalar = withBlock(loadCore("scalar"));
 export const builds: Array<[string, Core]> = [["simd", simd], ["scalar", scalar]];
 export const WIDTHS = Array.from({ length: 16 }, (_, i) => (i + 1) * 64);
 

@@ -3,7 +3,7 @@
 // statistics of the process it implements.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { builds, getF64, getI32, put, simd, scalar } from "./harness.js";
+import { builds, getF64, getI32, positional, put, simd, scalar } from "./harness.js";
 import { memTick as twinTick, memNormal, REC_F64 } from "../../src/core/reference/memory.js";
 import { Status } from "../../src/core/status.js";
 import type { Core } from "../../src/core/wasm.js";
@@ -25,7 +25,7 @@ function records(n: number, nodes: number, gen: (i: number) => [number, number, 
 function coreTick(core: Core, recs: Float64Array, base: Float64Array, a: Args) {
   const n = recs.length / REC_F64, nodes = base.length;
   const pr = put(core, recs, 8), pb = put(core, base, 8), pu = put(core, new Float64Array(nodes), 8), po = put(core, new Int32Array(nodes));
-  const st = core.exports.memTick(pr, n, nodes, pb, pu, a.tick, a.seed, a.kappa, a.sigma, a.burstRate, a.burstScale, a.threshold, po, nodes);
+  const st = positional(core).memTick(pr, n, nodes, pb, pu, a.tick, a.seed, a.kappa, a.sigma, a.burstRate, a.burstScale, a.threshold, po, nodes);
   return { st, recs: getF64(core, pr, recs.length), usage: getF64(core, pu, nodes), over: st >= 0 ? [...getI32(core, po, Math.min(st, nodes))] : [] };
 }
 
@@ -110,7 +110,7 @@ describe("memTick", () => {
     for (const [name, core] of builds) {
       const nodes = 10, base = Float64Array.from({ length: nodes }, (_, i) => (i % 3 === 0 ? 300 * KIB : 0));
       const pr = put(core, records(1, nodes, () => [1, 1, 1]), 8), pb = put(core, base, 8), pu = put(core, new Float64Array(nodes), 8), po = put(core, new Int32Array(2));
-      const st = core.exports.memTick(pr, 1, nodes, pb, pu, 0, 1, 0.1, 0, 0, 0, 200 * KIB, po, 2);
+      const st = positional(core).memTick(pr, 1, nodes, pb, pu, 0, 1, 0.1, 0, 0, 0, 200 * KIB, po, 2);
       expect(st, name).toBe(4); // nodes 0, 3, 6, 9
       expect([...getI32(core, po, 2)], name).toEqual([0, 3]);
     }
@@ -120,9 +120,9 @@ describe("memTick", () => {
     for (const [name, core] of builds) {
       const nodes = 4, recs = records(8, nodes, () => [1, 1, 1]);
       const pr = put(core, recs, 8), pb = put(core, new Float64Array(nodes), 8), pu = put(core, new Float64Array(nodes).fill(-7), 8), po = put(core, new Int32Array(nodes));
-      const k = core.exports;
-      const call = (o: Partial<Args & { count: number; nodes: number; recs: number; outCap: number; out: number; usage: number }> = {}) => k.memTick(
-        o.recs ?? pr, o.count ?? 8, o.nodes ?? nodes, pb, o.usage ?? pu, o.tick ?? 0, o.seed ?? 1, o.kappa ?? 0.1, o.sigma ?? 0.1,
+      const k = core.exports, P = positional(core);
+      const call = (o: Partial<Args & { count: number; nodes: number; recs: number; outCap: number; out: number; usage: number; base: number }> = {}) => P.memTick(
+        o.recs ?? pr, o.count ?? 8, o.nodes ?? nodes, o.base ?? pb, o.usage ?? pu, o.tick ?? 0, o.seed ?? 1, o.kappa ?? 0.1, o.sigma ?? 0.1,
         o.burstRate ?? 0.02, o.burstScale ?? 0.25, o.threshold ?? 1, o.out ?? po, o.outCap ?? nodes);
       expect(call({ count: -1 }), name).toBe(Status.E_COUNT);
       expect(call({ nodes: 0 }), name).toBe(Status.E_COUNT);
@@ -140,6 +140,7 @@ describe("memTick", () => {
       expect(call({ threshold: NaN }), name).toBe(Status.E_ARG);
       expect(call({ usage: pb }), name).toBe(Status.E_ARG); // usage overlaps base
       expect(call({ out: pu }), name).toBe(Status.E_ARG); // out overlaps usage
+      expect(call({ base: pr + 8 * 8 }), name).toBe(Status.E_ARG); // base (read) overlaps the records (written), which ABI version 1 let through
       // a record on a node out of range: found before anything is written
       const bad = recs.slice();
       bad[5 * REC_F64] = nodes;

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as ref from "../../src/core/reference/score.js";
-import { builds, getF32, getF64, getI32, put, tableArb } from "./harness.js";
+import { builds, getF32, getF64, getI32, positional, put, tableArb } from "./harness.js";
 
 const RUNS = { numRuns: 200 };
 const f32 = (min: number, max: number) => fc.float({ min: Math.fround(min), max: Math.fround(max), noNaN: true });
@@ -76,7 +76,7 @@ describe("utility field kernels agree: simd, scalar, TypeScript", () => {
           for (const [, core] of builds) {
             core.arena.reset();
             const fp = put(core, field), tp = put(core, table), cp = put(core, cand), np = put(core, noise);
-            expect(core.exports.scoreCandidates(fp, count, tp, atoms, cp, n, now, m, c, gamma, degradeAge, np)).toBe(want);
+            expect(positional(core).scoreCandidates(fp, count, tp, atoms, cp, n, now, m, c, gamma, degradeAge, np)).toBe(want);
           }
         },
       ),
@@ -109,7 +109,7 @@ describe("utility field kernels agree: simd, scalar, TypeScript", () => {
             core.arena.reset();
             const fp = put(core, field), op = put(core, offsets);
             const sp = core.arena.alloc(4 * zones), hp = core.arena.alloc(4 * zones);
-            expect(core.exports.zoneAggregate(fp, nodeCount, op, zones, now, degradeAge, degradeHeat, sp, hp)).toBe(zones);
+            expect(positional(core).zoneAggregate(fp, nodeCount, op, zones, now, degradeAge, degradeHeat, sp, hp)).toBe(zones);
             expect(getF32(core, sp, zones)).toEqual(wantS);
             expect(getF32(core, hp, zones)).toEqual(wantH);
           }

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as ref from "../../src/core/reference/score.js";
-import { builds, getF32, getF64, put } from "./harness.js";
+import { builds, getF32, getF64, positional, put } from "./harness.js";
 
 const anyF32 = fc.float(); // includes -0, +-Infinity, NaN, subnormals, +-3.4e38
 
@@ -28,7 +28,7 @@ describe("special values: simd = scalar = TypeScript", () => {
         for (const [, core] of builds) {
           core.arena.reset();
           const fp = put(core, field), op = put(core, offsets), sp = core.arena.alloc(8), hp = core.arena.alloc(8);
-          expect(core.exports.zoneAggregate(fp, 8, op, 2, now, da, dh, sp, hp)).toBe(want);
+          expect(positional(core).zoneAggregate(fp, 8, op, 2, now, da, dh, sp, hp)).toBe(want);
           if (want >= 0) {
             expect(sameBits(getF32(core, sp, 2), ws)).toBe(true);
             expect(sameBits(getF32(core, hp, 2), wh)).toBe(true);
@@ -52,7 +52,7 @@ describe("special values: simd = scalar = TypeScript", () => {
         for (const [, core] of builds) {
           core.arena.reset();
           const fp = put(core, field), tp = put(core, table), cp = put(core, cand), np = put(core, noise);
-          expect(core.exports.scoreCandidates(fp, 4, tp, 256, cp, 4, now, 4, 0, gamma, 50, np)).toBe(want);
+          expect(positional(core).scoreCandidates(fp, 4, tp, 256, cp, 4, now, 4, 0, gamma, 50, np)).toBe(want);
           const out = core.arena.alloc(32, 8);
           expect(core.exports.tegWeights(fp, fp + 16, 4, gamma, tau, out)).toBe(wantW);
           if (wantW >= 0) expect(sameBits(getF64(core, out, 4), cum)).toBe(true);

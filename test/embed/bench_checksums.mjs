@@ -6,7 +6,8 @@
 //   node test/embed/bench_checksums.mjs [simd|scalar|both] [--native]
 //
 // It is also the executable reference of the input definitions for the JS bench.
-// Needs build/ and, for probe-candidates' stream and normal draws, dist/ (npm run build).
+// Needs build/ and, for probe-candidates' stream and normal draws and the parameter
+// blocks' writers (src/core/blocks.ts), dist/ (npm run build).
 // Prints one JSON object {flavor: {kernel: checksum}}; exits 1 on a mismatch.
 import { readFileSync, existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
@@ -53,14 +54,21 @@ function genBitmaps(next, rows /* BigUint64Array view */) {
 // (src/sim/ziggurat.ts) are the simulator's own, from the build in dist/
 let sim;
 try {
-  sim = { ...(await import("../../dist/src/sim/rng.js")), ...(await import("../../dist/src/sim/ziggurat.js")) };
+  sim = {
+    ...(await import("../../dist/src/sim/rng.js")), ...(await import("../../dist/src/sim/ziggurat.js")),
+    ...(await import("../../dist/src/core/blocks.js")),
+  };
 } catch {
   console.error("bench_checksums: dist/ is missing; run npm run build (npm ci does it)");
   process.exit(2);
 }
+/** Typed views over the memory, as the block writers take them. */
+const views = (b) => ({ i32: new Int32Array(b), f32: new Float32Array(b), f64: new Float64Array(b) });
+
 function probeChecksum(x, alloc, buf, field, table) {
   const SETS = 1024, N = 16, SIGMA = 0.5, E_DEFER = -13;
   const rng = alloc(24), zig = alloc(sim.ZIG_BYTES), seen = alloc(512), cand = alloc(N * 4), noise = alloc(N * 4);
+  const block = alloc(sim.PROBE.BYTES);
   sim.writeZigguratTables(buf(), zig);
   new Uint32Array(buf(), seen, 128).fill(0);
   const next = splitmix(42), st = new Int32Array(buf(), rng, 6);
@@ -69,7 +77,11 @@ function probeChecksum(x, alloc, buf, field, table) {
   for (let s = 0; s < SETS; s++) {
     let start = 0, r;
     for (;;) {
-      r = x.probeCandidates(field, NODES, table, ATOMS, N, 1000, K, s & 1, 0.5, 500, SIGMA, rng, zig, seen, cand, noise, start);
+      sim.writeProbe(views(buf()), block, {
+        field, nodeCount: NODES, table, atoms: ATOMS, k: N, now: 1000, m: K, contiguous: s & 1, gamma: 0.5,
+        degradeAge: 500, sigma: SIGMA, rng, zig, seen, cand, noise, start,
+      });
+      r = x.probeCandidates(block);
       if (r !== E_DEFER) break;
       // the host's share, as src/laminar/probe.ts does it: finish draw s4[4] from its word s4[5], in the stream
       const s4 = new Int32Array(buf(), rng, 6), i = s4[4], stream = new sim.Rng(s4.subarray(0, 4));
@@ -150,8 +162,13 @@ function checksums(flavor) {
       for (let i = 0; i < N; i++) Z[s * N + i] = (Number(next() % 65536n) - 32768) / 16777216;
     }
     let c = 0;
+    const block = alloc(sim.CHOICE.BYTES);
     for (let s = 0; s < SETS; s++) {
-      const r = x.scoreCandidates(field, NODES, table, ATOMS, cand + s * N * 4, N, 1000, K, s & 1, 0.5, 500, noise + s * N * 4);
+      sim.writeChoice(views(buf()), block, {
+        field, nodeCount: NODES, table, atoms: ATOMS, cand: cand + s * N * 4, n: N, now: 1000, m: K, contiguous: s & 1,
+        gamma: 0.5, degradeAge: 500, noise: noise + s * N * 4,
+      });
+      const r = x.scoreCandidates(block);
       c = hash31(c, r);
     }
     out["score-candidates"] = c;
@@ -159,7 +176,11 @@ function checksums(flavor) {
     const ZONES = 16, offsets = alloc((ZONES + 1) * 4), slack = alloc(ZONES * 4), heat = alloc(ZONES * 4);
     const OF = new Int32Array(buf(), offsets, ZONES + 1);
     for (let z = 0; z <= ZONES; z++) OF[z] = z * 256;
-    if (x.zoneAggregate(field, NODES, offsets, ZONES, 1000, 500, 8, slack, heat) !== ZONES) throw new Error("zoneAggregate failed");
+    const zb = alloc(sim.ZONE.BYTES);
+    sim.writeZone(views(buf()), zb, {
+      field, nodeCount: NODES, offsets, zones: ZONES, now: 1000, degradeAge: 500, degradeHeat: 8, outSlack: slack, outHeat: heat,
+    });
+    if (x.zoneAggregate(zb) !== ZONES) throw new Error("zoneAggregate failed");
     const SL = new Float32Array(buf(), slack, ZONES), HE = new Float32Array(buf(), heat, ZONES);
     c = 0;
     for (let z = 0; z < ZONES; z++) c = hash31(c, bits(SL[z]));

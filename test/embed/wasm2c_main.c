@@ -13,6 +13,7 @@
  * The "regressions" group pins bugs that were found by these harnesses and
  * fixed (bounds checks that wrapped around in i32 arithmetic and trapped). */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,53 @@ static float rdf(uint32_t p) { float v; memcpy(&v, M() + p, 4); return v; }
 static double rdd(uint32_t p) { double v; memcpy(&v, M() + p, 8); return v; }
 static uint32_t rdu(uint32_t p) { uint32_t v; memcpy(&v, M() + p, 4); return v; }
 static uint32_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+/* ---- parameter blocks (docs/abi.md, "Parameter blocks"): the header's structs, copied into
+ * the block reserved at the start of each group's memory; the calls below take the ABI
+ * version 1 arguments, so each check reads as before ---- */
+_Static_assert(sizeof(laminar_choice_block) == LAMINAR_CHOICE_BLOCK_BYTES, "choice block size");
+_Static_assert(sizeof(laminar_probe_block) == LAMINAR_PROBE_BLOCK_BYTES, "probe block size");
+_Static_assert(sizeof(laminar_zone_block) == LAMINAR_ZONE_BLOCK_BYTES, "zone block size");
+_Static_assert(sizeof(laminar_mem_block) == LAMINAR_MEM_BLOCK_BYTES, "memory block size");
+_Static_assert(offsetof(laminar_choice_block, noise) == LAMINAR_CHOICE_OFF_NOISE, "choice noise");
+_Static_assert(offsetof(laminar_choice_block, gamma) == LAMINAR_CHOICE_OFF_GAMMA, "choice gamma");
+_Static_assert(offsetof(laminar_probe_block, sigma) == LAMINAR_PROBE_OFF_SIGMA, "probe sigma");
+_Static_assert(offsetof(laminar_probe_block, start) == LAMINAR_PROBE_OFF_START, "probe start");
+_Static_assert(offsetof(laminar_zone_block, outHeat) == LAMINAR_ZONE_OFF_OUT_HEAT, "zone outHeat");
+_Static_assert(offsetof(laminar_mem_block, outCap) == LAMINAR_MEM_OFF_OUT_CAP, "mem outCap");
+_Static_assert(offsetof(laminar_mem_block, tick) == LAMINAR_MEM_OFF_TICK, "mem tick");
+_Static_assert(offsetof(laminar_mem_block, threshold) == LAMINAR_MEM_OFF_THRESHOLD, "mem threshold");
+
+static uint32_t blk; /* the reserved block: allocated first in every group */
+
+static int32_t score_call(uint32_t field, int32_t nodeCount, uint32_t table, int32_t atoms, uint32_t cand, int32_t n,
+                          float now, int32_t m, int32_t contiguous, float gamma, float degradeAge, uint32_t noise) {
+  const laminar_choice_block b = {field, nodeCount, table, atoms, cand, n, now, m, contiguous, gamma, degradeAge, noise};
+  memcpy(M() + blk, &b, sizeof b);
+  return (int32_t)X(scoreCandidates)(I, blk);
+}
+static int32_t probe_call(uint32_t field, int32_t nodeCount, uint32_t table, int32_t atoms, int32_t k, float now,
+                          int32_t m, int32_t contiguous, float gamma, float degradeAge, double sigma, uint32_t rng,
+                          uint32_t zig, uint32_t seen, uint32_t cand, uint32_t noise, int32_t start) {
+  const laminar_probe_block b = {{field, nodeCount, table, atoms, cand, k, now, m, contiguous, gamma, degradeAge, noise},
+                                 sigma, rng, zig, seen, start};
+  memcpy(M() + blk, &b, sizeof b);
+  return (int32_t)X(probeCandidates)(I, blk);
+}
+static int32_t zone_call(uint32_t field, int32_t nodeCount, uint32_t offsets, int32_t zones, float now,
+                         float degradeAge, float degradeHeat, uint32_t outSlack, uint32_t outHeat) {
+  const laminar_zone_block b = {field, nodeCount, offsets, zones, now, degradeAge, degradeHeat, outSlack, outHeat, 0};
+  memcpy(M() + blk, &b, sizeof b);
+  return (int32_t)X(zoneAggregate)(I, blk);
+}
+static int32_t mem_call(uint32_t recs, int32_t count, int32_t nodes, uint32_t base, uint32_t usage, double tick,
+                        double seed, double kappa, double sigma, double burstRate, double burstScale, double threshold,
+                        uint32_t out, int32_t outCap) {
+  const laminar_mem_block b = {recs, count, nodes, base, usage, out, outCap, 0, tick, seed, kappa, sigma,
+                               burstRate, burstScale, threshold};
+  memcpy(M() + blk, &b, sizeof b);
+  return (int32_t)X(memTick)(I, blk);
+}
 
 static uint32_t row(const uint64_t *w, int n) {
   uint32_t p = alloc(8 * n);
@@ -261,7 +309,7 @@ static void group_bench_inputs(void) {
   }
   x = 0;
   for (int c = 0; c < SETS; c++)
-    x = hash31(x, X(scoreCandidates)(I, field, NODES, tbl, ATOMS, cand + 4 * c * N16, N16, 1000.0f, K, c & 1, 0.5f,
+    x = hash31(x, score_call(field, NODES, tbl, ATOMS, cand + 4 * c * N16, N16, 1000.0f, K, c & 1, 0.5f,
                                      500.0f, noise + 4 * c * N16));
   sums[5] = x;
   /* probe-candidates: 1,024 probe actions on the same field, one stream; deferred draws finished here */
@@ -285,7 +333,7 @@ static void group_bench_inputs(void) {
     for (int c = 0; c < SETS; c++) {
       int32_t r, start = 0;
       for (;;) {
-        r = (int32_t)X(probeCandidates)(I, field, NODES, tbl, ATOMS, N16, 1000.0f, K, c & 1, 0.5f, 500.0f, 0.5,
+        r = probe_call(field, NODES, tbl, ATOMS, N16, 1000.0f, K, c & 1, 0.5f, 500.0f, 0.5,
                                         rng, zig, seen, pc, pn, (uint32_t)start);
         if (r != -13) break; /* E_DEFER: finish the draw of candidate rng[4] from its word rng[5] */
         const int32_t i = rdi(rng + 16), hz = rdi(rng + 20);
@@ -302,7 +350,7 @@ static void group_bench_inputs(void) {
   }
   uint32_t off = alloc(17 * 4), sl = alloc(64), he = alloc(64);
   for (int z = 0; z <= 16; z++) { int32_t v = z * 256; wri(off + 4 * z, &v, 1); }
-  X(zoneAggregate)(I, field, NODES, off, 16, 1000.0f, 500.0f, 8.0f, sl, he);
+  zone_call(field, NODES, off, 16, 1000.0f, 500.0f, 8.0f, sl, he);
   x = 0;
   for (int z = 0; z < 16; z++) x = hash31(x, rdu(sl + 4 * z));
   for (int z = 0; z < 16; z++) x = hash31(x, rdu(he + 4 * z));
@@ -329,7 +377,7 @@ static void group_bench_inputs(void) {
 /* ---- groups ---- */
 static void group_module(void) {
   check_i("simdEnabled() (scalar build)", X(simdEnabled)(I), 0);
-  check_i("abiVersion()", X(abiVersion)(I), 1);
+  check_i("abiVersion()", X(abiVersion)(I), 2);
   uint32_t hb = X(heapBase)(I);
   check_true("heapBase() > 0 and 8-byte aligned", hb > 0 && hb % 8 == 0);
   check_true("heapBase() above the 770 f32 lookup-table entries", hb >= 770 * 4);
@@ -547,7 +595,7 @@ static int32_t sc(uint32_t fld, const int32_t *cands, int n, int32_t m, int32_t 
   float zero[16] = {0};
   wri(sc_cand, cands, n);
   wrf(sc_noise, noise ? noise : zero, n);
-  return (int32_t)X(scoreCandidates)(I, fld, (uint32_t)nodeCount, sc_tbl, 64, sc_cand, (uint32_t)n, now,
+  return score_call(fld, (uint32_t)nodeCount, sc_tbl, 64, sc_cand, (uint32_t)n, now,
                                      (uint32_t)m, (uint32_t)contiguous, 0.5f, degrade, sc_noise);
 }
 #define CANDS(...) (const int32_t[]){__VA_ARGS__}, (int)(sizeof((const int32_t[]){__VA_ARGS__}) / 4)
@@ -603,17 +651,21 @@ static void group_score(void) {
   uint32_t zf = field_ptr(13, zS, zH, z13, zdH, zst);
   uint32_t off = alloc(32), sl = alloc(16), he = alloc(16);
   wri(off, (const int32_t[]){0, 2, 2, 6, 13}, 5);
-  check_i("zoneAggregate returns zones", (int32_t)X(zoneAggregate)(I, zf, 13, off, 4, tnow, 500, 8, sl, he), 4);
+  check_i("zoneAggregate returns zones", zone_call(zf, 13, off, 4, tnow, 500, 8, sl, he), 4);
   check_af("zoneAggregate mean slack", sl, (const float[]){2, 0, 3, 1}, 4);
   check_af("zoneAggregate total heat", he, (const float[]){3, 0, 12, 3.5f}, 4);
   wri(off, (const int32_t[]){0, 2, 1, 6, 13}, 5);
   wrf(sl, (const float[]){-1, -1, -1, -1}, 4);
-  check_i("zoneAggregate decreasing offsets -> E_ID", (int32_t)X(zoneAggregate)(I, zf, 13, off, 4, tnow, 500, 8, sl, he), E_ID);
+  check_i("zoneAggregate decreasing offsets -> E_ID", zone_call(zf, 13, off, 4, tnow, 500, 8, sl, he), E_ID);
   check_af("zoneAggregate no write on error", sl, (const float[]){-1, -1, -1, -1}, 4);
   wri(off, (const int32_t[]){0, 2, 2, 6, 14}, 5);
-  check_i("zoneAggregate offset > nodeCount -> E_ID", (int32_t)X(zoneAggregate)(I, zf, 13, off, 4, tnow, 500, 8, sl, he), E_ID);
-  check_i("zoneAggregate zones=0", (int32_t)X(zoneAggregate)(I, zf, 13, off, 0, tnow, 500, 8, sl, he), 0);
-  check_i("zoneAggregate E_ARG NaN", (int32_t)X(zoneAggregate)(I, zf, 13, off, 1, NAN, 500, 8, sl, he), E_ARG);
+  check_i("zoneAggregate offset > nodeCount -> E_ID", zone_call(zf, 13, off, 4, tnow, 500, 8, sl, he), E_ID);
+  check_i("zoneAggregate zones=0", zone_call(zf, 13, off, 0, tnow, 500, 8, sl, he), 0);
+  wri(off, (const int32_t[]){14}, 1);
+  check_i("zoneAggregate zones=0, offsets[0] > nodeCount -> E_ID", zone_call(zf, 13, off, 0, tnow, 500, 8, sl, he), E_ID);
+  wri(off, (const int32_t[]){13}, 1);
+  check_i("zoneAggregate zones=0, offsets[0] = nodeCount", zone_call(zf, 13, off, 0, tnow, 500, 8, sl, he), 0);
+  check_i("zoneAggregate E_ARG NaN", zone_call(zf, 13, off, 1, NAN, 500, 8, sl, he), E_ARG);
 
   /* tegWeights */
   uint32_t tsl = alloc(16), the = alloc(16), cum = alloc(32);
@@ -736,13 +788,21 @@ static void group_memory(void) {
   const double b[2] = {0, 1048576};
   wrd(recs, r, 12);
   wrd(base, b, 2);
-  check_i("memTick: one node over 2.5e6 KiB", (int32_t)X(memTick)(I, recs, 2, 2, base, use, 0.0, 1.0, 0.5, 0.0, 0.0, 0.25, 2500000.0, out, 2), 1);
+  check_i("memTick: one node over 2.5e6 KiB", mem_call(recs, 2, 2, base, use, 0.0, 1.0, 0.5, 0.0, 0.0, 0.25, 2500000.0, out, 2), 1);
   check_i("memTick: it is node 1", rdi(out), 1);
   check_d("memTick: drift moves half way to the target", rdd(recs + 24), 2.0);
   check_d("memTick: node 0 uses 2 GiB", rdd(use), 2097152.0);
   check_d("memTick: node 1 uses its base + 2 GiB", rdd(use + 8), 3145728.0);
-  check_i("memTick: fractional tick -> E_ARG", (int32_t)X(memTick)(I, recs, 2, 2, base, use, 1.5, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, out, 2), E_ARG);
-  check_i("memTick: a record on node 2 of 2 -> E_ID", (int32_t)X(memTick)(I, recs, 2, 1, base, use, 0.0, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, out, 2), E_ID);
+  check_i("memTick: fractional tick -> E_ARG", mem_call(recs, 2, 2, base, use, 1.5, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, out, 2), E_ARG);
+  check_i("memTick: a record on node 2 of 2 -> E_ID", mem_call(recs, 2, 1, base, use, 0.0, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, out, 2), E_ID);
+  check_i("memTick: base over the records (written) -> E_ARG",
+          mem_call(recs, 2, 2, recs + 16, use, 0.0, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, out, 2), E_ARG);
+  check_i("memTick: usage over its own block -> E_ARG",
+          mem_call(recs, 2, 2, base, blk, 0.0, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, out, 2), E_ARG);
+  /* the block pointer itself */
+  check_i("memTick: null block -> E_NULL", (int32_t)X(memTick)(I, 0), E_NULL);
+  check_i("memTick: block at +4 -> E_ALIGN", (int32_t)X(memTick)(I, blk + 4), E_ALIGN);
+  check_i("memTick: block past memory -> E_BOUNDS", (int32_t)X(memTick)(I, msize() - 8), E_BOUNDS);
 }
 
 /* docs/laminar_core.h: its constants against this build (its signatures are
@@ -777,10 +837,10 @@ static void known_trap(const char *name, const char *issue, wasm_rt_trap_t tr) {
 
 static uint32_t ki_fld, ki_off, ki_sl, ki_he, ki_cand, ki_noise, ki_tbl, ki_out;
 static int32_t probe_zone_aggregate(void) {
-  return (int32_t)X(zoneAggregate)(I, ki_fld, 858993460u, ki_off, 1, 0, 100, 1, ki_sl, ki_he);
+  return zone_call(ki_fld, 858993460u, ki_off, 1, 0, 100, 1, ki_sl, ki_he);
 }
 static int32_t probe_score_candidates(void) {
-  return (int32_t)X(scoreCandidates)(I, ki_fld, 858993460u, ki_fld, 320, ki_cand, 1, 0, 0, 0, 0.5f, 100, ki_noise);
+  return score_call(ki_fld, 858993460u, ki_fld, 320, ki_cand, 1, 0, 0, 0, 0.5f, 100, ki_noise);
 }
 static int32_t probe_zone_update(void) {
   uint32_t end = msize();
@@ -824,6 +884,7 @@ static void group_regressions(void) {
 static void run_group(const char *name, void (*fn)(void)) {
   Z_laminar_instantiate(I);
   top = (X(heapBase)(I) + 63) & ~63u;
+  blk = alloc_a(128, 8);
   wasm_rt_trap_t tr = wasm_rt_impl_try();
   if (tr != 0) {
     failed++;

@@ -64,6 +64,44 @@ def f32_bits(x):
     return struct.unpack("<I", struct.pack("<f", x))[0]
 
 
+# Parameter blocks (docs/abi.md, "Parameter blocks"): for each entry point
+# that takes one, its size and, in the order of its ABI version 1 arguments,
+# each field's byte offset and struct format (i: i32 or u32 pointer, f: f32,
+# d: f64). Core calls these entry points with the old positional arguments
+# and writes them into a block at these offsets; check_header holds the
+# offsets to the header's LAMINAR_*_OFF_* constants.
+BLOCKS = {
+    "scoreCandidates": ("CHOICE", 48, [
+        ("field", 0, "i"), ("nodeCount", 4, "i"), ("table", 8, "i"), ("atoms", 12, "i"), ("cand", 16, "i"),
+        ("n", 20, "i"), ("now", 24, "f"), ("m", 28, "i"), ("contiguous", 32, "i"), ("gamma", 36, "f"),
+        ("degradeAge", 40, "f"), ("noise", 44, "i")]),
+    "probeCandidates": ("PROBE", 72, [
+        ("field", 0, "i"), ("nodeCount", 4, "i"), ("table", 8, "i"), ("atoms", 12, "i"), ("n", 20, "i"),
+        ("now", 24, "f"), ("m", 28, "i"), ("contiguous", 32, "i"), ("gamma", 36, "f"), ("degradeAge", 40, "f"),
+        ("sigma", 48, "d"), ("rng", 56, "i"), ("zig", 60, "i"), ("seen", 64, "i"), ("cand", 16, "i"),
+        ("noise", 44, "i"), ("start", 68, "i")]),
+    "zoneAggregate": ("ZONE", 40, [
+        ("field", 0, "i"), ("nodeCount", 4, "i"), ("offsets", 8, "i"), ("zones", 12, "i"), ("now", 16, "f"),
+        ("degradeAge", 20, "f"), ("degradeHeat", 24, "f"), ("outSlack", 28, "i"), ("outHeat", 32, "i")]),
+    "memTick": ("MEM", 88, [
+        ("recs", 0, "i"), ("count", 4, "i"), ("nodes", 8, "i"), ("base", 12, "i"), ("usage", 16, "i"),
+        ("tick", 32, "d"), ("seed", 40, "d"), ("kappa", 48, "d"), ("sigma", 56, "d"), ("burstRate", 64, "d"),
+        ("burstScale", 72, "d"), ("threshold", 80, "d"), ("out", 20, "i"), ("outCap", 24, "i")]),
+}
+
+
+def pack_field(fmt, v):
+    """One block field as a host would store it: i32 wraps, f32 rounds (overflow to an infinity)."""
+    if fmt == "i":
+        return struct.pack("<i", ((int(v) + (1 << 31)) % (1 << 32)) - (1 << 31))
+    if fmt == "f":
+        try:
+            return struct.pack("<f", v)
+        except OverflowError:
+            return struct.pack("<f", math.copysign(math.inf, v))
+    return struct.pack("<d", v)
+
+
 class Core:
     """One instance of a core build, with a bump allocator over its memory."""
 
@@ -77,12 +115,29 @@ class Core:
         self.memory = ex["memory"]
         self._fns = {n: ex[n] for n in self.export_names if n != "memory"}
         self.top = (self.call("heapBase") + 63) & ~63
+        self.block = self.alloc(128, 8)  # the parameter block of block_call, before any buffer
 
     def call(self, name, *args):
         return self._fns[name](self.store, *args)
 
+    def write_block(self, name, at, *args):
+        """Write the block of `name` for its ABI version 1 arguments at `at`."""
+        _, nbytes, fields = BLOCKS[name]
+        buf = bytearray(nbytes)
+        for (_, off, fmt), v in zip(fields, args, strict=True):
+            b = pack_field(fmt, v)
+            buf[off:off + len(b)] = b
+        self.memory.write(self.store, bytes(buf), at)
+
+    def block_call(self, name, *args):
+        """Call a block entry point with its ABI version 1 arguments, through the reserved block."""
+        self.write_block(name, self.block, *args)
+        return self.call(name, self.block)
+
     def __getattr__(self, name):
         fns = self.__dict__.get("_fns", {})
+        if name in BLOCKS and name in fns:
+            return lambda *a: self.block_call(name, *a)
         if name in fns:
             return lambda *a: self.call(name, *a)
         raise AttributeError(name)
@@ -386,7 +441,7 @@ def check_module(t, c, simd):
     missing = [n for n in EXPECTED_EXPORTS if n not in c.export_names]
     t.check("all documented exports present", missing, [])
     t.check("simdEnabled()", c.simdEnabled(), 1 if simd else 0)
-    t.check("abiVersion()", c.abiVersion(), 1)
+    t.check("abiVersion()", c.abiVersion(), 2)
     hb = c.heapBase()
     t.check("heapBase() > 0 and 8-byte aligned", hb > 0 and hb % 8 == 0)
     t.check("heapBase() above the 770 f32 lookup-table entries", hb >= 770 * 4)
@@ -692,6 +747,10 @@ def check_score(t, c):
     c.write(off, "i", [0, 2, 2, 6, 14])
     t.check("zoneAggregate offset > nodeCount -> E_ID", c.zoneAggregate(fld, 13, off, 4, now, 500.0, 8.0, sl, he), E_ID)
     t.check("zoneAggregate zones=0", c.zoneAggregate(fld, 13, off, 0, now, 500.0, 8.0, sl, he), 0)
+    c.write(off, "i", [14])
+    t.check("zoneAggregate zones=0, offsets[0] > nodeCount -> E_ID", c.zoneAggregate(fld, 13, off, 0, now, 500.0, 8.0, sl, he), E_ID)
+    c.write(off, "i", [13])
+    t.check("zoneAggregate zones=0, offsets[0] = nodeCount", c.zoneAggregate(fld, 13, off, 0, now, 500.0, 8.0, sl, he), 0)
     t.check("zoneAggregate E_ARG NaN", c.zoneAggregate(fld, 13, off, 1, float("nan"), 500.0, 8.0, sl, he), E_ARG)
 
     # tegWeights: U = [2, 1, 0] (slack 3, 1, 0; heat 0), tau 1 -> w = 1, 1/2, 1/4
@@ -817,6 +876,28 @@ def check_memory(t, c):
     t.check("memTick: drift and use", (c.read(recs + 24, "d", 1), c.read(use, "d", 2)), ([2.0], [2097152.0, 3145728.0]))
     t.check("memTick: fractional tick -> E_ARG", c.memTick(recs, 2, 2, base, use, 1.5, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, out, 2), E_ARG)
     t.check("memTick: a record on node 2 of 2 -> E_ID", c.memTick(recs, 2, 1, base, use, 0.0, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, out, 2), E_ID)
+    t.check("memTick: base over the records (written) -> E_ARG",
+            c.memTick(recs, 2, 2, recs + 16, use, 0.0, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, out, 2), E_ARG)
+    t.check("memTick: usage over its own block -> E_ARG",
+            c.memTick(recs, 2, 2, base, c.block, 0.0, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, out, 2), E_ARG)
+
+
+def check_blocks(t, c):
+    """The block pointer itself: its codes, and a call never writes its block."""
+    hb = c.heapBase()
+    for name in BLOCKS:
+        t.check(f"{name}: null block -> E_NULL", c.call(name, 0), E_NULL)
+        t.check(f"{name}: block in static data -> E_NULL", c.call(name, hb - 8), E_NULL)
+        t.check(f"{name}: block at +4 -> E_ALIGN", c.call(name, c.block + 4), E_ALIGN)
+        t.check(f"{name}: block past memory -> E_BOUNDS", c.call(name, c.size() - 8), E_BOUNDS)
+    # a successful call leaves its block as it was
+    fld, offs, out = c.alloc(5 * 4 * 4), c.alloc(8), c.alloc(8)
+    c.write(offs, "i", [0, 4])
+    b = c.alloc(40, 8)
+    c.write_block("zoneAggregate", b, fld, 4, offs, 1, 0.0, 500.0, 8.0, out, out + 4)
+    before = c.read(b, "B", 40)
+    t.check("zoneAggregate through a block at another address", c.call("zoneAggregate", b), 1)
+    t.check("zoneAggregate leaves its block unchanged", c.read(b, "B", 40), before)
 
 
 def parse_header_exports(text):
@@ -861,6 +942,14 @@ def check_header(t, c):
         return float(m.group(1)) if m else None
 
     t.check("header: LAMINAR_ABI_VERSION", define("LAMINAR_ABI_VERSION"), float(c.abiVersion()))
+    t.check("header: LAMINAR_BLOCK_ALIGN", define("LAMINAR_BLOCK_ALIGN"), 8.0)
+    for name, (kind, nbytes, fields) in BLOCKS.items():
+        t.check(f"header: LAMINAR_{kind}_BLOCK_BYTES", define(f"LAMINAR_{kind}_BLOCK_BYTES"), float(nbytes))
+        for field, off, _ in fields:
+            snake = re.sub(r"([a-z])([A-Z])", r"\1_\2", field).upper()
+            # the probe block's first 48 bytes are the choice block (its k is the choice block's n)
+            prefix = "CHOICE" if kind == "PROBE" and off < 48 else kind
+            t.check(f"header: {name} field {field} at byte {off}", define(f"LAMINAR_{prefix}_OFF_{snake}"), float(off))
     t.check("header: LAMINAR_MICRO_MASK_BYTES", define("LAMINAR_MICRO_MASK_BYTES"), float(c.microMaskBytes()))
     t.check("header: LAMINAR_MICRO_SCORE_BYTES", define("LAMINAR_MICRO_SCORE_BYTES"), float(c.microScoreBytes()))
     if "wheelBytes" in funcs:
@@ -938,6 +1027,7 @@ def main():
               ("score", lambda c: check_score(t, c)),
               ("wheel", lambda c: check_wheel(t, c)),
               ("memory", lambda c: check_memory(t, c)),
+              ("blocks", lambda c: check_blocks(t, c)),
               ("header", lambda c: check_header(t, c))]
     for name, fn in groups:
         t.guarded(name, lambda fn=fn: fn(Core(args.wasm)))

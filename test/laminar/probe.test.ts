@@ -14,7 +14,7 @@ import { sampleDistinct } from "../../src/laminar/decisions.js";
 import { Prober } from "../../src/laminar/probe.js";
 import { Rng } from "../../src/sim/rng.js";
 import { writeZigguratTables, ZIG_BYTES, zigguratNormal } from "../../src/sim/ziggurat.js";
-import { builds, getF32, getI32, put } from "../core/harness.js";
+import { builds, getF32, getI32, positional, put } from "../core/harness.js";
 
 /** The ziggurat's fast-path tables, as the core reads them. */
 const ZIG = new ArrayBuffer(ZIG_BYTES);
@@ -99,7 +99,8 @@ describe("Prober (probeCandidates) against the TypeScript path", () => {
           const fp = put(core, field), tp = put(core, table);
           views.get(core)!.sync(); // put() may have grown memory
           const rng = new Rng(c.seed);
-          expect(p.choose(fp, c.nz, tp, c.atoms, c.k, c.now, c.m, c.contiguous, c.lambda, 1e20, c.sigma, rng), name).toBe(want.chosen);
+          p.configure(c.atoms, c.lambda, 1e20, c.sigma);
+          expect(p.choose(fp, c.nz, tp, c.k, c.now, c.m, c.contiguous, rng), name).toBe(want.chosen);
           expect(Array.from(getI32(core, p.cand, c.k)), name).toEqual(Array.from(want.cand));
           expect(Array.from(getF32(core, p.noise, c.k)), name).toEqual(Array.from(want.noise));
           const a = ts.clone(), b = rng;
@@ -124,7 +125,8 @@ describe("Prober (probeCandidates) against the TypeScript path", () => {
         const fp = put(core, field), tp = put(core, table);
         v.sync();
         const rng = new Rng(seed);
-        expect(p.choose(fp, nz, tp, 64, k, 50, 3, k & 1, 1, 1e20, 2, rng), `${name} ${nz}/${k}`).toBe(want.chosen);
+        p.configure(64, 1, 1e20, 2);
+        expect(p.choose(fp, nz, tp, k, 50, 3, k & 1, rng), `${name} ${nz}/${k}`).toBe(want.chosen);
         expect(Array.from(getI32(core, p.cand, k)), `${name} ${nz}/${k}`).toEqual(Array.from(want.cand));
         expect(Array.from(getF32(core, p.noise, k)), `${name} ${nz}/${k}`).toEqual(Array.from(want.noise));
       }
@@ -144,7 +146,7 @@ describe("Prober (probeCandidates) against the TypeScript path", () => {
       if (isFast(ts.clone())) continue;
       const probe = ts.clone(), hz = probe.nextU32() | 0;
       new Rng([s, 2, 3, 4]).saveState(i32(), rp);
-      const r = k.probeCandidates(fp, 50, tp, 256, 8, 10, 4, 0, 1, 1e20, 0.5, p.rng, p.zig, p.seen, p.cand, p.noise, 0);
+      const r = positional(core).probeCandidates(fp, 50, tp, 256, 8, 10, 4, 0, 1, 1e20, 0.5, p.rng, p.zig, p.seen, p.cand, p.noise, 0);
       expect(r).toBe(Status.E_DEFER);
       expect(i32()[rp + 4]).toBe(0);
       expect(i32()[rp + 5]).toBe(hz);
@@ -178,7 +180,7 @@ describe("probeCandidates against its TypeScript twin (one call, no host step)",
           writeZigguratTables(a.u8.buffer as ArrayBuffer, zp);
           const rp = put(core, Int32Array.from([...c.seed, 0, 0])), sp = put(core, new Uint32Array(Math.ceil(c.nz / 32) + 1));
           const cp = put(core, c.k > 0 ? cand0 : new Int32Array(1)), np = put(core, c.k > 0 ? noise0 : new Float32Array(1));
-          const got = core.exports.probeCandidates(fp, c.nz, tp, c.atoms, c.k, c.now, c.m, c.contiguous, c.lambda, 1e20, c.sigma, rp, zp, sp, cp, np, start);
+          const got = positional(core).probeCandidates(fp, c.nz, tp, c.atoms, c.k, c.now, c.m, c.contiguous, c.lambda, 1e20, c.sigma, rp, zp, sp, cp, np, start);
           expect(got, name).toBe(want);
           expect(Array.from(getI32(core, rp, want === Status.E_DEFER ? 6 : 4)), name).toEqual(Array.from(rng.subarray(0, want === Status.E_DEFER ? 6 : 4)));
           expect(Array.from(getI32(core, cp, c.k)), name).toEqual(Array.from(cand));
@@ -210,12 +212,12 @@ describe("the ziggurat's fast-path boundary", () => {
       expect(new Rng(stateFor(hz)).nextU32() | 0).toBe(hz);
       expect(isFast(new Rng(stateFor(hz)))).toBe(false);
       a.i32.set(stateFor(hz), rp);
-      expect(k.probeCandidates(fp, 1, tp, 256, 1, 0, 1, 0, 1, 1e20, 0.5, p.rng, p.zig, p.seen, p.cand, p.noise, 0)).toBe(Status.E_DEFER);
+      expect(positional(core).probeCandidates(fp, 1, tp, 256, 1, 0, 1, 0, 1, 1e20, 0.5, p.rng, p.zig, p.seen, p.cand, p.noise, 0)).toBe(Status.E_DEFER);
       expect(a.i32[rp + 5]).toBe(hz);
       const inside = hz < 0 ? hz + 128 : hz - 128; // same layer, |hz| one step below KN
       expect(isFast(new Rng(stateFor(inside)))).toBe(true);
       a.i32.set(stateFor(inside), rp);
-      expect(k.probeCandidates(fp, 1, tp, 256, 1, 0, 1, 0, 1, 1e20, 0.5, p.rng, p.zig, p.seen, p.cand, p.noise, 0)).toBe(0);
+      expect(positional(core).probeCandidates(fp, 1, tp, 256, 1, 0, 1, 0, 1, 1e20, 0.5, p.rng, p.zig, p.seen, p.cand, p.noise, 0)).toBe(0);
       expect(a.f32[p.noise >> 2]).toBe(Math.fround(0.5 * (inside * WN[inside & 127])));
     }
   });
@@ -241,7 +243,7 @@ describe("the sampling's rejection boundary", () => {
         const p = new Prober(core, new Views(core.exports.memory), 1, nz);
         const fp = put(core, field), tp = put(core, table);
         core.arena.i32.set(stateFor(word), p.rng >> 2);
-        core.exports.probeCandidates(fp, nz, tp, 256, 1, 0, 1, 0, 1, 1e20, 0, p.rng, p.zig, p.seen, p.cand, p.noise, 0);
+        positional(core).probeCandidates(fp, nz, tp, 256, 1, 0, 1, 0, 1, 1e20, 0, p.rng, p.zig, p.seen, p.cand, p.noise, 0);
         expect(core.arena.i32[p.cand >> 2]).toBe(out[0]);
       }
     }
@@ -268,7 +270,7 @@ describe("probeCandidates refuses bad arguments and writes nothing", () => {
       setState([1, 2, 3, 4]);
       const call = (o: Partial<Record<string, number>> = {}) => {
         const v = { field: fp, nz, table: tp, atoms: 256, k: 8, now: 10, m: 4, cont: 0, gamma: 1, da: 1e20, sigma: 0.5, rng, zig, seen, cand, noise, start: 0, ...o };
-        return k.probeCandidates(v.field, v.nz, v.table, v.atoms, v.k, v.now, v.m, v.cont, v.gamma, v.da, v.sigma, v.rng, v.zig, v.seen, v.cand, v.noise, v.start);
+        return positional(core).probeCandidates(v.field, v.nz, v.table, v.atoms, v.k, v.now, v.m, v.cont, v.gamma, v.da, v.sigma, v.rng, v.zig, v.seen, v.cand, v.noise, v.start);
       };
       const snapshot = () => Array.from(a.u8.slice(rng, rng + 24)).concat(Array.from(a.u8.slice(cand, cand + 32)), Array.from(a.u8.slice(noise, noise + 32)), Array.from(a.u8.slice(seen, seen + 8)));
       const before = snapshot();

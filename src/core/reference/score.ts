@@ -52,7 +52,7 @@ export function zoneAggregate(
   if (nodeCount < 0 || zones < 0) return Status.E_COUNT;
   now = f(now); degradeAge = f(degradeAge); degradeHeat = f(degradeHeat);
   if (Number.isNaN(now) || Number.isNaN(degradeAge) || Number.isNaN(degradeHeat)) return Status.E_ARG;
-  if (offsets[0] < 0) return Status.E_ID;
+  if (offsets[0] < 0 || offsets[0] > nodeCount) return Status.E_ID; // with zones = 0 nothing else bounds offsets[0]
   for (let z = 1; z <= zones; z++) {
     if (offsets[z] < offsets[z - 1] || offsets[z] > nodeCount) return Status.E_ID;
   }
