@@ -53,7 +53,7 @@ export async function runSweep(s: SweepRun): Promise<void> {
     if (s.queue === undefined) {
       results = await runPoints(points.map((p) => p.point), {
         out, seeds: spec.seeds, workers: s.workers, build, fresh: s.fresh, onDone, onProgress,
-        simRecord: { namesProfile: swept || spec.profile !== undefined },
+        simRecord: { namesProfile: swept || spec.profile !== undefined }, splitPoints: false,
       });
       where = "here";
     } else {

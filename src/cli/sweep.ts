@@ -70,7 +70,7 @@ export function sweepCommand(): Command {
     .option("--profile <list>", `${PROFILE_HELP}; several (paper,artifact) are an axis of the grid`)
     .option("--seeds <k>", `seeds 1..k of every point, 1 to ${MAX_SEEDS} (default 1); with k > 1 the tables and figures show the mean and a 95% interval`)
     .option("--out <dir>", "where results go (locked while the sweep runs); a rerun with the same folder resumes the points this build of laminar wrote there", "laminar-sweep")
-    .option("--workers <n>", `worker threads here, 1 to ${MAX_WORKERS} (default: the cores available, ${availableParallelism()} here)`)
+    .option("--workers <n>", `worker threads here, 1 to ${MAX_WORKERS} (default: the cores available, ${availableParallelism()} here), one point each: a point is not split over threads, so its result, work counts included, is that of laminar sim --workers 1`)
     .option("--fresh", "run this sweep's points again, deleting those already in --out (and, with --queue, their jobs)")
     .option("--force", "replace results.json, results.csv, report.html or figures in --out that laminar did not write")
     .option("--dry-run", "list the points and their cost (expected tasks), run nothing")

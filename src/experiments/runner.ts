@@ -49,6 +49,13 @@ export interface RunnerOptions {
    * `laminar sweep` promises a point equal to a sim run.
    */
   simRecord?: { namesProfile: boolean };
+  /**
+   * Let a Laminar point split its Zones over the threads free when it starts
+   * (default true). A sweep says false: one thread per point, so each
+   * point's work counts (eventsProcessed, invariantChecks) are those of
+   * `laminar sim --workers 1`, whatever --workers the sweep ran with.
+   */
+  splitPoints?: boolean;
 }
 
 /** `out` holds points of this sweep written by another build of laminar (or by one that recorded none). */
@@ -219,7 +226,7 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
         const startMore = (): void => {
           while (!failed && queue.length > 0 && free > 0) {
             const j = queue.shift()!;
-            const threads = grantThreads(free, queue.length + 1, j.point.scheduler === "laminar");
+            const threads = grantThreads(free, queue.length + 1, j.point.scheduler === "laminar" && o.splitPoints !== false);
             free -= threads;
             busy++;
             const shared = new SharedArrayBuffer(8);

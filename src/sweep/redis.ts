@@ -8,12 +8,13 @@ import { QueueError, showUrl, type RedisAddress } from "./queue.js";
 
 export async function probeRedis(url: string, address: RedisAddress, timeoutMs = 5000): Promise<void> {
   const r = new Redis({ ...address, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs, enableOfflineQueue: false });
-  r.on("error", () => {}); // reported below, once
+  let cause = "";
+  r.on("error", (e: Error) => { cause ||= e.message; }); // the socket's own error (ECONNREFUSED, ...), reported below, once
   try {
     await r.connect();
     await r.ping();
   } catch (e) {
-    throw new QueueError(`--queue ${showUrl(url)}: cannot reach Redis (${(e as Error).message || "connection failed"})`);
+    throw new QueueError(`--queue ${showUrl(url)}: cannot reach Redis (${cause || (e as Error).message || "connection failed"})`);
   } finally {
     r.disconnect();
   }
