@@ -5,8 +5,9 @@
 // (runner.ts's point file), so a sweep interrupted here resumes from the same
 // folder with the same command, or with --collect, which adds nothing and
 // gathers what the queue holds. A collected job is removed from Redis once
-// its point file is written. A point that failed is reported with its error;
-// submitting again retries it.
+// its point file is written. A point that failed is reported with its error
+// and left on the queue, where --collect finds it failed; submitting again
+// replaces it with a new job.
 import { Queue, type Job } from "bullmq";
 import { join } from "node:path";
 import { flattenConfig } from "../config/params-config.js";
@@ -85,7 +86,8 @@ export async function queueSweep(points: SweepPoint[], runs: Run[], o: QueueSwee
     const toAdd: Run[] = [];
     for (const run of pending) {
       let job = await queue.getJob(jobId(run.key));
-      if (job !== undefined && o.fresh && o.submit) {
+      // submitting again replaces a failed job (its data may be another submitter's) and, with --fresh, any other
+      if (job !== undefined && o.submit && (o.fresh || (await job.getState()) === "failed")) {
         await job.remove().catch(() => {}); // a running one cannot be: its result is then collected as any other
         job = await queue.getJob(jobId(run.key));
       }
@@ -95,7 +97,7 @@ export async function queueSweep(points: SweepPoint[], runs: Run[], o: QueueSwee
           continue;
         }
         toAdd.push(run);
-      } else if (o.submit && (await job.getState()) === "failed") await job.retry("failed", { resetAttemptsMade: true });
+      }
       waiting.set(run.key, run);
     }
     await add(toAdd);

@@ -28,14 +28,14 @@ export interface WorkerOptions {
 
 /** The checks a point passes before it runs here; throws UnrecoverableError (no retry: it would fail the same way). */
 export function checkJob(d: PointJobData, build: string): void {
-  if (d.build !== build) throw new UnrecoverableError(`point ${d.key} is for build ${d.build}; this worker is build ${build}`);
+  if (d.build !== build) throw new UnrecoverableError(`submitted by build ${d.build}; this worker is build ${build}`);
   let flat: Record<string, unknown>;
   try {
     flat = flattenConfig(resolveConfig(undefined, d.sets, d.profile));
   } catch (e) {
-    throw new UnrecoverableError(`point ${d.key}: its settings do not resolve here (${(e as Error).message})`);
+    throw new UnrecoverableError(`its settings do not resolve here (${(e as Error).message})`);
   }
-  if (JSON.stringify(flat) !== JSON.stringify(d.config)) throw new UnrecoverableError(`point ${d.key}: its settings resolve to another configuration here than where it was submitted`);
+  if (JSON.stringify(flat) !== JSON.stringify(d.config)) throw new UnrecoverableError("its settings resolve to another configuration here than where it was submitted");
 }
 
 /** Start taking points; resolves with a function that stops (graceful: the points running end first, unless `now`). */
@@ -44,13 +44,13 @@ export async function startWorker(o: WorkerOptions): Promise<(now?: boolean) => 
   const lockMs = Math.round(o.stallS * 1000);
   const worker = new Worker<PointJobData, PointJobResult>(queueName(o.build), async (job: Job<PointJobData, PointJobResult>) => {
     const d = job.data;
-    checkJob(d, o.build);
     const shared = new SharedArrayBuffer(8);
     const share = new Float64Array(shared);
     const ticker = setInterval(() => { job.updateProgress(Math.round(share[0] * 1000) / 1000).catch(() => {}); }, 2000);
     const t0 = Date.now();
     o.log(`point ${d.key} started (attempt ${job.attemptsMade + 1})`);
     try {
+      checkJob(d, o.build);
       const task: PointTask = { sets: d.sets, profile: d.profile, threads: 1, progress: shared, simRecord: { profile: d.recordProfile } };
       const result = (await pool.run(task)) as Record<string, unknown>;
       o.log(`point ${d.key} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

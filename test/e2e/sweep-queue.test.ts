@@ -16,6 +16,12 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { packageRoot } from "../../src/core/paths.js";
 import { TIMING_FIELDS } from "../../src/metrics/result.js";
+import { Queue } from "bullmq";
+import { flattenConfig } from "../../src/config/params-config.js";
+import { buildId } from "../../src/experiments/build-id.js";
+import { pointKey } from "../../src/experiments/specs.js";
+import { sweepPoints } from "../../src/sweep/grid.js";
+import { queueName } from "../../src/sweep/queue.js";
 
 const cli = join(packageRoot(), "dist", "src", "cli", "main.js");
 const hasRedis = spawnSync("redis-server", ["--version"], { encoding: "utf8" }).status === 0;
@@ -126,6 +132,42 @@ describe.skipIf(!hasRedis)("laminar sweep --queue with laminar worker, on a real
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/8 runs \(8 from earlier runs/);
   }, 180_000);
+
+  it("reports a point that fails on its own with its error, without retrying it for ever, and runs it again when resubmitted", async () => {
+    const grid = ["--grid", "workload.rho=0.5,0.7", "--set", "cluster.nodes=200", "--set", "sim.durationS=0.2", "--no-progress"];
+    // a job for the sweep's first point whose settings resolve to another configuration than it carries: it can never run
+    const [sp] = sweepPoints({ axes: [{ name: "workload.rho", values: ["0.5", "0.7"] }], sets: ["cluster.nodes=200", "sim.durationS=0.2"], seeds: 1 });
+    const key = pointKey(sp.point, 1);
+    const port = Number(new URL(url).port);
+    const queue = new Queue(queueName(buildId()), { connection: { host: "127.0.0.1", port, maxRetriesPerRequest: null } });
+    await queue.add("point", {
+      build: buildId(), key, point: sp.point, seed: 1, sets: [...sp.point.sets, "sim.seed=1"], profile: "paper", recordProfile: null,
+      config: { ...flattenConfig(sp.config), "sim.seed": 1, "workload.rho": 0.9 },
+    }, { jobId: key, attempts: 2 });
+    const out = join(tmp, "failing");
+    const first = start(["sweep", ...grid, "--out", out, "--queue", url]);
+    started.push(first.child);
+    // the worker starts once the sweep has found the job and added the other point (else it would replace the failed job)
+    const other = pointKey(sweepPoints({ axes: [{ name: "workload.rho", values: ["0.7"] }], sets: ["cluster.nodes=200", "sim.durationS=0.2"], seeds: 1 })[0].point, 1);
+    for (let i = 0; (await queue.getJob(other)) === undefined && (await queue.getJob(key)) !== undefined; i++) {
+      if (i > 600) throw new Error("the sweep added nothing");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await queue.close();
+    const w = start(["worker", "--queue", url, "--workers", "1", "--stall-s", "2"]);
+    started.push(w.child);
+    expect(await first.exit).toBe(1);
+    const lines = first.text().trim().split("\n");
+    expect(lines[lines.length - 1]).toMatch(/^laminar: 1 of 2 runs failed \(sweep__\S+: its settings resolve to another configuration/);
+    expect(w.text().match(new RegExp(`point ${key} started`, "g"))).toHaveLength(1); // no retry: it would fail the same way
+    expect(runs(out)).toHaveLength(1); // the other point's results are written
+    // submitting again replaces the failed job with one built here, which runs
+    const again = start(["sweep", ...grid, "--out", out, "--queue", url]);
+    expect(await again.exit, again.text()).toBe(0);
+    expect(again.text()).toMatch(/2 runs \(1 from earlier runs/);
+    w.child.kill("SIGTERM");
+    expect(await w.exit).toBe(0);
+  }, 120_000);
 
   it("refuses an address where no Redis answers, in one line", async () => {
     const port = await freePort();
