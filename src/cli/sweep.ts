@@ -91,6 +91,8 @@ export function sweepCommand(): Command {
       }
       if (o.collect === true && o.queue === undefined) throw new UsageError("--collect gathers from a queue: give --queue too");
       if (o.wait === false && o.queue === undefined) throw new UsageError("--no-wait leaves points on a queue: give --queue too");
+      if (o.queue !== undefined && o.workers !== undefined) throw new UsageError("--workers sets the threads of a sweep run here; with --queue, each laminar worker has its own --workers");
+      if (o.collect === true && o.fresh === true) throw new UsageError("--fresh runs points again, --collect runs none: choose one");
       if (o.dryRun === true) {
         const { dryRunText } = await import("../sweep/dry-run.js");
         console.log(dryRunText(points, spec.axes, spec.seeds));
