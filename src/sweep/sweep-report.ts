@@ -57,10 +57,17 @@ export function sweepTable(title: string, axes: Axis[], results: PointResult[]):
   return `${title}\n` + formatTable([...named.map((a) => a.name), "seeds", ...metrics.map((m) => m.field)], rows);
 }
 
-/** The label of a run's line: the other axes' values ("all" when the grid has one axis); the profile is the chart's facet. */
+/** An axis as a legend names it: the last part of its name (a legend cuts long labels), the whole name where two axes share that part. */
+function shortNames(axes: Axis[]): Map<string, string> {
+  const last = (n: string) => n.slice(n.lastIndexOf(".") + 1);
+  return new Map(axes.map((a) => [a.name, axes.filter((b) => last(b.name) === last(a.name)).length > 1 ? a.name : last(a.name)]));
+}
+
+/** The label of a run's line: the other axes' values ("all points" when the grid has one axis); the profile is the chart's facet. */
 function seriesKey(axes: Axis[]): Key {
   const others = axes.slice(1).filter((a) => a.name !== PROFILE_AXIS);
-  return (r) => (others.length === 0 ? "all points" : others.map((a) => `${a.name}=${axisValue(r.point, a.name)}`).join(", "));
+  const short = shortNames(others);
+  return (r) => (others.length === 0 ? "all points" : others.map((a) => `${short.get(a.name)}=${axisValue(r.point, a.name)}`).join(", "));
 }
 
 /** One figure per metric with a finite value, against the first axis (the scheduler when the grid has none). */
@@ -69,12 +76,12 @@ export function sweepFigureSpecs(axes: Axis[], results: PointResult[]): FigureSp
   const numeric = results.every((r) => Number.isFinite(Number(axisValue(r.point, xAxis))) && axisValue(r.point, xAxis) !== "");
   const x: Key = (r) => (numeric ? Number(axisValue(r.point, xAxis)) : axisValue(r.point, xAxis));
   const series = seriesKey(axes);
-  const seeds = Math.max(...byPoint(results).map((runs) => runs.length));
   const out: FigureSpec[] = [];
   for (const m of SWEEP_METRICS) {
     const rows = ourRows(results, SWEEP, (r) => num(r, m.field), series, x);
     if (rows.length === 0) continue;
-    const what = `${m.title} against ${xAxis}${seeds > 1 ? `, the mean of ${seeds} seeds` : ""}, one line per value of the other axes`;
+    const others = axes.slice(1).filter((a) => a.name !== PROFILE_AXIS).map((a) => a.name);
+    const what = `${m.title} against ${xAxis}${others.length > 0 ? `, one line per value of ${others.join(" and ")}` : ""}`;
     out.push(chartFigure(`sweep-${m.field}.svg`, SWEEP, rows, {
       title: `${m.field} vs ${xAxis}`, xTitle: xAxis, yTitle: m.title, percent: m.percent, xType: numeric ? "quantitative" : "ordinal",
     }, what));

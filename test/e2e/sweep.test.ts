@@ -55,8 +55,8 @@ describe("laminar sweep", () => {
     expect(svgs).toEqual(expect.arrayContaining(["sweep-startSuccessRatio.svg", "sweep-p99StartMs.svg", "sweep-controlWorkPerSuccessUs.svg"]));
     const svg = readFileSync(join(out, "sweep-p99StartMs.svg"), "utf8");
     expect(svg.startsWith("<svg")).toBe(true);
-    expect(svg).toMatch(/da\.candidates=8/); // one line per other grid value
-    expect(svg).toMatch(/da\.candidates=16/);
+    expect(svg).toMatch(/candidates=8/); // one line per other grid value
+    expect(svg).toMatch(/candidates=16/);
     const html = readFileSync(join(out, "report.html"), "utf8");
     expect(html).toMatch(/<svg/);
     expect(html).toMatch(/Where these results came from/);
