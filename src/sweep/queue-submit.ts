@@ -100,7 +100,8 @@ export async function queueSweep(points: SweepPoint[], runs: Run[], o: QueueSwee
       }
       waiting.set(run.key, run);
     }
-    await add(toAdd);
+    // longest first, as a local run starts them: the queue hands out points in the order they were added
+    await add([...toAdd].sort((a, b) => b.cost - a.cost));
     added = toAdd.length;
     if (!o.wait) return { results, failed, added, pending: waiting.size };
     const poll = o.pollMs ?? 500;
