@@ -21,7 +21,6 @@ export interface SweepRun {
   workers?: number;
   force: boolean;
   fresh: boolean;
-  progress: boolean;
   queue?: { url: string; address: RedisAddress };
   /** With a queue: add the missing points (false: --collect). */
   submit: boolean;

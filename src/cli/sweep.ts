@@ -123,7 +123,7 @@ export function sweepCommand(): Command {
           : e instanceof OutputRefused || e instanceof OutputWriteError ? new UsageError(`--out ${o.out}: ${e.message}`) : e;
       }
       await runSweep({
-        spec, points, out: o.out, workers, force, fresh: o.fresh === true, progress: o.progress !== false,
+        spec, points, out: o.out, workers, force, fresh: o.fresh === true,
         queue, submit: o.collect !== true, wait: o.wait !== false, bar: (total, label) => new Progress({ total, label, enabled: o.progress !== false }),
       });
       release();

@@ -78,6 +78,7 @@ export function parseSweepFile(v: unknown): SweepFile {
     out.sets = Object.entries(v.set).map(([name, value]) => `${name}=${scalar(`set.${name}`, value)}`);
   }
   if (v.schedulers !== undefined) out.schedulers = strings("schedulers", v.schedulers);
+  if (v.profiles !== undefined && v.profile !== undefined) throw new SweepError("profile and profiles: give one (profiles sweeps several)");
   if (v.profiles !== undefined) out.profiles = strings("profiles", v.profiles);
   if (v.profile !== undefined) out.profile = scalar("profile", v.profile);
   if (v.seeds !== undefined) {
