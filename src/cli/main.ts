@@ -11,6 +11,8 @@ import { infoCommand } from "./info.js";
 import { paramsCommand } from "./params.js";
 import { simCommand } from "./sim.js";
 import { reproduceCommand } from "./reproduce.js";
+import { sweepCommand } from "./sweep.js";
+import { workerCommand } from "./worker.js";
 import { InvariantError } from "../laminar/invariants.js";
 import { ConfigError } from "../config/params-error.js";
 
@@ -25,6 +27,8 @@ program.addCommand(infoCommand());
 program.addCommand(paramsCommand());
 program.addCommand(simCommand());
 program.addCommand(reproduceCommand());
+program.addCommand(sweepCommand());
+program.addCommand(workerCommand());
 quietParser(program);
 
 try {

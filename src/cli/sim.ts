@@ -60,7 +60,7 @@ export function simSets(o: Options): string[] {
 }
 
 /** Refuse what this version cannot simulate, in one line. */
-function supported(c: Config): void {
+export function supported(c: Config): void {
   if (c.memory.enabled && c.sim.scheduler !== "laminar") {
     throw new UsageError(`memory.enabled: the memory model and Airlock are Laminar's (Exp5); the ${c.sim.scheduler}-like model has none`);
   }

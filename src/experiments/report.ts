@@ -10,12 +10,16 @@ import type { Experiment, Point } from "./specs.js";
 import { PROFILES } from "../config/profiles.js";
 import { meanCi } from "../metrics/stats.js";
 
+/** Columns a command adds to each record after the point's coordinates (a sweep: one per axis). */
+export type Columns = (r: PointResult) => Record<string, unknown>;
+
 /** The flat record of one run: the sim's result fields (config left out) and the point's coordinates. */
-export function record(r: PointResult): Record<string, unknown> {
+export function record(r: PointResult, columns?: Columns): Record<string, unknown> {
   const { config: _config, ...fields } = r.result;
   return {
     experiment: r.point.experiment, profile: r.point.profile, scheduler: r.point.scheduler, rho: r.point.rho, nodes: r.point.nodes,
     varied: r.point.varied.name, value: r.point.varied.value, seed: r.seed, sets: r.point.sets.join(" "),
+    ...columns?.(r),
     ...fields,
   };
 }
@@ -41,21 +45,21 @@ export function flatRecord(r: Record<string, unknown>, prefix = "", out: Record<
 }
 
 /** results.csv: one row per run, one value per cell, nested fields as dotted columns. */
-export function resultsCsv(results: PointResult[]): string {
-  const rows = results.map((r) => flatRecord(record(r)));
+export function resultsCsv(results: PointResult[], columns?: Columns): string {
+  const rows = results.map((r) => flatRecord(record(r, columns)));
   const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   return [cols.map(csvCell).join(","), ...rows.map((r) => cols.map((c) => csvCell(r[c])).join(","))].join("\n") + "\n";
 }
 
 /** results.json: the manifest (where the results came from) and one record per run. */
-export function resultsJson(results: PointResult[], manifest: object): string {
-  return JSON.stringify({ manifest, runs: results.map(record) }, null, 1) + "\n";
+export function resultsJson(results: PointResult[], manifest: object, columns?: Columns): string {
+  return JSON.stringify({ manifest, runs: results.map((r) => record(r, columns)) }, null, 1) + "\n";
 }
 
 /** Write results.json and results.csv into `out` with `write` (reproduce passes its safe writer). */
-export function writeResults(out: string, results: PointResult[], manifest: object, write = (path: string, text: string) => writeFileSync(path, text)): void {
-  write(join(out, "results.json"), resultsJson(results, manifest));
-  write(join(out, "results.csv"), resultsCsv(results));
+export function writeResults(out: string, results: PointResult[], manifest: object, write = (path: string, text: string) => writeFileSync(path, text), columns?: Columns): void {
+  write(join(out, "results.json"), resultsJson(results, manifest, columns));
+  write(join(out, "results.csv"), resultsCsv(results, columns));
 }
 
 function cell(xs: number[], digits: number, scale = 1): string {

@@ -15,6 +15,7 @@ import { Piscina } from "piscina";
 import { makeDir } from "./make-dir.js";
 import { writeOutput } from "./safe-write.js";
 import { pointKey, type Point } from "./specs.js";
+import type { PointTask } from "./worker.js";
 
 export interface PointResult {
   point: Point;
@@ -41,6 +42,20 @@ export interface RunnerOptions {
   build: string;
   /** Delete this sweep's points already in `out` first (whatever build wrote them); other points there stay. */
   fresh?: boolean;
+  /**
+   * Keep each point's result as `laminar sim --json` prints it (the series
+   * included, then `profile`: the point's when `namesProfile`, else null, as
+   * sim without --profile), not the experiments' end-of-run record:
+   * `laminar sweep` promises a point equal to a sim run.
+   */
+  simRecord?: { namesProfile: boolean };
+  /**
+   * Let a Laminar point split its Zones over the threads free when it starts
+   * (default true). A sweep says false: one thread per point, so each
+   * point's work counts (eventsProcessed, invariantChecks) are those of
+   * `laminar sim --workers 1`, whatever --workers the sweep ran with.
+   */
+  splitPoints?: boolean;
 }
 
 /** `out` holds points of this sweep written by another build of laminar (or by one that recorded none). */
@@ -78,7 +93,7 @@ export function readPoint(file: string): { build: string | null; point?: Point; 
 }
 
 /** Write a point's file atomically (a temp file of this process, fsync, rename): it is either complete or absent. */
-function writePoint(dir: string, key: string, build: string, point: Point, seed: number, result: Record<string, unknown>): void {
+export function writePoint(dir: string, key: string, build: string, point: Point, seed: number, result: Record<string, unknown>): void {
   const body: PointFile = { build, point, seed, result };
   writeOutput(join(dir, `${key}.json`), JSON.stringify(body), true);
 }
@@ -109,14 +124,54 @@ export function grantThreads(free: number, waiting: number, splits: boolean): nu
   return Math.ceil(free / Math.min(waiting, free));
 }
 
+/** One run of a point: a point and seed, its file's key and its cost (pointCost). */
+export interface Job {
+  point: Point;
+  seed: number;
+  key: string;
+  cost: number;
+}
+
+/** The runs of `points` with seeds 1..seeds, in that order. */
+export function pointJobs(points: Point[], seeds: number): Job[] {
+  const jobs: Job[] = [];
+  for (const point of points) for (let seed = 1; seed <= seeds; seed++) jobs.push({ point, seed, key: pointKey(point, seed), cost: pointCost(point) });
+  return jobs;
+}
+
+/**
+ * The jobs' points already in `dir` (null where absent): resumed when this
+ * build wrote them; from another build, refused (OtherBuildError), or
+ * deleted first with `fresh`.
+ */
+export function donePoints(dir: string, jobs: Job[], build: string, fresh: boolean): Array<ReturnType<typeof readPoint>> {
+  if (fresh) for (const j of jobs) for (const f of [`${j.key}.json`, `${j.key}.json.tmp`]) rmSync(join(dir, f), { force: true });
+  const found = jobs.map((j) => (fresh ? null : readPoint(join(dir, `${j.key}.json`))));
+  const others = found.filter((f) => f !== null && f.build !== build) as Array<{ build: string | null }>;
+  if (others.length > 0) {
+    const builds = [...new Set(others.map((f) => f.build ?? "none recorded"))];
+    throw new OtherBuildError(
+      `${dir} holds ${others.length} of this sweep's ${jobs.length} point(s) from another build of laminar ` +
+      `(${builds.length === 1 ? builds[0] : `${builds.length} builds`}; this is ${build}): pass --fresh to run them again, or choose another --out`,
+    );
+  }
+  return found;
+}
+
+/** The piscina task that runs one point (worker.ts), with the seed as its last --set. */
+export function pointTask(point: Point, seed: number, threads: number, progress?: SharedArrayBuffer, simRecord?: { profile: string | null }): PointTask {
+  return { sets: [...point.sets, `sim.seed=${seed}`], profile: point.profile, threads, progress, simRecord };
+}
+
+/** The file piscina loads to run a point. */
+export const POINT_WORKER = fileURLToPath(new URL("./worker.js", import.meta.url));
+
 export async function runPoints(points: Point[], o: RunnerOptions): Promise<PointResult[]> {
   const workers = o.workers ?? availableParallelism();
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`runPoints: workers must be a positive integer, got ${workers}`);
   const dir = join(o.out, "points");
   makeDir(dir);
-  type Job = { point: Point; seed: number; key: string; cost: number };
-  const jobs: Job[] = [];
-  for (const point of points) for (let seed = 1; seed <= o.seeds; seed++) jobs.push({ point, seed, key: pointKey(point, seed), cost: pointCost(point) });
+  const jobs = pointJobs(points, o.seeds);
   const results: PointResult[] = [];
   let done = 0, doneCost = 0;
   const totalCost = jobs.reduce((a, j) => a + j.cost, 0);
@@ -135,18 +190,7 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
     o.onDone?.(++done, jobs.length, r);
     progress();
   };
-  // this sweep's points already in DIR: resumed when this build wrote them;
-  // from another build, refused, or deleted with `fresh`
-  if (o.fresh === true) for (const j of jobs) for (const f of [`${j.key}.json`, `${j.key}.json.tmp`]) rmSync(join(dir, f), { force: true });
-  const found = jobs.map((j) => (o.fresh === true ? null : readPoint(join(dir, `${j.key}.json`))));
-  const others = found.filter((f) => f !== null && f.build !== o.build) as Array<{ build: string | null }>;
-  if (others.length > 0) {
-    const builds = [...new Set(others.map((f) => f.build ?? "none recorded"))];
-    throw new OtherBuildError(
-      `${dir} holds ${others.length} of this sweep's ${jobs.length} point(s) from another build of laminar ` +
-      `(${builds.length === 1 ? builds[0] : `${builds.length} builds`}; this is ${o.build}): pass --fresh to run them again, or choose another --out`,
-    );
-  }
+  const found = donePoints(dir, jobs, o.build, o.fresh === true);
   const todo = jobs.filter((j, i) => {
     const f = found[i];
     if (f === null) return true;
@@ -157,7 +201,7 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
     // longest first (a stable sort: the specs' order among equals), so a long point does not start last and run alone
     const queue = [...todo].sort((a, b) => b.cost - a.cost);
     const pool = new Piscina({
-      filename: fileURLToPath(new URL("./worker.js", import.meta.url)),
+      filename: POINT_WORKER,
       maxThreads: Math.min(workers, todo.length),
       minThreads: 1,
       idleTimeout: 1000,
@@ -182,12 +226,12 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
         const startMore = (): void => {
           while (!failed && queue.length > 0 && free > 0) {
             const j = queue.shift()!;
-            const threads = grantThreads(free, queue.length + 1, j.point.scheduler === "laminar");
+            const threads = grantThreads(free, queue.length + 1, j.point.scheduler === "laminar" && o.splitPoints !== false);
             free -= threads;
             busy++;
             const shared = new SharedArrayBuffer(8);
             running.set(j.key, { cost: j.cost, share: new Float64Array(shared) });
-            pool.run({ sets: [...j.point.sets, `sim.seed=${j.seed}`], profile: j.point.profile, threads, progress: shared }).then((r) => {
+            pool.run(pointTask(j.point, j.seed, threads, shared, o.simRecord && { profile: o.simRecord.namesProfile ? j.point.profile : null })).then((r) => {
               const result = r as Record<string, unknown>;
               writePoint(dir, j.key, o.build, j.point, j.seed, result);
               finish(j, result, false);

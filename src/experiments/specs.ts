@@ -5,6 +5,7 @@
 //   It keeps the paper's cluster sizes (the baselines' behaviour depends on
 //   N: the Slurm-like scan grows with it) and shortens the simulated time.
 // paper: the paper's sizes and durations.
+import { createHash } from "node:crypto";
 import { PROFILE_NAMES, type ProfileName } from "../config/profiles.js";
 import type { PaperFigures } from "../report/data.js";
 
@@ -133,7 +134,12 @@ export const EXPERIMENTS: readonly Experiment[] = [
 
 export const EXPERIMENT_IDS: readonly string[] = EXPERIMENTS.map((e) => e.id);
 
+/** The longest settings part a key spells out (the experiments' longest, Exp5's, is 207): beyond it, a hash, so the file name stays within the 255 bytes file systems allow. */
+const MAX_KEY_SETS = 208;
+
 /** A point's key: stable across runs, used for resuming. */
 export function pointKey(p: Point, seed: number): string {
-  return `${p.experiment}__profile=${p.profile}__${p.sets.join("__").replace(/[^A-Za-z0-9_.=-]/g, "_")}__seed=${seed}`;
+  let sets = p.sets.join("__").replace(/[^A-Za-z0-9_.=-]/g, "_");
+  if (sets.length > MAX_KEY_SETS) sets = `${sets.slice(0, MAX_KEY_SETS - 20)}__${createHash("sha256").update(p.sets.join("\n")).digest("hex").slice(0, 16)}`;
+  return `${p.experiment}__profile=${p.profile}__${sets}__seed=${seed}`;
 }

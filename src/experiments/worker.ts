@@ -15,6 +15,8 @@ export interface PointTask {
   threads?: number;
   /** 8 shared bytes: the run writes the share of its arrival window simulated so far (0 to 1) there as it goes. */
   progress?: SharedArrayBuffer;
+  /** Return the result as `laminar sim --json` prints it (series included, then this profile), less its manifest. */
+  simRecord?: { profile: string | null };
 }
 
 export default async function runPoint(task: PointTask): Promise<Record<string, unknown>> {
@@ -24,6 +26,7 @@ export default async function runPoint(task: PointTask): Promise<Record<string, 
   const arrivalsNs = config.sim.durationS * 1e9;
   const onProgress = share === null ? undefined : (now: number) => { share[0] = arrivalsNs > 0 ? Math.min(1, now / arrivalsNs) : 1; };
   const full = await runScheduler(config, task.threads ?? 1, { onProgress });
+  if (task.simRecord !== undefined) return { ...full, profile: task.simRecord.profile };
   if (config.memory.enabled) return full as unknown as Record<string, unknown>;
   const { series: _series, ...result } = full;
   return result as unknown as Record<string, unknown>;

@@ -79,6 +79,23 @@ describe("bad input: one line, exit 2", () => {
     [["sim", ...SMALL, "--scheduler", "ray", "--set", "sim.checkInvariants=true"], /sim\.checkInvariants/],
   ];
   if (f.fifo !== null) cases.push([["sim", ...SMALL, "--config", f.fifo], /fifo: not a regular file/]);
+  // sweeps: a sweep file has a config file's limits; counts in decimal and in range; queue options need a queue
+  cases.push(
+    [["sweep", "--file", "/dev/zero"], /sweep file \/dev\/zero: not a regular file/],
+    [["sweep", "--file", f.deep], /deep\.json: nested deeper than 16 levels/],
+    [["sweep", "--file", f.dup], /sweep file .*dup\.json: key "workload\.rho" given more than once/],
+    [["sweep", "--file", f.big], /big\.json: more than the 1048576 bytes/],
+    [["sweep", "--seeds", "0x3"], /--seeds/],
+    [["sweep", "--seeds", "101"], /--seeds must be an integer from 1 to 100/],
+    [["sweep", "--grid", "cluster.nodes=1,2,3,4,5,6,7,8,9,10,11", "--grid", "workload.rho=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1", "--seeds", "100"], /11000 runs \(points x seeds\): more than the 10000/],
+    [["sweep", "--no-wait"], /--no-wait .*--queue/],
+    [["sweep", "--queue", "redis://127.0.0.1:1", "--workers", "2"], /--workers .* with --queue, each laminar worker has its own/],
+    [["sweep", "--queue", "redis://127.0.0.1:1", "--collect", "--fresh"], /--fresh .* --collect .*choose one/],
+    [["worker"], /--queue/],
+    [["worker", "--queue", "127.0.0.1:6379"], /--queue "127\.0\.0\.1:6379": not a URL \(expected redis:\/\//],
+    [["worker", "--queue", "redis://127.0.0.1:1", "--stall-s", "0"], /--stall-s must be an integer from 1 to 3600/],
+  );
+  if (f.fifo !== null) cases.push([["sweep", "--file", f.fifo], /fifo: not a regular file/]);
 
   it.each(cases)("laminar %j", (args, names) => {
     const r = laminar(args);
