@@ -23,8 +23,9 @@ export const MAY_IMPORT: Record<string, readonly string[]> = {
   "src/run": BELOW_RUN,
   "src/report": ["src/config", "src/metrics"],
   "src/experiments": ["src/run", "src/report", ...BELOW_RUN],
+  "src/sweep": ["src/experiments", "src/run", "src/report", ...BELOW_RUN],
   bench: ["src/run", ...BELOW_RUN],
-  "src/cli": ["bench", "src/experiments", "src/run", "src/report", ...BELOW_RUN],
+  "src/cli": ["bench", "src/sweep", "src/experiments", "src/run", "src/report", ...BELOW_RUN],
 };
 
 /** The layer folder of a file: the longest key of MAY_IMPORT it lies under, or its own folder when none. */
