@@ -90,7 +90,7 @@ if (foreign.length > 0) throw new Error(`pack: the core imports ${foreign.join("
 const coreReadme = [
   "# laminar-core",
   "",
-  "The core of the Laminar scheduler simulator on its own: the WebAssembly builds (SIMD and scalar), the typed loader and the TypeScript twins of every kernel. No dependencies; runs in Node, Deno, Bun, browsers and workers.",
+  "The core of the Laminar scheduler simulator on its own: the WebAssembly builds (SIMD and scalar), the typed loader and the TypeScript twins of every kernel. No dependencies; tested in Node, worker threads, and Chromium pages and module workers.",
   "",
   "```js",
   'import { instantiateCore, Status } from "laminar-core";',

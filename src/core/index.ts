@@ -1,6 +1,6 @@
 // The core's public surface: what `laminar/core` and the laminar-core package
 // export (docs/library.md). Nothing here needs Node or any other package, so
-// it runs in a browser, a worker, Deno or Bun as it is.
+// a browser or a worker loads it as it is.
 export { instantiateCore, type CoreChoice, type CoreSource, type InstantiateOptions, type LoadedCore } from "./instantiate.js";
 export { CoreInstance, type Flavor } from "./instance.js";
 export type { CoreExports } from "./exports.js";
