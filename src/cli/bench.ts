@@ -1,6 +1,8 @@
 // `laminar bench`: micro-benchmarks of the core's hot-path kernels.
 import { Command } from "commander";
-import { JS_IMPLS, KERNELS, PAPER_NS, runBench, type BenchRow } from "../../bench/run.js";
+import { JS_IMPLS, KERNELS } from "../../bench/cases.js";
+import type { BenchRow } from "../../bench/run.js";
+import { benchRunner } from "./optional-packages.js";
 import { formatTable } from "../report/table.js";
 import { parseIntIn, parseList, parsePositive } from "./errors.js";
 
@@ -8,7 +10,7 @@ import { parseIntIn, parseList, parsePositive } from "./errors.js";
 export const MAX_ROUNDS = 50;
 export const MAX_TIME_S = 10;
 
-function printTable(rows: BenchRow[]): void {
+function printTable(rows: BenchRow[], paper: Partial<Record<string, number>>): void {
   const byKernel = new Map<string, BenchRow[]>();
   for (const r of rows) byKernel.set(r.name, [...(byKernel.get(r.name) ?? []), r]);
   const out: Array<Array<string | number>> = [];
@@ -20,7 +22,7 @@ function printTable(rows: BenchRow[]): void {
     out.push([
       kernel, ns(simd), ns(get("wasm-scalar")), ns(get("ts")), ns(get("native")), ns(get("native-128")),
       ratio(get("native-128")), ratio(get("native")), ratio(get("ts")),
-      PAPER_NS[kernel as keyof typeof PAPER_NS] ?? "-",
+      paper[kernel] ?? "-",
     ]);
   }
   console.log(formatTable(
@@ -58,6 +60,7 @@ export function benchCommand(): Command {
       const askedRounds = parseIntIn("--rounds", o.rounds, 1, MAX_ROUNDS);
       const maxTime = o.quick ? 0.05 : askedTime;
       const rounds = o.quick ? 1 : askedRounds;
+      const { PAPER_NS, runBench } = await benchRunner();
       const { finishManifest, startManifest } = await import("../experiments/manifest.js");
       const started = startManifest("laminar bench", [], null);
       const t0 = Date.now();
@@ -74,7 +77,7 @@ export function benchCommand(): Command {
       if (o.json) {
         console.log(JSON.stringify({ manifest: finishManifest(started), ...meta, kernels: report.rows, nativeNote: report.nativeNote, checksumMismatches: report.checksumMismatches }, null, 2));
       } else {
-        printTable(report.rows);
+        printTable(report.rows, PAPER_NS);
         if (report.nativeNote) console.log(`\nnative rows skipped: ${report.nativeNote}`);
         console.log(`\nRatios are wasm-simd time over the other impl's (lower is better for wasm-simd); each figure is the median of ${rounds} interleaved round${rounds === 1 ? "" : "s"}.`);
       }

@@ -16,11 +16,11 @@ import { parseIntIn, parseList, UsageError } from "./errors.js";
 import { makeOutDir } from "./out-dir.js";
 import { FolderLocked, lockFolder } from "../experiments/out-lock.js";
 import { checkOwned, writeOwned } from "../experiments/owned-files.js";
+import { pointsUnder } from "../experiments/points-under.js";
 import { OutputRefused, OutputWriteError } from "../experiments/safe-write.js";
+import { figureBuilder } from "./optional-packages.js";
 import { Progress } from "./progress.js";
 import { PROFILE_HELP, profileOption } from "./profile-option.js";
-import type { Point } from "../experiments/specs.js";
-import type { ProfileName } from "../config/profiles.js";
 
 interface Options {
   scale: string;
@@ -39,16 +39,6 @@ export const MAX_WORKERS = 64;
 
 /** The files reproduce writes beside the points (the SVG figures too, named as they are drawn). */
 const OWN_FILES = ["results.json", "results.csv", "report.html"];
-
-/**
- * The points under one profile: an experiment that runs under several (Exp1)
- * keeps that profile's points, every other one runs its points under it.
- */
-export function pointsUnder(points: Point[], profile: ProfileName | undefined): Point[] {
-  if (profile === undefined) return points;
-  const several = new Set(points.filter((p) => points.some((q) => q.experiment === p.experiment && q.profile !== p.profile)).map((p) => p.experiment));
-  return points.filter((p) => !several.has(p.experiment) || p.profile === profile).map((p) => ({ ...p, profile }));
-}
 
 export function reproduceCommand(): Command {
   return new Command("reproduce")
@@ -121,9 +111,9 @@ export function reproduceCommand(): Command {
       writeResults(o.out, results, manifest, (path, text) => write(basename(path), text));
       const present = EXPERIMENTS.filter((e) => results.some((r) => r.point.experiment === e.id));
       const allTables = present.map((e) => ({ id: e.id, text: experimentTable(e, results) }));
-      const { figures } = await import("../report/figures.js");
+      const figures = await figureBuilder();
       const { reportHtml } = await import("../report/html.js");
-      const figs = await figures(results);
+      const figs = figures === null ? [] : await figures(results);
       for (const f of figs) write(f.file, f.svg);
       const intro = `${results.length} runs from ${join(o.out, "points")} (this command: scale ${scale}, ${seeds} seed(s) per point, ${ran.length} runs). In the figures, ours: filled markers (on lines); the paper's reported values: hollow markers; each caption says what is plotted and what its markers mean.`;
       write("report.html", reportHtml("Laminar: the paper's experiments, reproduced", intro, [...allTables, { id: "manifest", text: `Where these results came from\n${manifestText(manifest)}` }], figs));

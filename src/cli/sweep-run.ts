@@ -12,6 +12,7 @@ import type { RedisAddress } from "../sweep/queue.js";
 import { writeSweepOutputs } from "../sweep/sweep-outputs.js";
 import { showUrl } from "../sweep/queue.js";
 import { UsageError } from "./errors.js";
+import { queueModule } from "./optional-packages.js";
 import type { Progress } from "./progress.js";
 
 export interface SweepRun {
@@ -56,7 +57,7 @@ export async function runSweep(s: SweepRun): Promise<void> {
       });
       where = "here";
     } else {
-      const { queueSweep } = await import("../sweep/queue-submit.js");
+      const { queueSweep } = await queueModule(() => import("../sweep/queue-submit.js"));
       const q = await queueSweep(points, runs, { address: s.queue.address, out, build, fresh: s.fresh, submit: s.submit, wait: s.wait, onDone, onProgress });
       if (!s.wait) {
         bar.finish();

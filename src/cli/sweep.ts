@@ -10,6 +10,7 @@ import { Command } from "commander";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { parseIntIn, parseList, UsageError } from "./errors.js";
+import { queueModule } from "./optional-packages.js";
 import { makeOutDir } from "./out-dir.js";
 import { Progress } from "./progress.js";
 import { PROFILE_HELP, profileOption } from "./profile-option.js";
@@ -102,7 +103,7 @@ export function sweepCommand(): Command {
       let queue: { url: string; address: import("../sweep/queue.js").RedisAddress } | undefined;
       if (o.queue !== undefined) {
         const { parseRedisUrl } = await import("../sweep/queue.js");
-        const { probeRedis } = await import("../sweep/redis.js");
+        const { probeRedis } = await queueModule(() => import("../sweep/redis.js"));
         try {
           queue = { url: o.queue, address: parseRedisUrl(o.queue) };
           await probeRedis(o.queue, queue.address);

@@ -8,6 +8,7 @@
 import { Command } from "commander";
 import { availableParallelism } from "node:os";
 import { parseIntIn, UsageError } from "./errors.js";
+import { queueModule } from "./optional-packages.js";
 import { MAX_WORKERS } from "./reproduce.js";
 import { QueueError } from "../sweep/queue.js";
 
@@ -31,12 +32,12 @@ export function workerCommand(): Command {
       let address;
       try {
         address = parseRedisUrl(o.queue);
-        await (await import("../sweep/redis.js")).probeRedis(o.queue, address);
+        await (await queueModule(() => import("../sweep/redis.js"))).probeRedis(o.queue, address);
       } catch (e) {
         throw e instanceof QueueError ? new UsageError(e.message) : e;
       }
       const { buildId } = await import("../experiments/build-id.js");
-      const { startWorker } = await import("../sweep/queue-worker.js");
+      const { startWorker } = await queueModule(() => import("../sweep/queue-worker.js"));
       const build = buildId();
       const log = (line: string) => process.stderr.write(`laminar worker: ${line}\n`);
       const stop = await startWorker({ address, build, workers, stallS, log });

@@ -134,7 +134,7 @@ export function applySets(config: Config, sets: readonly string[]): Config {
 }
 
 /** Every leaf of a (nested, dotted or mixed) config object under its dotted name. */
-function dottedLeaves(input: Tree, prefix: string, out: Tree = {}): Tree {
+export function dottedLeaves(input: Tree, prefix: string, out: Tree = {}): Tree {
   for (const [key, v] of Object.entries(input)) {
     if (isObject(v)) dottedLeaves(v, `${prefix}${key}.`, out);
     else out[prefix + key] = v;

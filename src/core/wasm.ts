@@ -3,11 +3,10 @@
 // the code the raw exports plus an arena that owns the memory layout.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Arena } from "./arena.js";
+import { CoreInstance, type Flavor } from "./instance.js";
 import { packageRoot } from "./paths.js";
-import type { CoreExports } from "./exports.js";
 
-export type Flavor = "simd" | "scalar";
+export type { Flavor } from "./instance.js";
 
 /** Where the built .wasm files live (build/, at the package root). */
 export function wasmPath(flavor: Flavor): string {
@@ -41,15 +40,10 @@ export function simdSupported(): boolean {
   }
 }
 
-/** One instance of the core: its exports, its memory, and an arena over it. */
-export class Core {
-  readonly exports: CoreExports;
-  readonly arena: Arena;
-
-  constructor(readonly flavor: Flavor) {
-    const instance = new WebAssembly.Instance(compiled(flavor), {});
-    this.exports = instance.exports as unknown as CoreExports;
-    this.arena = new Arena(this.exports.memory, this.exports.heapBase());
+/** One instance of the core, from the build in build/ (read synchronously: Node only). */
+export class Core extends CoreInstance {
+  constructor(flavor: Flavor) {
+    super(flavor, new WebAssembly.Instance(compiled(flavor), {}));
   }
 }
 

@@ -6,8 +6,8 @@
 // the deadline as a cap. Each figure carries the experiment it belongs to
 // and a one-line caption for report.html.
 import type { PointRun } from "./data.js";
-import { caption } from "./caption.js";
-import { chartSpec, drawnRows, type ChartOptions, type Rule } from "./chart.js";
+import type { Rule } from "./chart.js";
+import { chartFigure } from "./chart-figure.js";
 import { atDeadline, deadlineMs, p99AtDeadline } from "./deadline.js";
 import { exp5Figures } from "./exp5-figures.js";
 import type { FigureSpec } from "./figure-spec.js";
@@ -27,14 +27,11 @@ export interface Figure {
 
 /** A figure before rendering. */
 export type { FigureSpec } from "./figure-spec.js";
+export { chartFigure };
 
 const failure = (r: PointRun) => 1 - num(r, "startSuccessRatio");
 const sched: Key = (r) => SCHEDULER_LABEL[r.point.scheduler];
 
-/** One chart: its rows, options and what it plots (the caption adds what the markers mean). */
-export function chartFigure(file: string, experiment: string, rows: ChartRow[], o: ChartOptions & { title: string }, what: string): FigureSpec {
-  return { file, experiment, title: o.title, caption: caption(what, drawnRows(rows, o)), spec: chartSpec(rows, o) };
-}
 
 /** Start failures (1 - start success) against x, ours and the paper's, on a log axis. */
 function failureFigure(file: string, exp: string, results: PointRun[], title: string, xTitle: string, series: Key, x: Key, colors: Record<string, string>): FigureSpec {

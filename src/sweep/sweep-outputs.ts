@@ -9,7 +9,7 @@ import { finishManifest, manifestText, type Manifest } from "../experiments/mani
 import { writeResults } from "../experiments/report.js";
 import type { PointResult } from "../experiments/runner.js";
 import { OutputRefused, OutputWriteError } from "../experiments/safe-write.js";
-import { renderSvg } from "../report/render.js";
+import { svgRenderer } from "../report/optional-render.js";
 import { reportHtml } from "../report/html.js";
 import type { Figure } from "../report/figures.js";
 import { SWEEP, type Axis } from "./grid.js";
@@ -43,7 +43,9 @@ export async function writeSweepOutputs(o: SweepOutputs): Promise<number> {
   const manifest = finishManifest(o.manifest);
   writeResults(o.out, o.results, manifest, (path, text) => write(basename(path), text), axisColumns(o.axes));
   const figs: Figure[] = [];
-  for (const f of sweepFigureSpecs(o.axes, o.results)) figs.push({ file: f.file, experiment: f.experiment, title: f.title, caption: f.caption, svg: await renderSvg(f.spec) });
+  const specs = sweepFigureSpecs(o.axes, o.results);
+  const render = specs.length === 0 ? null : await svgRenderer("the table, results.json, results.csv and report.html are");
+  if (render !== null) for (const f of specs) figs.push({ file: f.file, experiment: f.experiment, title: f.title, caption: f.caption, svg: await render(f.spec) });
   for (const f of figs) write(f.file, f.svg);
   write("report.html", reportHtml("Laminar: a parameter sweep", o.intro, [
     { id: SWEEP, text: table },

@@ -4,7 +4,8 @@
 // first axis, one line per combination of the other axes' values, error bars
 // over seeds (the chart helpers of src/report/, as reproduce's figures).
 import type { PointResult } from "../experiments/runner.js";
-import { chartFigure, type FigureSpec } from "../report/figures.js";
+import { chartFigure } from "../report/chart-figure.js";
+import type { FigureSpec } from "../report/figure-spec.js";
 import { num, ourRows, type Key } from "../report/rows.js";
 import { formatTable } from "../report/table.js";
 import { meanCi } from "../metrics/stats.js";

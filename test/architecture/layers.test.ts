@@ -25,6 +25,7 @@ export const MAY_IMPORT: Record<string, readonly string[]> = {
   "src/experiments": ["src/run", "src/report", ...BELOW_RUN],
   "src/sweep": ["src/experiments", "src/run", "src/report", ...BELOW_RUN],
   bench: ["src/run", ...BELOW_RUN],
+  "src/api": ["src/experiments", "src/run", "src/report", ...BELOW_RUN],
   "src/cli": ["bench", "src/sweep", "src/experiments", "src/run", "src/report", ...BELOW_RUN],
 };
 
