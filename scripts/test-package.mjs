@@ -117,6 +117,12 @@ try {
     check("CLI: laminar reproduce without vega writes the results and says why there are no figures",
       rep.ok && /no SVG figures: drawing them needs the packages vega and vega-lite/.test(rep.err) && existsSync(join(app, "results", "report.html"))
       && !readdirSync(join(app, "results")).some((f) => f.endsWith(".svg")), rep.out.slice(-1500) + rep.err);
+    const sw = run(bin, ["sweep", "--grid", "workload.rho=0.4,0.8", "--set", "cluster.nodes=64", "--set", "sim.durationS=0.05", "--no-progress", "--out", "sweep"], app);
+    check("CLI: laminar sweep without vega writes the results and says why there are no figures",
+      sw.ok && /no SVG figures/.test(sw.err) && existsSync(join(app, "sweep", "results.csv")), sw.out.slice(-1500) + sw.err);
+    const q = run(bin, ["worker", "--queue", "redis://127.0.0.1:1"], app);
+    check("CLI: laminar worker without bullmq and ioredis says what is missing, exit 2",
+      q.status === 2 && /--queue needs the packages bullmq and ioredis/.test(q.err) && q.err.trim().split("\n").length === 1, q.out + q.err);
   }
 
   // ------------------------------------------------------------ laminar-core
