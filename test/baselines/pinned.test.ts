@@ -1,0 +1,54 @@
+// Pinned results of the three baselines: small fixed-seed runs, each pinned
+// by a hash of its result record without the fields that measure the run
+// itself and without the configuration (an input, and one that grows as
+// parameters are added), and by its events dispatched. Taken before the
+// schedulers moved onto the registry (src/schedulers/); a change of any of
+// them is a change of behaviour and must be a conscious one.
+//
+// To re-pin after an intended change: PIN_PRINT=<file> npx vitest run
+// test/baselines/pinned.test.ts appends the new values to <file>.
+import { createHash } from "node:crypto";
+import { appendFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
+import { runScheduler } from "../../src/run/schedulers.js";
+import type { CommonResult } from "../../src/metrics/result.js";
+
+/** sha256 (16 hex digits) of the result without timing fields and config. */
+export function outcomeDigest(r: CommonResult): string {
+  const { wallSeconds, tasksPerWallSecond, peakRssMiB, coreBuild, config, ...rest } = r as CommonResult & Record<string, unknown>;
+  void wallSeconds; void tasksPerWallSecond; void peakRssMiB; void coreBuild; void config;
+  return createHash("sha256").update(JSON.stringify(rest)).digest("hex").slice(0, 16);
+}
+
+const base = ["cluster.nodes=600", "sim.durationS=0.2", "sim.drainS=0.5", "workload.rho=0.85", "network.loss=0.05", "workload.hotspotShare=0.2"];
+
+const cases: [string, string[]][] = [
+  ["slurm", ["sim.scheduler=slurm", ...base]],
+  ["slurm, bounded queue", ["sim.scheduler=slurm", ...base, "baselines.slurm.unboundedQueue=false", "baselines.deadlineMs=50"]],
+  ["ray", ["sim.scheduler=ray", ...base]],
+  ["ray, peers, booked", ["sim.scheduler=ray", ...base, "baselines.ray.spillback=peers", "baselines.ray.gcsView=booked", "baselines.fullQueue=retry"]],
+  ["flux", ["sim.scheduler=flux", ...base]],
+  ["flux, leaf entry, rollback to root", ["sim.scheduler=flux", ...base, "baselines.flux.entry=leaf", "baselines.flux.rollbackTo=root", "baselines.flux.booking=total"]],
+];
+
+const PINS: Record<string, { result: string; events: number; started: number }> = {
+  "slurm": {"result":"3500bd41a640f7e2","events":63304,"started":18216},
+  "slurm, bounded queue": {"result":"e6ab89085abe74ae","events":60627,"started":17314},
+  "ray": {"result":"0e8a8b0569700bdf","events":77288,"started":18221},
+  "ray, peers, booked": {"result":"0b5a9629bf047ca6","events":75928,"started":18221},
+  "flux": {"result":"b2375ba58c60b20b","events":164885,"started":18202},
+  "flux, leaf entry, rollback to root": {"result":"fdca39c3987d65bc","events":93906,"started":18213},
+};
+
+describe("pinned results of small fixed-seed baseline runs", () => {
+  for (const [name, sets] of cases) {
+    it(name, async () => {
+      const r = await runScheduler(applySets(defaultConfig(), sets));
+      const pinned = { result: outcomeDigest(r), events: r.eventsProcessed, started: r.started };
+      if (process.env.PIN_PRINT) appendFileSync(process.env.PIN_PRINT, `  ${JSON.stringify(name)}: ${JSON.stringify(pinned)},\n`);
+      expect(r.started).toBeGreaterThan(500);
+      expect(pinned, name).toEqual(PINS[name]);
+    }, 60_000);
+  }
+});
