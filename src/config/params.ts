@@ -11,6 +11,7 @@ import { airlock, memory } from "./params-airlock.js";
 import { baselines } from "./params-baselines.js";
 import { arbiter, costs, da, reservation, regeneration, task, teg, zhaf } from "./params-laminar.js";
 import { cluster, network, sim, workload } from "./params-run.js";
+import { SCHEDULERS } from "../schedulers/catalogue.js";
 import { isParam, rangeText, type ConfigOf, type ParamGroup, type ParamSpec, type ParamType, type ParamValue } from "./params-spec.js";
 
 export const REGISTRY = {
@@ -41,9 +42,8 @@ export const GROUP_TITLES: Readonly<Record<string, string>> = {
   memory: "Memory model (Exp5)",
   airlock: "Airlock runtime survival (Exp5)",
   baselines: "Baselines: shared",
-  "baselines.slurm": "Slurm-like baseline",
-  "baselines.ray": "Ray-like baseline",
-  "baselines.flux": "Flux-like baseline",
+  // each registered scheduler's own group
+  ...Object.fromEntries(SCHEDULERS.filter((e) => e.params !== null).map((e) => [`baselines.${e.name}`, e.paramsTitle])),
 };
 
 export interface ParamEntry {

@@ -15,6 +15,7 @@ import { Piscina } from "piscina";
 import { makeDir } from "./make-dir.js";
 import { writeOutput } from "./safe-write.js";
 import { pointKey, type Point } from "./specs.js";
+import { schedulerEntry } from "../schedulers/catalogue.js";
 
 export interface PointResult {
   point: Point;
@@ -182,7 +183,7 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
         const startMore = (): void => {
           while (!failed && queue.length > 0 && free > 0) {
             const j = queue.shift()!;
-            const threads = grantThreads(free, queue.length + 1, j.point.scheduler === "laminar");
+            const threads = grantThreads(free, queue.length + 1, schedulerEntry(j.point.scheduler).supports.threads);
             free -= threads;
             busy++;
             const shared = new SharedArrayBuffer(8);

@@ -12,6 +12,7 @@ import { atDeadline, deadlineMs, p99AtDeadline } from "./deadline.js";
 import { exp5Figures } from "./exp5-figures.js";
 import type { FigureSpec } from "./figure-spec.js";
 import { onOffColors, SCHEDULER_COLOR, SCHEDULER_LABEL } from "./labels.js";
+import { schedulerEntry } from "../schedulers/catalogue.js";
 import { renderSvg } from "./render.js";
 import { MARK, num, ourRows, paperRows, type ChartRow, type Key } from "./rows.js";
 
@@ -50,7 +51,7 @@ function deadlineRules(results: PointRun[]): Rule[] {
     const d = deadlineMs(r);
     if (d === null) continue;
     if (!by.has(d)) by.set(d, new Set());
-    by.get(d)!.add(r.point.scheduler === "laminar" ? "Laminar's" : "baselines'");
+    by.get(d)!.add(schedulerEntry(r.point.scheduler).deadlineOwner);
   }
   return [...by].map(([y, who]) => ({ y, label: `${[...who].join(" and ")} deadline, ${y.toLocaleString("en-US")} ms` }));
 }
