@@ -74,7 +74,7 @@ const esc = (s: string) => s.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replac
 
 function summary(entries: readonly ParamEntry[]): string {
   const count = (prefix: string) => entries.filter((e) => e.spec.source.startsWith(prefix)).length;
-  return `${entries.length} parameters: ${count("paper")} from the paper, ${count("artifact")} from the artifact, ${count("ours")} ours.`;
+  return `${entries.length} parameters: ${count("paper")} from the paper, ${count("artifact")} from the artifact, ${count("cited")} cited from other publications, ${count("ours")} ours.`;
 }
 
 /** The parameter reference as Markdown; by default the whole registry. */

@@ -9,16 +9,19 @@
 export const PARAM: unique symbol = Symbol("laminar.param");
 
 /**
- * Where a default comes from. Always one of three forms, rendered as text:
- * `paper §<section>`, `artifact` (the authors' public Laminar-Sim), or
- * `ours (<short reason>)` for what neither fixes.
+ * Where a default comes from. Always one of four forms, rendered as text:
+ * `paper §<section>`, `artifact` (the authors' public Laminar-Sim),
+ * `cited <work>: <what it says>` for a value another publication fixes (a
+ * baseline modelled on a published system), or `ours (<short reason>)` for
+ * what none of them fixes.
  */
 export type Source = string & { readonly __source: true };
 
 export const paper = (section: string): Source => `paper §${section}` as Source;
 export const artifact = (): Source => "artifact" as Source;
 export const ours = (reason: string): Source => `ours (${reason})` as Source;
-export const SOURCE_PATTERN = /^(paper §\S.*|artifact|ours \([^()]+\))$/;
+export const cited = (work: string, what: string): Source => `cited ${work}: ${what}` as Source;
+export const SOURCE_PATTERN = /^(paper §\S.*|artifact|cited \S[^:]*: \S.*|ours \([^()]+\))$/;
 
 /**
  * Bounds of a numeric parameter. `min`/`max` are inclusive, `gt`/`lt` exclusive;

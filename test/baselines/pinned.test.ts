@@ -7,19 +7,11 @@
 //
 // To re-pin after an intended change: PIN_PRINT=<file> npx vitest run
 // test/baselines/pinned.test.ts appends the new values to <file>.
-import { createHash } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import { runScheduler } from "../../src/run/schedulers.js";
-import type { CommonResult } from "../../src/metrics/result.js";
-
-/** sha256 (16 hex digits) of the result without timing fields and config. */
-export function outcomeDigest(r: CommonResult): string {
-  const { wallSeconds, tasksPerWallSecond, peakRssMiB, coreBuild, config, ...rest } = r as CommonResult & Record<string, unknown>;
-  void wallSeconds; void tasksPerWallSecond; void peakRssMiB; void coreBuild; void config;
-  return createHash("sha256").update(JSON.stringify(rest)).digest("hex").slice(0, 16);
-}
+import { outcomeDigest } from "./digest.js";
 
 const base = ["cluster.nodes=600", "sim.durationS=0.2", "sim.drainS=0.5", "workload.rho=0.85", "network.loss=0.05", "workload.hotspotShare=0.2"];
 
