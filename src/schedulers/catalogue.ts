@@ -7,8 +7,9 @@ import { laminar } from "./laminar.js";
 import { slurm } from "./slurm.js";
 import { ray } from "./ray.js";
 import { flux } from "./flux.js";
+import { sparrow } from "./sparrow.js";
 
-export const SCHEDULERS = [laminar, slurm, ray, flux] as const;
+export const SCHEDULERS = [laminar, slurm, ray, flux, sparrow] as const;
 
 type Entries = (typeof SCHEDULERS)[number];
 export type SchedulerName = Entries["name"];

@@ -30,7 +30,7 @@ describe("parseConfig", () => {
 
   it("is typed by the registry", () => {
     const c = parseConfig({ sim: { scheduler: "ray" } });
-    const scheduler: "laminar" | "slurm" | "ray" | "flux" = c.sim.scheduler;
+    const scheduler: "laminar" | "slurm" | "ray" | "flux" | "sparrow" = c.sim.scheduler;
     const nodes: number = c.cluster.nodes;
     const on: boolean = c.reservation.enabled;
     // @ts-expect-error: not a parameter
