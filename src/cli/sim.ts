@@ -129,6 +129,9 @@ export function simCommand(): Command {
       const profile = profileOption(o.profile);
       const config = resolveConfig(o.config, simSets(o), profile);
       supported(config);
+      // a trace is read through once before the run: a bad row stops it now, not minutes in
+      const trace = config.workload.kind === "trace"
+        ? { file: config.workload.trace.file, ...(await import("../workload/trace.js")).checkTrace(config) } : null;
       const workers = o.workers !== undefined ? decimal(o.workers)
         : schedulerEntry(config.sim.scheduler).supports.threads && config.cluster.nodes >= AUTO_WORKERS_NODES ? availableParallelism() : 1;
       if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError(`--workers must be an integer from 1 to 64, got '${o.workers}'`);
@@ -153,8 +156,11 @@ export function simCommand(): Command {
       const onProgress = (now: number) => bar.update(now / 1e6, `${(now / 1e9).toFixed(2)} s simulated`);
       let threads: ThreadTiming[] = [];
       const run = await runScheduler(config, workers, { onProgress, onThreadTiming: (t) => { threads = t; } });
-      const extra = (await schedulerImpl(config.sim.scheduler)).rows(run);
-      const result = { ...run, profile: profile ?? null, manifest: finishManifest(manifest) };
+      const extra: Rows = [
+        ...(trace === null ? [] : [["trace", `${trace.file}: ${trace.rows} rows read, ${trace.skipped} bad rows skipped, ${trace.tasks} tasks in the arrival window`] as [string, string]]),
+        ...(await schedulerImpl(config.sim.scheduler)).rows(run),
+      ];
+      const result = { ...run, profile: profile ?? null, ...(trace === null ? {} : { trace }), manifest: finishManifest(manifest) };
       bar.finish();
       const resultJson = JSON.stringify(result, null, 2) + "\n";
       const notSaved = o.out === undefined ? null

@@ -12,6 +12,7 @@ import { baselines } from "./params-baselines.js";
 import { arbiter, costs, da, reservation, regeneration, task, teg, zhaf } from "./params-laminar.js";
 import { cluster, network, sim, workload } from "./params-run.js";
 import { SCHEDULERS } from "../schedulers/catalogue.js";
+import { WORKLOADS } from "../workload/kinds.js";
 import { isParam, rangeText, type ConfigOf, type ParamGroup, type ParamSpec, type ParamType, type ParamValue } from "./params-spec.js";
 
 export const REGISTRY = {
@@ -29,7 +30,9 @@ export const GROUP_TITLES: Readonly<Record<string, string>> = {
   sim: "Run control",
   cluster: "Cluster: nodes, atoms, Zones",
   "cluster.preoccupancy": "Rigid-topology pre-occupancy (off by default; the artifact starts empty)",
-  workload: "Bimodal open-loop workload (F-tasks, L-tasks, squatters)",
+  workload: "Workload: its kind, and the bimodal open-loop generator (F-tasks, L-tasks, squatters)",
+  // each workload kind's own group
+  ...Object.fromEntries(WORKLOADS.filter((k) => k.params !== null).map((k) => [`workload.${k.name}`, k.paramsTitle])),
   network: "Network (shared by all schedulers)",
   teg: "Laminar: Thermo-Economic Gateway",
   zhaf: "Laminar: Zone Holographic Availability Field",
