@@ -9,6 +9,8 @@ export interface ArrivalSource {
   readonly cls: number;
   readonly service: number;
   readonly atoms: number;
+  /** The current task's token density (units/atom): what Laminar's patience and priority start from (E = price * atoms). */
+  readonly price: number;
   /** The current task's entry node (sources built withEntry). */
   readonly entry: number;
   /** Tasks taken so far. */

@@ -39,6 +39,11 @@ export const traceParams = {
     source: ours("0 replays the trace once"),
     description: "when > 0, the trace is replayed every periodS seconds (after scaling) until sim.durationS; rows at or after periodS are left out of every replay",
   }),
+  qosPrices: text({
+    maxLength: 1000, default: "LS=36,Burstable=18,BE=9", unit: "qos=units/atom",
+    source: ours("an order, not a measurement: latency-sensitive pods twice the default token density of 18, best-effort half"),
+    description: "openb: a pod's qos becomes its token density (Laminar's priority and patience start from price * atoms); a qos not listed keeps its class's (workload.priceF, priceL)",
+  }),
   cpuMilliPerAtom: num({
     gt: 0, max: 1e9, default: 1000, unit: "millicores/atom",
     source: ours("one atom per CPU core"),

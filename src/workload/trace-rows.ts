@@ -1,10 +1,14 @@
 // One trace row from one line of text, per format (workload.trace.format):
 //
 //   csv    a header line naming the columns arrivalMs, durationMs, atoms,
-//          contiguous (any order, other columns ignored); then one task per
-//          line. Plain comma-separated fields, no quoting.
+//          contiguous and, optionally, price (any order, other columns
+//          ignored); then one task per line. Plain comma-separated fields,
+//          no quoting.
 //   jsonl  one JSON object per line: {"arrivalMs": 0.5, "durationMs": 5,
-//          "atoms": 4, "contiguous": false}.
+//          "atoms": 4, "contiguous": false}, "price" optional.
+//          price is the task's token density (units/atom, > 0): Laminar's
+//          priority and patience start from price * atoms; an empty or
+//          absent price is its class's (workload.priceF, priceL).
 //   openb  the Alibaba openb pod list (a header naming at least cpu_milli,
 //          num_gpu, gpu_milli, creation_time, deletion_time,
 //          scheduled_time; times in seconds). The mapping, every choice ours:
@@ -16,20 +20,26 @@
 //            shape     contiguous when it asks for any GPU (GPUs sit on one
 //                      node's bus, like the L-tasks' strictly contiguous
 //                      run); dispersed when it asks only for CPU
-//          name, memory_mib, gpu_spec, qos and pod_phase are not used: the
-//          models have no per-task priority, memory demand or GPU type yet.
+//            price     qos through workload.trace.qosPrices (e.g. LS=36 makes
+//                      a latency-sensitive pod's token density 36); a qos
+//                      not listed there keeps its class's
+//          name, memory_mib, gpu_spec and pod_phase are not used: the models
+//          have no per-task memory demand or GPU type yet.
 //
 // Every row: arrival >= 0, duration > 0, atoms an integer from 1 to
 // cluster.atomsPerNode. A row that breaks a rule is a RowError; the source
 // (trace.ts) adds the line number and applies workload.trace.badRows. Blank
 // lines are skipped.
 import type { Config } from "../config/params.js";
+import { ConfigError } from "../config/params-error.js";
 
 export interface TraceRow {
   arrivalMs: number;
   durationMs: number;
   atoms: number;
   contiguous: boolean;
+  /** Token density (units/atom); NaN: the class's. */
+  price: number;
 }
 
 /** What is wrong with one row (the caller adds where). */
@@ -57,6 +67,25 @@ function flag(name: string, v: unknown): boolean {
   if (t === "true" || t === "1" || t === "contiguous") return true;
   if (t === "false" || t === "0" || t === "dispersed") return false;
   throw new RowError(`${name} must be true/false, 1/0 or contiguous/dispersed (got ${v === undefined ? "nothing" : JSON.stringify(v).slice(0, 40)})`);
+}
+
+/** An optional token density: NaN when absent or empty. */
+function price(v: unknown): number {
+  if (v === undefined || v === null || (typeof v === "string" && v.trim() === "")) return NaN;
+  const x = number("price", v);
+  if (x <= 0) throw new RowError(`price ${x} is not positive`);
+  return x;
+}
+
+/** workload.trace.qosPrices ("LS=36,BE=9") as a map; a malformed list is the parameter's error. */
+export function qosPrices(text: string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const part of text.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+    const eq = part.indexOf("="), x = Number(part.slice(eq + 1));
+    if (eq <= 0 || !Number.isFinite(x) || x <= 0) throw new ConfigError(`workload.trace.qosPrices: must be qos=price pairs with prices > 0, separated by commas, e.g. LS=36,BE=9 (got ${JSON.stringify(part).slice(0, 40)})`, "workload.trace.qosPrices");
+    m.set(part.slice(0, eq).trim(), x);
+  }
+  return m;
 }
 
 /** The row's own rules, whatever its format. */
@@ -90,7 +119,7 @@ export function rowParser(c: Config): RowParser {
           }
           if (typeof o !== "object" || o === null || Array.isArray(o)) throw new RowError("not a JSON object");
           const x = o as Record<string, unknown>;
-          return checked({ arrivalMs: number("arrivalMs", x.arrivalMs), durationMs: number("durationMs", x.durationMs), atoms: number("atoms", x.atoms), contiguous: flag("contiguous", x.contiguous) }, apn);
+          return checked({ arrivalMs: number("arrivalMs", x.arrivalMs), durationMs: number("durationMs", x.durationMs), atoms: number("atoms", x.atoms), contiguous: flag("contiguous", x.contiguous), price: price(x.price) }, apn);
         },
       };
     case "csv": {
@@ -102,12 +131,13 @@ export function rowParser(c: Config): RowParser {
             cols = header(line, CSV_COLUMNS, "csv");
             return null;
           }
-          const f = line.split(","), at = (n: string) => f[cols!.get(n)!];
-          return checked({ arrivalMs: number("arrivalMs", at("arrivalMs")), durationMs: number("durationMs", at("durationMs")), atoms: number("atoms", at("atoms")), contiguous: flag("contiguous", at("contiguous")) }, apn);
+          const f = line.split(","), at = (n: string) => (cols!.has(n) ? f[cols!.get(n)!] : undefined);
+          return checked({ arrivalMs: number("arrivalMs", at("arrivalMs")), durationMs: number("durationMs", at("durationMs")), atoms: number("atoms", at("atoms")), contiguous: flag("contiguous", at("contiguous")), price: price(at("price")) }, apn);
         },
       };
     }
     case "openb": {
+      const qos = qosPrices(t.qosPrices);
       let cols: Map<string, number> | null = null;
       let t0 = NaN;
       return {
@@ -117,7 +147,7 @@ export function rowParser(c: Config): RowParser {
             cols = header(line, OPENB_COLUMNS, "openb");
             return null;
           }
-          const f = line.split(","), at = (n: string) => f[cols!.get(n)!];
+          const f = line.split(","), at = (n: string) => (cols!.has(n) ? f[cols!.get(n)!] : undefined);
           const created = number("creation_time", at("creation_time"));
           const duration = number("deletion_time", at("deletion_time")) - number("scheduled_time", at("scheduled_time"));
           const gpus = number("num_gpu", at("num_gpu")) * number("gpu_milli", at("gpu_milli")) / 1000;
@@ -125,7 +155,7 @@ export function rowParser(c: Config): RowParser {
           if (cpu < 0 || gpus < 0) throw new RowError("a negative CPU or GPU demand");
           const atoms = Math.ceil(cpu / t.cpuMilliPerAtom) + Math.ceil(gpus * t.gpuAtoms);
           // the first good row's creation is the trace's time 0
-          const row = checked({ arrivalMs: (created - (Number.isNaN(t0) ? created : t0)) * 1000, durationMs: duration * 1000, atoms, contiguous: gpus > 0 }, apn);
+          const row = checked({ arrivalMs: (created - (Number.isNaN(t0) ? created : t0)) * 1000, durationMs: duration * 1000, atoms, contiguous: gpus > 0, price: qos.get((at("qos") ?? "").trim()) ?? NaN }, apn);
           if (Number.isNaN(t0)) t0 = created;
           return row;
         },

@@ -34,6 +34,7 @@ export class TraceArrivals implements ArrivalSource {
   cls = 0;
   service = 0;
   atoms = 0;
+  price = 0;
   entry = 0;
   count = 0;
   /** Rows left out (badRows=skip), over every replay. */
@@ -74,6 +75,8 @@ export class TraceArrivals implements ArrivalSource {
     this.time = this.rowNs;
     this.cls = r.contiguous ? CLASS_L : CLASS_F;
     this.atoms = r.atoms;
+    const w = this.c.workload;
+    this.price = Number.isNaN(r.price) ? (r.contiguous ? w.priceL : w.priceF) : r.price;
     this.service = Math.max(1, Math.round(r.durationMs * this.t.durationScale * NS_PER_MS));
     if (this.rEntry) {
       const g = this.rEntry;

@@ -140,6 +140,42 @@ describe("trace workload: each parameter has an effect", () => {
   });
 });
 
+describe("trace workload: token density (price)", () => {
+  const prices = (path: string, ...sets: string[]): number[] => {
+    const c = config(path, ...sets);
+    const s = new TraceArrivals(c, Math.round(c.sim.durationS * 1e9));
+    const out: number[] = [];
+    while (s.peek() < Infinity) {
+      s.next();
+      out.push(s.price);
+    }
+    return out;
+  };
+
+  it("csv and jsonl: an optional price column, else the class's", () => {
+    expect(prices(file("arrivalMs,durationMs,atoms,contiguous,price\n0,5,4,false,40\n1,5,64,true,\n"), "workload.priceL=7")).toEqual([40, 7]);
+    expect(prices(file('{"arrivalMs":0,"durationMs":5,"atoms":4,"contiguous":false,"price":3}\n{"arrivalMs":1,"durationMs":5,"atoms":4,"contiguous":false}\n'), "workload.trace.format=jsonl")).toEqual([3, 18]);
+    expect(() => prices(file("arrivalMs,durationMs,atoms,contiguous,price\n0,5,4,false,-1\n"))).toThrow(/line 2: price -1 is not positive/);
+  });
+
+  it("openb: qos through workload.trace.qosPrices; a qos not listed keeps its class's", () => {
+    const p = file(OPENB);
+    const base = ["workload.trace.format=openb", "sim.durationS=10", "workload.trace.badRows=skip"];
+    expect(prices(p, ...base)).toEqual([36, 9, 18]);
+    expect(prices(p, ...base, "workload.trace.qosPrices=BE=2")).toEqual([18, 2, 18]);
+    expect(() => prices(p, ...base, "workload.trace.qosPrices=LS")).toThrow(/workload.trace.qosPrices: must be qos=price pairs/);
+  });
+
+  it("reaches Laminar: a higher token density gives more patience, so fewer tasks fail under overload", async () => {
+    const rows = ["arrivalMs,durationMs,atoms,contiguous,price"];
+    for (let i = 0; i < 400; i++) rows.push(`${i * 0.001},40,64,true,PRICE`);
+    const run = (price: number) => runScheduler(config(file(rows.join("\n").replaceAll("PRICE", String(price))), "cluster.nodes=16", "sim.durationS=0.5", "sim.drainS=1", "workload.trace.copies=4"));
+    const cheap = await run(0.5), rich = await run(500);
+    expect(cheap.arrived).toBe(rich.arrived);
+    expect(JSON.stringify(cheap.failedBy)).not.toBe(JSON.stringify(rich.failedBy));
+  }, 60_000);
+});
+
 describe("trace workload: runs", () => {
   it("every scheduler runs a trace, deterministically, and starts what fits", async () => {
     const p = file(CSV);
