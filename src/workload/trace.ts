@@ -5,6 +5,7 @@
 // run with its line number (badRows=fail) or is left out and counted (skip).
 // Entry nodes are drawn as the bimodal generator draws them (the hotspot
 // share), from the same stream.
+import { statSync } from "node:fs";
 import type { Config } from "../config/params.js";
 import { ConfigError } from "../config/params-error.js";
 import { streamRng, type Rng } from "../sim/rng.js";
@@ -18,14 +19,22 @@ import { HeaderError, RowError, rowParser, type RowParser, type TraceRow } from 
 /** A trace that cannot be read, or a bad row under badRows=fail: one line, exit 2. */
 export class TraceError extends ConfigError {}
 
-/** Open the trace for reading, or say in one line why not. */
+/** Open the trace for reading, or say in one line why not. Only a regular file (a link to one is fine): a FIFO or a device is refused before it is opened, so it cannot hang the run. */
 function open(c: Config): LineReader {
   const path = c.workload.trace.file;
+  let regular: boolean;
+  try {
+    regular = statSync(path).isFile();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new TraceError(`workload.trace.file ${path}: cannot read (${code === "ENOENT" ? "no such file" : code ?? (e as Error).message})`, "workload.trace.file");
+  }
+  if (!regular) throw new TraceError(`workload.trace.file ${path}: not a regular file (a folder, device, FIFO or socket)`, "workload.trace.file");
   try {
     return new LineReader(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new TraceError(`workload.trace.file ${path}: cannot read (${code === "ENOENT" ? "no such file" : code ?? (e as Error).message})`, "workload.trace.file");
+    throw new TraceError(`workload.trace.file ${path}: cannot read (${code ?? (e as Error).message})`, "workload.trace.file");
   }
 }
 

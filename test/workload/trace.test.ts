@@ -116,7 +116,8 @@ describe("trace workload: bad input", () => {
 
   it("a missing file or a folder is one line, not a stack", () => {
     expect(() => checkTrace(config(join(dir, "none.csv")))).toThrow(/workload.trace.file .*none.csv: cannot read \(no such file\)/);
-    expect(() => checkTrace(config(dir))).toThrow(/cannot read \(a folder\)/);
+    expect(() => checkTrace(config(dir))).toThrow(/not a regular file/);
+    expect(() => checkTrace(config("/dev/null"))).toThrow(/not a regular file/);
     expect(() => applySets(defaultConfig(), ["workload.kind=trace"])).toThrow(/workload.trace.file: must be the path of a trace file with workload.kind=trace/);
   });
 });
