@@ -326,9 +326,10 @@ export class LaminarState {
     return (this.das.flags[d] & FLAG_REACTIVATED) !== 0;
   }
 
-  /** The memory task t declares: proportional to its atoms. */
+  /** The memory task t declares: its workload's figure when it gave one (a trace), else proportional to its atoms. */
   declaredGiB(t: number): number {
-    return this.tasks.m[t] * this.c.memory.declaredPerAtomGiB;
+    const g = this.tasks.memGiB[t];
+    return Number.isNaN(g) ? this.tasks.m[t] * this.c.memory.declaredPerAtomGiB : g;
   }
 
   /** DA d ends without starting its task; the gateway side learns it half a hop later (taskLost). */

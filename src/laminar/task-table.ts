@@ -18,7 +18,7 @@ export class TaskTable {
 
   /** A pending task with no DA yet: its identity, demand, service time and E_v,init = price x atoms. */
   /** `price`: the task's token density (units/atom); by default its class's (workload.priceF, priceL). */
-  newTask(cls: number, atoms: number, service: number, tA: number, price = cls === CLASS_F ? this.s.c.workload.priceF : this.s.c.workload.priceL): number {
+  newTask(cls: number, atoms: number, service: number, tA: number, price = cls === CLASS_F ? this.s.c.workload.priceF : this.s.c.workload.priceL, memGiB = NaN): number {
     const T = this.s.tasks, t = T.alloc();
     T.cls[t] = cls;
     T.state[t] = T_PENDING;
@@ -32,6 +32,7 @@ export class TaskTable {
     T.m[t] = atoms;
     T.service[t] = service;
     T.ev[t] = T.budget[t] = price * atoms;
+    T.memGiB[t] = memGiB;
     return t;
   }
 

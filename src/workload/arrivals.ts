@@ -22,6 +22,8 @@ export class Arrivals {
   atoms = 0;
   /** The current task's token density: its class's (workload.priceF, priceL). */
   price = 0;
+  /** Declared memory: none of its own (the memory model's per-atom figure applies). */
+  readonly memGiB = NaN;
   /** The current task's entry node (withEntry only). */
   entry = 0;
   /** Tasks taken so far. */

@@ -11,6 +11,8 @@ export interface ArrivalSource {
   readonly atoms: number;
   /** The current task's token density (units/atom): what Laminar's patience and priority start from (E = price * atoms). */
   readonly price: number;
+  /** The current task's declared memory (GiB) for the memory model; NaN: its atoms times memory.declaredPerAtomGiB. */
+  readonly memGiB: number;
   /** The current task's entry node (sources built withEntry). */
   readonly entry: number;
   /** Tasks taken so far. */

@@ -1,14 +1,16 @@
 // One trace row from one line of text, per format (workload.trace.format):
 //
 //   csv    a header line naming the columns arrivalMs, durationMs, atoms,
-//          contiguous and, optionally, price (any order, other columns
+//          contiguous and, optionally, price and memGiB (any order, other columns
 //          ignored); then one task per line. Plain comma-separated fields,
 //          no quoting.
 //   jsonl  one JSON object per line: {"arrivalMs": 0.5, "durationMs": 5,
-//          "atoms": 4, "contiguous": false}, "price" optional.
+//          "atoms": 4, "contiguous": false}, "price" and "memGiB" optional.
 //          price is the task's token density (units/atom, > 0): Laminar's
 //          priority and patience start from price * atoms; an empty or
-//          absent price is its class's (workload.priceF, priceL).
+//          absent price is its class's (workload.priceF, priceL). memGiB
+//          (>= 0) is the memory the task declares to the memory model
+//          (memory.enabled); empty or absent: atoms * memory.declaredPerAtomGiB.
 //   openb  the Alibaba openb pod list (a header naming at least cpu_milli,
 //          num_gpu, gpu_milli, creation_time, deletion_time,
 //          scheduled_time; times in seconds). The mapping, every choice ours:
@@ -23,8 +25,9 @@
 //            price     qos through workload.trace.qosPrices (e.g. LS=36 makes
 //                      a latency-sensitive pod's token density 36); a qos
 //                      not listed there keeps its class's
-//          name, memory_mib, gpu_spec and pod_phase are not used: the models
-//          have no per-task memory demand or GPU type yet.
+//            memory    memory_mib / 1024 GiB, declared to the memory model
+//          name, gpu_spec and pod_phase are not used: the models have no GPU
+//          type or pod lifecycle.
 //
 // Every row: arrival >= 0, duration > 0, atoms an integer from 1 to
 // cluster.atomsPerNode. A row that breaks a rule is a RowError; the source
@@ -40,6 +43,8 @@ export interface TraceRow {
   contiguous: boolean;
   /** Token density (units/atom); NaN: the class's. */
   price: number;
+  /** Declared memory (GiB); NaN: atoms * memory.declaredPerAtomGiB. */
+  memGiB: number;
 }
 
 /** What is wrong with one row (the caller adds where). */
@@ -74,6 +79,14 @@ function price(v: unknown): number {
   if (v === undefined || v === null || (typeof v === "string" && v.trim() === "")) return NaN;
   const x = number("price", v);
   if (x <= 0) throw new RowError(`price ${x} is not positive`);
+  return x;
+}
+
+/** An optional memory figure (GiB, >= 0): NaN when absent or empty. */
+function memory(name: string, v: unknown, scale = 1): number {
+  if (v === undefined || v === null || (typeof v === "string" && v.trim() === "")) return NaN;
+  const x = number(name, v) * scale;
+  if (x < 0) throw new RowError(`${name} ${x} is negative`);
   return x;
 }
 
@@ -119,7 +132,7 @@ export function rowParser(c: Config): RowParser {
           }
           if (typeof o !== "object" || o === null || Array.isArray(o)) throw new RowError("not a JSON object");
           const x = o as Record<string, unknown>;
-          return checked({ arrivalMs: number("arrivalMs", x.arrivalMs), durationMs: number("durationMs", x.durationMs), atoms: number("atoms", x.atoms), contiguous: flag("contiguous", x.contiguous), price: price(x.price) }, apn);
+          return checked({ arrivalMs: number("arrivalMs", x.arrivalMs), durationMs: number("durationMs", x.durationMs), atoms: number("atoms", x.atoms), contiguous: flag("contiguous", x.contiguous), price: price(x.price), memGiB: memory("memGiB", x.memGiB) }, apn);
         },
       };
     case "csv": {
@@ -132,7 +145,7 @@ export function rowParser(c: Config): RowParser {
             return null;
           }
           const f = line.split(","), at = (n: string) => (cols!.has(n) ? f[cols!.get(n)!] : undefined);
-          return checked({ arrivalMs: number("arrivalMs", at("arrivalMs")), durationMs: number("durationMs", at("durationMs")), atoms: number("atoms", at("atoms")), contiguous: flag("contiguous", at("contiguous")), price: price(at("price")) }, apn);
+          return checked({ arrivalMs: number("arrivalMs", at("arrivalMs")), durationMs: number("durationMs", at("durationMs")), atoms: number("atoms", at("atoms")), contiguous: flag("contiguous", at("contiguous")), price: price(at("price")), memGiB: memory("memGiB", at("memGiB")) }, apn);
         },
       };
     }
@@ -155,7 +168,7 @@ export function rowParser(c: Config): RowParser {
           if (cpu < 0 || gpus < 0) throw new RowError("a negative CPU or GPU demand");
           const atoms = Math.ceil(cpu / t.cpuMilliPerAtom) + Math.ceil(gpus * t.gpuAtoms);
           // the first good row's creation is the trace's time 0
-          const row = checked({ arrivalMs: (created - (Number.isNaN(t0) ? created : t0)) * 1000, durationMs: duration * 1000, atoms, contiguous: gpus > 0, price: qos.get((at("qos") ?? "").trim()) ?? NaN }, apn);
+          const row = checked({ arrivalMs: (created - (Number.isNaN(t0) ? created : t0)) * 1000, durationMs: duration * 1000, atoms, contiguous: gpus > 0, price: qos.get((at("qos") ?? "").trim()) ?? NaN, memGiB: memory("memory_mib", at("memory_mib"), 1 / 1024) }, apn);
           if (Number.isNaN(t0)) t0 = created;
           return row;
         },

@@ -44,6 +44,7 @@ export class TraceArrivals implements ArrivalSource {
   service = 0;
   atoms = 0;
   price = 0;
+  memGiB = NaN;
   entry = 0;
   count = 0;
   /** Rows left out (badRows=skip), over every replay. */
@@ -85,6 +86,7 @@ export class TraceArrivals implements ArrivalSource {
     this.cls = r.contiguous ? CLASS_L : CLASS_F;
     this.atoms = r.atoms;
     const w = this.c.workload;
+    this.memGiB = r.memGiB;
     this.price = Number.isNaN(r.price) ? (r.contiguous ? w.priceL : w.priceF) : r.price;
     this.service = Math.max(1, Math.round(r.durationMs * this.t.durationScale * NS_PER_MS));
     if (this.rEntry) {

@@ -177,6 +177,36 @@ describe("trace workload: token density (price)", () => {
   }, 60_000);
 });
 
+describe("trace workload: declared memory", () => {
+  const mems = (path: string, ...sets: string[]): number[] => {
+    const c = config(path, ...sets);
+    const s = new TraceArrivals(c, Math.round(c.sim.durationS * 1e9));
+    const out: number[] = [];
+    while (s.peek() < Infinity) {
+      s.next();
+      out.push(s.memGiB);
+    }
+    return out;
+  };
+
+  it("csv and jsonl: an optional memGiB column; openb: memory_mib / 1024", () => {
+    expect(mems(file("arrivalMs,durationMs,atoms,contiguous,memGiB\n0,5,4,false,2.5\n1,5,4,false,\n"))).toEqual([2.5, NaN]);
+    expect(mems(file('{"arrivalMs":0,"durationMs":5,"atoms":4,"contiguous":false,"memGiB":1}\n'), "workload.trace.format=jsonl")).toEqual([1]);
+    expect(mems(file(OPENB), "workload.trace.format=openb", "sim.durationS=10", "workload.trace.badRows=skip")).toEqual([16, 8, 8]);
+    expect(() => mems(file("arrivalMs,durationMs,atoms,contiguous,memGiB\n0,5,4,false,-1\n"))).toThrow(/line 2: memGiB -1 is negative/);
+  });
+
+  it("reaches Laminar's memory model: tasks that declare more memory press the nodes harder", async () => {
+    const rows = ["arrivalMs,durationMs,atoms,contiguous,memGiB"];
+    for (let i = 0; i < 300; i++) rows.push(`${i * 0.01},200,16,true,MEM`);
+    const run = (mem: number) => runScheduler(config(file(rows.join("\n").replaceAll("MEM", String(mem))), "cluster.nodes=16", "sim.durationS=1", "sim.drainS=1", "memory.enabled=true", "airlock.enabled=false", "memory.overclaimProb=1", "workload.trace.copies=2"));
+    const light = await run(0.1), heavy = await run(40);
+    expect(light.arrived).toBe(heavy.arrived);
+    const kills = (r: Record<string, unknown>) => (r.lTaskOomKills as number) + (r.fTaskOomKills as number);
+    expect(kills(heavy as unknown as Record<string, unknown>)).toBeGreaterThan(kills(light as unknown as Record<string, unknown>));
+  }, 60_000);
+});
+
 describe("trace workload: runs", () => {
   it("every scheduler runs a trace, deterministically, and starts what fits", async () => {
     const p = file(CSV);
