@@ -108,6 +108,7 @@ export const flux = defineScheduler({
   summary: "a tree of brokers with isolated ledgers, rolling a collision back towards the root (paper §Baseline modeling)",
   params,
   paramsTitle: "Flux-like baseline",
+  controlWork: "every broker decision",
   deadlineParam: "baselines.deadlineMs",
   deadlineOwner: "baselines'",
   supports: { memoryModel: false, invariants: false, threads: false },

@@ -11,6 +11,7 @@ export const laminar = defineScheduler({
   summary: "probe-first, execute-later scheduling with the Airlock runtime-survival layer (the paper's system)",
   params: null,
   paramsTitle: "Laminar: the groups teg, zhaf, da, arbiter, reservation, regeneration, task, costs, memory, airlock",
+  controlWork: "probe scoring, bitmap feasibility checks and Zone aggregation at their per-operation costs",
   deadlineParam: "task.deadlineMs",
   deadlineOwner: "Laminar's",
   supports: { memoryModel: true, invariants: true, threads: true },

@@ -98,6 +98,7 @@ export const ray = defineScheduler({
   summary: "local-first raylets with spillback to a sharded GCS whose view the heartbeat refreshes (paper §Baseline modeling)",
   params,
   paramsTitle: "Ray-like baseline",
+  controlWork: "every raylet decision and every GCS decision",
   deadlineParam: "baselines.deadlineMs",
   deadlineOwner: "baselines'",
   supports: { memoryModel: false, invariants: false, threads: false },

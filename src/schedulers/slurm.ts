@@ -60,6 +60,7 @@ export const slurm = defineScheduler({
   summary: "a global FIFO with a first-fit scan of the whole cluster under one lock (paper §Baseline modeling)",
   params,
   paramsTitle: "Slurm-like baseline",
+  controlWork: "the controller's decisions (scan, match, lock)",
   deadlineParam: "baselines.deadlineMs",
   deadlineOwner: "baselines'",
   supports: { memoryModel: false, invariants: false, threads: false },

@@ -46,6 +46,12 @@ describe("laminar sim --scheduler sparrow", () => {
     expect(r.reservationsSent).toBeGreaterThanOrEqual(r.arrived);
   });
 
+  it("is listed, with every registered scheduler and workload, in sim --help", () => {
+    const r = laminar("sim", "--help");
+    expect(r.code).toBe(0);
+    for (const name of ["laminar", "slurm", "ray", "flux", "sparrow", "bimodal", "trace"]) expect(r.out).toMatch(new RegExp(`^  ${name} +\\S`, "m"));
+  });
+
   it("refuses what it does not support in one line", () => {
     for (const args of [["--workers", "2"], ["--check-invariants"], ["--set", "memory.enabled=true"]]) {
       const r = laminar("sim", "--scheduler", "sparrow", ...SMALL, ...args);
