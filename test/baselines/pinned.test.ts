@@ -1,4 +1,4 @@
-// Pinned results of the three baselines: small fixed-seed runs, each pinned
+// Pinned results of the baselines: small fixed-seed runs, each pinned
 // by a hash of its result record without the fields that measure the run
 // itself and without the configuration (an input, and one that grows as
 // parameters are added), and by its events dispatched. Taken before the
@@ -21,6 +21,8 @@ const cases: [string, string[]][] = [
   ["ray", ["sim.scheduler=ray", ...base]],
   ["ray, peers, booked", ["sim.scheduler=ray", ...base, "baselines.ray.spillback=peers", "baselines.ray.gcsView=booked", "baselines.fullQueue=retry"]],
   ["flux", ["sim.scheduler=flux", ...base]],
+  ["sparrow", ["sim.scheduler=sparrow", ...base]],
+  ["sparrow, per-task jobs, d = 3", ["sim.scheduler=sparrow", ...base, "baselines.sparrow.jobSize=1", "baselines.sparrow.probeRatio=3"]],
   ["flux, leaf entry, rollback to root", ["sim.scheduler=flux", ...base, "baselines.flux.entry=leaf", "baselines.flux.rollbackTo=root", "baselines.flux.booking=total"]],
 ];
 
@@ -31,6 +33,9 @@ const PINS: Record<string, { result: string; events: number; started: number }> 
   "ray, peers, booked": {"result":"0b5a9629bf047ca6","events":75928,"started":18221},
   "flux": {"result":"b2375ba58c60b20b","events":164885,"started":18202},
   "flux, leaf entry, rollback to root": {"result":"fdca39c3987d65bc","events":93906,"started":18213},
+  // pinned when the Sparrow-like model was added
+  "sparrow": {"result":"73f8ba096b779b5b","events":146200,"started":18222},
+  "sparrow, per-task jobs, d = 3": {"result":"579b42b8695038b4","events":200313,"started":18221},
 };
 
 describe("pinned results of small fixed-seed baseline runs", () => {

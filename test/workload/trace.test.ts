@@ -12,6 +12,7 @@ import { checkTrace, TraceArrivals } from "../../src/workload/trace.js";
 import { LineReader } from "../../src/workload/lines.js";
 import { CLASS_F, CLASS_L } from "../../src/workload/bimodal.js";
 import { runScheduler } from "../../src/run/schedulers.js";
+import { runLaminar } from "../../src/run/laminar.js";
 
 const dir = mkdtempSync(join(tmpdir(), "laminar-trace-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -219,5 +220,14 @@ describe("trace workload: runs", () => {
       expect({ ...a, wallSeconds: 0, tasksPerWallSecond: 0, peakRssMiB: 0 }, s).toEqual({ ...b, wallSeconds: 0, tasksPerWallSecond: 0, peakRssMiB: 0 });
       expect(a.lambdaPerS, s).toBeNaN();
     }
+  }, 60_000);
+
+  it("a Laminar run over a trace gives the same result in any number of Zone partitions (each reads the file itself)", () => {
+    const c = config(file(CSV), "cluster.nodes=300", "cluster.zoneSize=64", "workload.trace.copies=30", "workload.trace.periodS=0.002", "sim.durationS=0.2");
+    const strip = (r: ReturnType<typeof runLaminar>) => JSON.stringify({ ...r, wallSeconds: 0, tasksPerWallSecond: 0, peakRssMiB: 0, eventsProcessed: 0 });
+    const one = runLaminar(c), two = runLaminar(c, { partitions: 2 }), four = runLaminar(c, { partitions: 4 });
+    expect(one.arrived).toBe(3 * 30 * 100);
+    expect(strip(two)).toBe(strip(one));
+    expect(strip(four)).toBe(strip(one));
   }, 60_000);
 });
