@@ -19,11 +19,12 @@ import type { SeriesPoint } from "../metrics/run-metrics.js";
 import { runScheduler, schedulerImpl } from "../run/schedulers.js";
 import type { Rows } from "../run/impl.js";
 import { SCHEDULER_NAMES, SCHEDULERS, schedulerEntry } from "../schedulers/catalogue.js";
-import { WORKLOADS } from "../workload/kinds.js";
+import { WORKLOAD_NAMES, WORKLOADS } from "../workload/kinds.js";
 import { PROFILE_HELP, profileOption } from "./profile-option.js";
 
 interface Options {
   scheduler?: string;
+  workload?: string;
   nodes?: string;
   rho?: string;
   duration?: string;
@@ -49,6 +50,7 @@ export function simSets(o: Options): string[] {
   const sets = [...o.set];
   const flag = (v: string | undefined, name: string) => { if (v !== undefined) sets.push(`${name}=${v}`); };
   flag(o.scheduler, "sim.scheduler");
+  flag(o.workload, "workload.kind");
   flag(o.nodes, "cluster.nodes");
   flag(o.rho, "workload.rho");
   flag(o.duration, "sim.durationS");
@@ -111,6 +113,7 @@ export function simCommand(): Command {
   return new Command("sim")
     .description("run one simulation and report start success, latency, control work and the run's own cost")
     .option("--scheduler <name>", `laminar, or a baseline: ${SCHEDULER_NAMES.filter((n) => n !== "laminar").join(", ")} (sim.scheduler)`)
+    .option("--workload <kind>", `where tasks come from: ${WORKLOAD_NAMES.join(", ")} (workload.kind; a trace also needs --set workload.trace.file=...)`)
     .option("--nodes <n>", "worker nodes (cluster.nodes)")
     .option("--rho <r>", "offered load (workload.rho)")
     .option("--duration <s>", "simulated arrival window in seconds (sim.durationS)")
@@ -124,8 +127,8 @@ export function simCommand(): Command {
     .option("--force", "with --out: replace an existing result.json and series.csv")
     .option("--no-progress", "no progress bar on stderr")
     .option("--workers <w>", `Laminar only: split the Zones over w worker threads; the result is the same for any w (default: 1 below ${AUTO_WORKERS_NODES} nodes, else the cores available, ${availableParallelism()} here)`)
-    .addHelpText("after", `\nSchedulers (--scheduler, src/schedulers/catalogue.ts):\n${SCHEDULERS.map((e) => `  ${e.name.padEnd(9)}${e.summary}`).join("\n")}\n\nWorkloads (--set workload.kind=..., src/workload/kinds.ts; docs/extending.md):\n${WORKLOADS.map((k) => `  ${k.name.padEnd(9)}${k.summary}`).join("\n")}`)
-    .addHelpText("after", "\nExamples:\n  laminar sim --nodes 1000 --duration 2\n  laminar sim --nodes 32000 --duration 30 --workers 2 --json > result.json\n  laminar sim --nodes 5000 --rho 0.8 --duration 30 --json > result.json\n  laminar sim --set network.loss=0.2 --set regeneration.enabled=false\n  laminar sim --scheduler ray --profile artifact --duration 1\n  laminar sim --scheduler sparrow --nodes 2000 --duration 2\n  laminar sim --set workload.kind=trace --set workload.trace.file=tasks.csv --duration 10")
+    .addHelpText("after", `\nSchedulers (--scheduler, src/schedulers/catalogue.ts):\n${SCHEDULERS.map((e) => `  ${e.name.padEnd(9)}${e.summary}`).join("\n")}\n\nWorkloads (--workload, src/workload/kinds.ts; docs/extending.md):\n${WORKLOADS.map((k) => `  ${k.name.padEnd(9)}${k.summary}`).join("\n")}`)
+    .addHelpText("after", "\nExamples:\n  laminar sim --nodes 1000 --duration 2\n  laminar sim --nodes 32000 --duration 30 --workers 2 --json > result.json\n  laminar sim --nodes 5000 --rho 0.8 --duration 30 --json > result.json\n  laminar sim --set network.loss=0.2 --set regeneration.enabled=false\n  laminar sim --scheduler ray --profile artifact --duration 1\n  laminar sim --scheduler sparrow --nodes 2000 --duration 2\n  laminar sim --workload trace --set workload.trace.file=tasks.csv --duration 10")
     .action(async (o: Options) => {
       const { resolveConfig } = await import("../config/params-config.js");
       const profile = profileOption(o.profile);

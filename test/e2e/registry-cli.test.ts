@@ -91,7 +91,7 @@ describe("laminar sim --set workload.kind=trace", () => {
         expect(r.started).toBeGreaterThan(0);
       }
     }
-    const table = laminar("sim", ...SMALL, ...trace(csv));
+    const table = laminar("sim", ...SMALL, ...trace(csv).slice(2), "--workload", "trace");
     expect(table.out).toMatch(/trace\s+.*t\.csv: 600 rows read, 0 bad rows skipped/);
   });
 
