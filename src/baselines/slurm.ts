@@ -37,7 +37,8 @@ import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import { Engine } from "../sim/engine.js";
 import { NS_PER_MS } from "../sim/time.js";
-import { Arrivals } from "../workload/arrivals.js";
+import { makeArrivals } from "../workload/sources.js";
+import type { ArrivalSource } from "../workload/source.js";
 import { CLASS_F } from "../workload/bimodal.js";
 import { CAUSE_CRASHED, CAUSE_DEADLINE, CAUSE_RETRIES, RunMetrics } from "../metrics/run-metrics.js";
 import { Cluster } from "../cluster/cluster.js";
@@ -102,9 +103,9 @@ export class SlurmModel {
   readonly cluster: Cluster;
   readonly endArrivalsNs: number;
   /** Counts arrivals (metrics) and submissions (FIFO length). */
-  private readonly front: Arrivals;
+  private readonly front: ArrivalSource;
   /** Serves the FIFO in order. */
-  private readonly head: Arrivals;
+  private readonly head: ArrivalSource;
   private readonly retries: RetryFifo[] = [];
   /** Submissions lost k times wait in resends[k - 1] (created as needed). */
   private readonly resends: RetryFifo[] = [];
@@ -152,8 +153,8 @@ export class SlurmModel {
     this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
     this.metrics = new RunMetrics(Math.round(c.baselines.deadlineMs * NS_PER_MS));
     this.cluster = new Cluster(core, c, Int32Array.of(0, c.cluster.nodes));
-    this.front = new Arrivals(c, this.endArrivalsNs, false);
-    this.head = new Arrivals(c, this.endArrivalsNs, true);
+    this.front = makeArrivals(c, this.endArrivalsNs, false);
+    this.head = makeArrivals(c, this.endArrivalsNs, true);
     for (let r = 0; r < c.baselines.slurm.retries; r++) this.retries.push(new RetryFifo());
     this.recent = new Float64Array(1 << 20);
     const s = c.baselines.slurm;

@@ -11,7 +11,8 @@ import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import { Engine } from "../sim/engine.js";
 import { NS_PER_MS } from "../sim/time.js";
-import { Arrivals } from "../workload/arrivals.js";
+import { makeArrivals } from "../workload/sources.js";
+import type { ArrivalSource } from "../workload/source.js";
 import { CAUSE_CRASHED, CAUSE_DEADLINE, CAUSE_QUEUE_FULL, RunMetrics } from "../metrics/run-metrics.js";
 import { Cluster } from "../cluster/cluster.js";
 import { BaselineNet } from "./network.js";
@@ -26,7 +27,7 @@ export abstract class TaskModel {
   readonly metrics: RunMetrics;
   readonly cluster: Cluster;
   readonly endArrivalsNs: number;
-  protected readonly arrivals: Arrivals;
+  protected readonly arrivals: ArrivalSource;
   protected readonly T: TaskTable;
   readonly net: BaselineNet;
   protected readonly deadlineNs: number;
@@ -50,7 +51,7 @@ export abstract class TaskModel {
     this.endArrivalsNs = Math.round(c.sim.durationS * 1e9);
     this.metrics = new RunMetrics(this.deadlineNs);
     this.cluster = new Cluster(core, c, Int32Array.of(0, c.cluster.nodes));
-    this.arrivals = new Arrivals(c, this.endArrivalsNs, true, true);
+    this.arrivals = makeArrivals(c, this.endArrivalsNs, true, true);
     this.T = new TaskTable(core, this.cluster.rowBytes);
   }
 

@@ -14,18 +14,17 @@ import { saveOutputs } from "./save-result.js";
 import { OutputWriteError } from "../experiments/safe-write.js";
 import { FolderLocked, lockFolder } from "../experiments/out-lock.js";
 import { finishManifest, startManifest } from "../experiments/manifest.js";
-import type { SimResult } from "../laminar/result.js";
-import type { SlurmResult } from "../baselines/slurm.js";
-import type { RayResult } from "../baselines/ray.js";
-import type { FluxResult } from "../baselines/flux.js";
 import type { CommonResult } from "../metrics/result.js";
-import type { NetCounters } from "../baselines/network.js";
 import type { SeriesPoint } from "../metrics/run-metrics.js";
-import { runScheduler } from "../run/schedulers.js";
+import { runScheduler, schedulerImpl } from "../run/schedulers.js";
+import type { Rows } from "../run/impl.js";
+import { SCHEDULER_NAMES, SCHEDULERS, schedulerEntry } from "../schedulers/catalogue.js";
+import { WORKLOAD_NAMES, WORKLOADS } from "../workload/kinds.js";
 import { PROFILE_HELP, profileOption } from "./profile-option.js";
 
 interface Options {
   scheduler?: string;
+  workload?: string;
   nodes?: string;
   rho?: string;
   duration?: string;
@@ -51,6 +50,7 @@ export function simSets(o: Options): string[] {
   const sets = [...o.set];
   const flag = (v: string | undefined, name: string) => { if (v !== undefined) sets.push(`${name}=${v}`); };
   flag(o.scheduler, "sim.scheduler");
+  flag(o.workload, "workload.kind");
   flag(o.nodes, "cluster.nodes");
   flag(o.rho, "workload.rho");
   flag(o.duration, "sim.durationS");
@@ -59,72 +59,18 @@ export function simSets(o: Options): string[] {
   return sets;
 }
 
-/** Refuse what this version cannot simulate, in one line. */
+/** Refuse what the chosen scheduler cannot simulate, in one line (what it supports: its entry in src/schedulers/). */
 export function supported(c: Config): void {
-  if (c.memory.enabled && c.sim.scheduler !== "laminar") {
-    throw new UsageError(`memory.enabled: the memory model and Airlock are Laminar's (Exp5); the ${c.sim.scheduler}-like model has none`);
+  const e = schedulerEntry(c.sim.scheduler);
+  if (c.memory.enabled && !e.supports.memoryModel) {
+    throw new UsageError(`memory.enabled: the memory model and Airlock are Laminar's (Exp5); the ${e.label} model has none`);
   }
-  if (c.sim.checkInvariants && c.sim.scheduler !== "laminar") {
-    throw new UsageError(`--check-invariants (sim.checkInvariants): the invariant checker is Laminar's; the ${c.sim.scheduler}-like model has none`);
+  if (c.sim.checkInvariants && !e.supports.invariants) {
+    throw new UsageError(`--check-invariants (sim.checkInvariants): the invariant checker is Laminar's; the ${e.label} model has none`);
   }
 }
 
 const fmt = (x: number | null, digits = 2) => (x === null ? "-" : x.toFixed(digits));
-
-/** The baselines' network and crash rows. */
-function netRows(r: NetCounters & { crashed: boolean }): Array<[string, string]> {
-  return [
-    ["messages sent / lost / recovered by resend", `${r.messagesSent} / ${r.messagesLost} / ${r.messagesRecovered}`],
-    ["heartbeat reports lost", String(r.reportsLost)],
-    ...(r.crashed ? [["control plane", "crashed (crash rule)"] as [string, string]] : []),
-  ];
-}
-
-/** Rows only one scheduler's result has. */
-function extraRows(r: CommonResult): Array<[string, string]> {
-  if (r.scheduler === "laminar") {
-    const l = r as SimResult;
-    return [
-      ["control work per start", `${fmt(l.controlWorkPerSuccessUs, 4)} us`],
-      ["probe actions / bounces / Fast-Fails", `${l.probeActions} / ${l.bounces} / ${l.fastFails}`],
-      ["regenerations / duplicate winners", `${l.regenerations} / ${l.duplicateWinners}`],
-      ["reservations / expired", `${l.reservations} / ${l.reservationsExpired}`],
-      ...(l.suspensions === undefined ? [] : [
-        ["completed success / execution survival", `${(100 * l.completedSuccessRatio!).toFixed(3)}% / ${l.executionSurvival === null ? "-" : (100 * l.executionSurvival!).toFixed(3) + "%"}`],
-        ["OOM kills, L-tasks / F-tasks", `${l.lTaskOomKills} / ${l.fTaskOomKills}`],
-        ["Airlock: probe drops / suspensions / resumed in place", `${l.probeDrops} / ${l.suspensions} / ${l.resumedInPlace}`],
-        ["Airlock: reactivated / landed / reclaimed / still suspended", `${l.secondaryReactivations} / ${l.secondaryLandings} / ${l.reclaimed} / ${l.suspendedAtEnd}`],
-      ] as Array<[string, string]>),
-    ];
-  }
-  if (r.scheduler === "slurm") {
-    const s = r as SlurmResult;
-    return [
-      ["decisions", `${s.decisions}, mean ${fmt(s.meanDecisionUs)} us each`],
-      ["longest global FIFO", String(s.maxQueue)],
-      ...netRows(s),
-    ];
-  }
-  if (r.scheduler === "ray") {
-    const y = r as RayResult;
-    return [
-      ["local starts (entry raylet, no spillback) / redirects", `${y.localStarts} / ${y.redirects}`],
-      ["raylet decisions / longest raylet queue", `${y.rayletDecisions} / ${y.maxRayletQueue}`],
-      ["GCS decisions / longest shard queue", `${y.gcsDecisions} / ${y.maxShardQueue}`],
-      ["control work per start (raylet and GCS decisions)", `${fmt(y.controlWorkPerSuccessUs, 4)} us`],
-      ...netRows(y),
-    ];
-  }
-  if (r.scheduler === "flux") {
-    const x = r as FluxResult;
-    return [
-      ["brokers / decisions / rollbacks", `${x.brokers} / ${x.decisions} / ${x.rollbacks}`],
-      ["longest root queue", String(x.maxRootQueue)],
-      ...netRows(x),
-    ];
-  }
-  return [];
-}
 
 /** Where a threaded run's threads spent their time (none for a one-thread run). */
 function threadRows(t: ThreadTiming[]): Array<[string, string]> {
@@ -133,7 +79,8 @@ function threadRows(t: ThreadTiming[]): Array<[string, string]> {
   return [["threads", `${t.length}: simulating ${Math.min(...busy).toFixed(1)}-${Math.max(...busy).toFixed(1)} s each, ${(100 * waitShare(t)).toFixed(1)}% of their time waiting at window ends`]];
 }
 
-export function summary(r: CommonResult & { profile?: string | null }, threads: ThreadTiming[] = []): string {
+/** The table of a run: the common rows, then `extra` (the scheduler's own, from its run module), then the run's cost. */
+export function summary(r: CommonResult & { profile?: string | null }, threads: ThreadTiming[] = [], extra: Rows = []): string {
   const c = r.config;
   const rows: Array<[string, string]> = [
     ...(r.profile ? [["profile", r.profile] as [string, string]] : []),
@@ -146,7 +93,7 @@ export function summary(r: CommonResult & { profile?: string | null }, threads: 
     ["p99 started, F-tasks / L-tasks", `${fmt(r.p99StartedFMs)} ms / ${fmt(r.p99StartedLMs)} ms`],
     ["p99 over all arrivals (failed at deadline)", `${fmt(r.p99StartMs)} ms`],
     ["still waiting at the end", String(r.inFlightAtEnd)],
-    ...extraRows(r),
+    ...extra,
     ["run", `${r.eventsProcessed} events, ${r.wallSeconds.toFixed(1)} s wall, ${Math.round(r.tasksPerWallSecond)} tasks/s, peak ${r.peakRssMiB.toFixed(0)} MiB`],
     ...threadRows(threads),
   ];
@@ -165,7 +112,8 @@ function seriesCsv(r: CommonResult): string {
 export function simCommand(): Command {
   return new Command("sim")
     .description("run one simulation and report start success, latency, control work and the run's own cost")
-    .option("--scheduler <name>", "laminar, or a baseline: slurm, ray, flux")
+    .option("--scheduler <name>", `laminar, or a baseline: ${SCHEDULER_NAMES.filter((n) => n !== "laminar").join(", ")} (sim.scheduler)`)
+    .option("--workload <kind>", `where tasks come from: ${WORKLOAD_NAMES.join(", ")} (workload.kind; a trace also needs --set workload.trace.file=...)`)
     .option("--nodes <n>", "worker nodes (cluster.nodes)")
     .option("--rho <r>", "offered load (workload.rho)")
     .option("--duration <s>", "simulated arrival window in seconds (sim.durationS)")
@@ -179,16 +127,20 @@ export function simCommand(): Command {
     .option("--force", "with --out: replace an existing result.json and series.csv")
     .option("--no-progress", "no progress bar on stderr")
     .option("--workers <w>", `Laminar only: split the Zones over w worker threads; the result is the same for any w (default: 1 below ${AUTO_WORKERS_NODES} nodes, else the cores available, ${availableParallelism()} here)`)
-    .addHelpText("after", "\nExamples:\n  laminar sim --nodes 1000 --duration 2\n  laminar sim --nodes 32000 --duration 30 --workers 2 --json > result.json\n  laminar sim --nodes 5000 --rho 0.8 --duration 30 --json > result.json\n  laminar sim --set network.loss=0.2 --set regeneration.enabled=false\n  laminar sim --scheduler ray --profile artifact --duration 1")
+    .addHelpText("after", `\nSchedulers (--scheduler, src/schedulers/catalogue.ts):\n${SCHEDULERS.map((e) => `  ${e.name.padEnd(9)}${e.summary}`).join("\n")}\n\nWorkloads (--workload, src/workload/kinds.ts; docs/extending.md):\n${WORKLOADS.map((k) => `  ${k.name.padEnd(9)}${k.summary}`).join("\n")}`)
+    .addHelpText("after", "\nExamples:\n  laminar sim --nodes 1000 --duration 2\n  laminar sim --nodes 32000 --duration 30 --workers 2 --json > result.json\n  laminar sim --nodes 5000 --rho 0.8 --duration 30 --json > result.json\n  laminar sim --set network.loss=0.2 --set regeneration.enabled=false\n  laminar sim --scheduler ray --profile artifact --duration 1\n  laminar sim --scheduler sparrow --nodes 2000 --duration 2\n  laminar sim --workload trace --set workload.trace.file=tasks.csv --duration 10")
     .action(async (o: Options) => {
       const { resolveConfig } = await import("../config/params-config.js");
       const profile = profileOption(o.profile);
       const config = resolveConfig(o.config, simSets(o), profile);
       supported(config);
+      // a trace is read through once before the run: a bad row stops it now, not minutes in
+      const trace = config.workload.kind === "trace"
+        ? { file: config.workload.trace.file, ...(await import("../workload/trace.js")).checkTrace(config) } : null;
       const workers = o.workers !== undefined ? decimal(o.workers)
-        : config.sim.scheduler === "laminar" && config.cluster.nodes >= AUTO_WORKERS_NODES ? availableParallelism() : 1;
+        : schedulerEntry(config.sim.scheduler).supports.threads && config.cluster.nodes >= AUTO_WORKERS_NODES ? availableParallelism() : 1;
       if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError(`--workers must be an integer from 1 to 64, got '${o.workers}'`);
-      if (workers > 1 && config.sim.scheduler !== "laminar") throw new UsageError(`--workers: only the laminar scheduler runs on several threads (got ${config.sim.scheduler})`);
+      if (workers > 1 && !schedulerEntry(config.sim.scheduler).supports.threads) throw new UsageError(`--workers: only ${SCHEDULERS.filter((e) => e.supports.threads).map((e) => e.name).join(", ")} runs on several threads (got ${config.sim.scheduler})`);
       // before the run, not after it: a long run must not end in a folder it cannot write to
       const OUT_FILES = ["result.json", "series.csv"];
       let release = (): void => {};
@@ -209,14 +161,18 @@ export function simCommand(): Command {
       const onProgress = (now: number) => bar.update(now / 1e6, `${(now / 1e9).toFixed(2)} s simulated`);
       let threads: ThreadTiming[] = [];
       const run = await runScheduler(config, workers, { onProgress, onThreadTiming: (t) => { threads = t; } });
-      const result = { ...run, profile: profile ?? null, manifest: finishManifest(manifest) };
+      const extra: Rows = [
+        ...(trace === null ? [] : [["trace", `${trace.file}: ${trace.rows} rows read, ${trace.skipped} bad rows skipped, ${trace.tasks} tasks in the arrival window`] as [string, string]]),
+        ...(await schedulerImpl(config.sim.scheduler)).rows(run),
+      ];
+      const result = { ...run, profile: profile ?? null, ...(trace === null ? {} : { trace }), manifest: finishManifest(manifest) };
       bar.finish();
       const resultJson = JSON.stringify(result, null, 2) + "\n";
       const notSaved = o.out === undefined ? null
         : saveOutputs(o.out, [[OUT_FILES[0], resultJson], [OUT_FILES[1], seriesCsv(result)]], o.force === true, o.json === true, resultJson);
       release();
       if (o.json) process.stdout.write(JSON.stringify(result) + "\n");
-      else console.log(summary(result, threads));
+      else console.log(summary(result, threads, extra));
       if (notSaved !== null) throw notSaved;
     });
 }

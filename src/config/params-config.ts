@@ -105,6 +105,7 @@ export function coerce(name: string, spec: ParamSpec, text: string): ParamValue 
       throw bad();
     }
     case "enum":
+    case "text":
       return text;
   }
 }

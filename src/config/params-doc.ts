@@ -35,7 +35,7 @@ may be mixed; giving one parameter twice is an error:
 Values in a file keep their JSON types (\`"0.9"\` is not a number). \`--set\`
 reads its text by the parameter's type: numbers accept \`1e3\` and \`32_000\`;
 booleans accept \`true\`/\`false\`, \`on\`/\`off\`, \`yes\`/\`no\`, \`1\`/\`0\`;
-enums take one of their listed names.
+enums take one of their listed names; text (a file path) is taken as written.
 
 Bad input (an unknown name, a wrong type, a value out of range, an unreadable
 or malformed file) stops the command with exit code 2 and one line that names
@@ -74,7 +74,7 @@ const esc = (s: string) => s.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replac
 
 function summary(entries: readonly ParamEntry[]): string {
   const count = (prefix: string) => entries.filter((e) => e.spec.source.startsWith(prefix)).length;
-  return `${entries.length} parameters: ${count("paper")} from the paper, ${count("artifact")} from the artifact, ${count("ours")} ours.`;
+  return `${entries.length} parameters: ${count("paper")} from the paper, ${count("artifact")} from the artifact, ${count("cited")} cited from other publications, ${count("ours")} ours.`;
 }
 
 /** The parameter reference as Markdown; by default the whole registry. */

@@ -19,6 +19,12 @@ const fitsNode = (param: "fAtoms" | "lAtoms" | "squatterAtoms"): CrossRule => ({
 });
 
 export const CROSS_RULES: readonly CrossRule[] = [
+  {
+    // a trace workload reads its tasks from a file: there must be one
+    param: "workload.trace.file",
+    ok: (c) => c.workload.kind !== "trace" || c.workload.trace.file !== "",
+    mustBe: () => "the path of a trace file with workload.kind=trace",
+  },
   fitsNode("fAtoms"),
   fitsNode("lAtoms"),
   fitsNode("squatterAtoms"),

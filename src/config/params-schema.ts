@@ -14,6 +14,8 @@ function leafSchema(p: ParamSpec): z.ZodType {
       return z.boolean().default(p.default);
     case "enum":
       return z.enum(p.values as [string, ...string[]]).default(p.default);
+    case "text":
+      return z.string().max(p.maxLength).default(p.default);
     case "number":
     case "integer": {
       let s = p.type === "integer" ? z.number().int() : z.number(); // z.number() also rejects NaN and ±Infinity
@@ -59,7 +61,7 @@ export function show(v: unknown): string {
   return s.length > 40 ? `${s.slice(0, 37)}...` : s;
 }
 
-const JS_TYPE = { number: "number", integer: "number", boolean: "boolean", enum: "string" } as const;
+const JS_TYPE = { number: "number", integer: "number", boolean: "boolean", enum: "string", text: "string" } as const;
 /** Turn zod's first complaint about `input` into a one-line ConfigError. */
 export function issueToError(issue: z.core.$ZodIssue, input: unknown): ConfigError {
   const name = issue.path.map(String).join(".");

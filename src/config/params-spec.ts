@@ -9,16 +9,19 @@
 export const PARAM: unique symbol = Symbol("laminar.param");
 
 /**
- * Where a default comes from. Always one of three forms, rendered as text:
- * `paper §<section>`, `artifact` (the authors' public Laminar-Sim), or
- * `ours (<short reason>)` for what neither fixes.
+ * Where a default comes from. Always one of four forms, rendered as text:
+ * `paper §<section>`, `artifact` (the authors' public Laminar-Sim),
+ * `cited <work>: <what it says>` for a value another publication fixes (a
+ * baseline modelled on a published system), or `ours (<short reason>)` for
+ * what none of them fixes.
  */
 export type Source = string & { readonly __source: true };
 
 export const paper = (section: string): Source => `paper §${section}` as Source;
 export const artifact = (): Source => "artifact" as Source;
 export const ours = (reason: string): Source => `ours (${reason})` as Source;
-export const SOURCE_PATTERN = /^(paper §\S.*|artifact|ours \([^()]+\))$/;
+export const cited = (work: string, what: string): Source => `cited ${work}: ${what}` as Source;
+export const SOURCE_PATTERN = /^(paper §\S.*|artifact|cited \S[^:]*: \S.*|ours \([^()]+\))$/;
 
 /**
  * Bounds of a numeric parameter. `min`/`max` are inclusive, `gt`/`lt` exclusive;
@@ -58,7 +61,13 @@ export interface EnumParam<V extends string = string> extends Common {
   readonly values: readonly V[];
   readonly default: V;
 }
-export type ParamSpec = NumberParam | IntegerParam | BooleanParam | EnumParam;
+/** Free text, such as a file path; empty when unset. */
+export interface TextParam extends Common {
+  readonly type: "text";
+  readonly default: string;
+  readonly maxLength: number;
+}
+export type ParamSpec = NumberParam | IntegerParam | BooleanParam | EnumParam | TextParam;
 export type ParamType = ParamSpec["type"];
 
 /** A group of parameters: named members that are parameters or further groups. */
@@ -75,10 +84,11 @@ type Fields<P> = Omit<P, typeof PARAM | "type">;
 export const num = (p: Fields<NumberParam>): NumberParam => ({ [PARAM]: true, type: "number", ...p });
 export const int = (p: Fields<IntegerParam>): IntegerParam => ({ [PARAM]: true, type: "integer", ...p });
 export const bool = (p: Fields<BooleanParam>): BooleanParam => ({ [PARAM]: true, type: "boolean", ...p });
+export const text = (p: Fields<TextParam>): TextParam => ({ [PARAM]: true, type: "text", ...p });
 export const enm = <const V extends string>(p: Fields<EnumParam<V>>): EnumParam<V> => ({ [PARAM]: true, type: "enum", ...p });
 
 /** The value type a parameter holds in a Config. */
-export type ValueOf<P> = P extends EnumParam<infer V> ? V : P extends BooleanParam ? boolean : number;
+export type ValueOf<P> = P extends EnumParam<infer V> ? V : P extends BooleanParam ? boolean : P extends TextParam ? string : number;
 
 /** The typed, nested configuration object a registry group describes. */
 export type ConfigOf<G> = {
@@ -108,6 +118,8 @@ export function mustBe(p: ParamSpec, typed: boolean): string {
       return "true or false";
     case "enum":
       return `one of ${p.values.join(", ")}`;
+    case "text":
+      return `text of at most ${p.maxLength} characters`;
     case "integer": {
       const what = p.multipleOf !== undefined ? `an integer multiple of ${p.multipleOf}` : "an integer";
       const b = boundsText(p);
@@ -125,6 +137,7 @@ export function mustBe(p: ParamSpec, typed: boolean): string {
 export function rangeText(p: ParamSpec): string {
   if (p.type === "boolean") return "true/false";
   if (p.type === "enum") return p.values.join(" / ");
+  if (p.type === "text") return `text, at most ${p.maxLength} characters`;
   const lo = p.gt !== undefined ? `(${p.gt}` : p.min !== undefined ? `[${p.min}` : "(-inf";
   const hi = p.lt !== undefined ? `${p.lt})` : p.max !== undefined ? `${p.max}]` : "inf)";
   const tail = p.multipleOf !== undefined ? `, multiple of ${p.multipleOf}` : p.type === "integer" ? ", integer" : "";

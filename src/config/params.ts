@@ -11,6 +11,8 @@ import { airlock, memory } from "./params-airlock.js";
 import { baselines } from "./params-baselines.js";
 import { arbiter, costs, da, reservation, regeneration, task, teg, zhaf } from "./params-laminar.js";
 import { cluster, network, sim, workload } from "./params-run.js";
+import { SCHEDULERS } from "../schedulers/catalogue.js";
+import { WORKLOADS } from "../workload/kinds.js";
 import { isParam, rangeText, type ConfigOf, type ParamGroup, type ParamSpec, type ParamType, type ParamValue } from "./params-spec.js";
 
 export const REGISTRY = {
@@ -28,7 +30,9 @@ export const GROUP_TITLES: Readonly<Record<string, string>> = {
   sim: "Run control",
   cluster: "Cluster: nodes, atoms, Zones",
   "cluster.preoccupancy": "Rigid-topology pre-occupancy (off by default; the artifact starts empty)",
-  workload: "Bimodal open-loop workload (F-tasks, L-tasks, squatters)",
+  workload: "Workload: its kind, and the bimodal open-loop generator (F-tasks, L-tasks, squatters)",
+  // each workload kind's own group
+  ...Object.fromEntries(WORKLOADS.filter((k) => k.params !== null).map((k) => [`workload.${k.name}`, k.paramsTitle])),
   network: "Network (shared by all schedulers)",
   teg: "Laminar: Thermo-Economic Gateway",
   zhaf: "Laminar: Zone Holographic Availability Field",
@@ -41,9 +45,8 @@ export const GROUP_TITLES: Readonly<Record<string, string>> = {
   memory: "Memory model (Exp5)",
   airlock: "Airlock runtime survival (Exp5)",
   baselines: "Baselines: shared",
-  "baselines.slurm": "Slurm-like baseline",
-  "baselines.ray": "Ray-like baseline",
-  "baselines.flux": "Flux-like baseline",
+  // each registered scheduler's own group
+  ...Object.fromEntries(SCHEDULERS.filter((e) => e.params !== null).map((e) => [`baselines.${e.name}`, e.paramsTitle])),
 };
 
 export interface ParamEntry {

@@ -16,6 +16,7 @@ import { makeDir } from "./make-dir.js";
 import { writeOutput } from "./safe-write.js";
 import { pointKey, type Point } from "./specs.js";
 import type { PointTask } from "./worker.js";
+import { schedulerEntry } from "../schedulers/catalogue.js";
 
 export interface PointResult {
   point: Point;
@@ -226,7 +227,7 @@ export async function runPoints(points: Point[], o: RunnerOptions): Promise<Poin
         const startMore = (): void => {
           while (!failed && queue.length > 0 && free > 0) {
             const j = queue.shift()!;
-            const threads = grantThreads(free, queue.length + 1, j.point.scheduler === "laminar" && o.splitPoints !== false);
+            const threads = grantThreads(free, queue.length + 1, schedulerEntry(j.point.scheduler).supports.threads && o.splitPoints !== false);
             free -= threads;
             busy++;
             const shared = new SharedArrayBuffer(8);

@@ -8,13 +8,14 @@
 import { createHash } from "node:crypto";
 import { PROFILE_NAMES, type ProfileName } from "../config/profiles.js";
 import type { PaperFigures } from "../report/data.js";
+import { schedulerEntry, type SchedulerName } from "../schedulers/catalogue.js";
 
 export type Scale = "quick" | "paper";
 export const SCALES: readonly Scale[] = ["quick", "paper"];
 
 export interface Point {
   experiment: string;
-  scheduler: "laminar" | "slurm" | "ray" | "flux";
+  scheduler: SchedulerName;
   /**
    * The run profile the point runs under (`--profile`): "paper" is the
    * paper's stated setup, "artifact" the authors' published sweep settings.
@@ -41,21 +42,24 @@ export interface Experiment {
 const RHOS = [0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 
 /**
- * The settings every point starts from. At the quick scale the drain after
- * the arrival window fits each model: Laminar 1 s (its deadline is 0.5 s);
- * the Ray- and Flux-like models the full sim.drainS (5 s, their deadline),
- * so their tasks resolve. The Slurm-like model gets none at either scale,
- * since its queue never drains: serving it for 5 s after the arrival window
- * would add to its success ratio a sixth (30 s) or as much again (the
- * artifact profile's 5 s).
+ * The settings every point starts from, with the drain its scheduler's entry
+ * asks for at this scale (src/schedulers/: drainS). At the quick scale the
+ * drain fits each model: Laminar 1 s (its deadline is 0.5 s); the Ray- and
+ * Flux-like models the full sim.drainS (5 s, their deadline), so their tasks
+ * resolve. The Slurm-like model gets none at either scale, since its queue
+ * never drains: serving it for 5 s after the arrival window would add to its
+ * success ratio a sixth (30 s) or as much again (the artifact profile's 5 s).
  */
-function base(scale: Scale, paperS: number, quickS: number, nodes: number, rho: number, scheduler = "laminar"): string[] {
-  const quickDrain: Record<string, string[]> = { laminar: ["sim.drainS=1"], slurm: ["sim.drainS=0"], ray: [], flux: [] };
-  const drain = scale === "quick" ? quickDrain[scheduler] : scheduler === "slurm" ? quickDrain.slurm : [];
+function base(scale: Scale, paperS: number, quickS: number, nodes: number, rho: number, scheduler: SchedulerName = "laminar"): string[] {
+  const d = schedulerEntry(scheduler).drainS[scale];
+  const drain = d === null ? [] : [`sim.drainS=${d}`];
   return [`cluster.nodes=${nodes}`, `workload.rho=${rho}`, `sim.durationS=${scale === "paper" ? paperS : quickS}`, ...drain];
 }
 
-const PAPER_EXP1: Record<string, Record<number, Point["paper"]>> = {
+/** The schedulers Exp1 compares, in the order its tables list them. */
+const EXP1_SCHEDULERS: readonly SchedulerName[] = ["laminar", "slurm", "ray", "flux"];
+
+const PAPER_EXP1: Partial<Record<SchedulerName, Record<number, Point["paper"]>>> = {
   laminar: { 0.4: { p99Ms: 3.33, startSuccessRatio: 0.9999, controlWorkUs: 0.0479 }, 0.8: { p99Ms: 11.01, startSuccessRatio: 0.9999 }, 0.9: { p99Ms: 27.84, startSuccessRatio: 0.9918, controlWorkUs: 0.095 } },
   flux: { 0.4: { p99Ms: 27.05 }, 0.8: { p99Ms: 1041 }, 0.9: { p99Ms: 5000, startSuccessRatio: 0.844 } },
   ray: { 0.8: { p99Ms: 5000, startSuccessRatio: 0.969 } },
@@ -68,11 +72,11 @@ export const EXPERIMENTS: readonly Experiment[] = [
     title: "Exp1: start success and p99 vs load, four schedulers, 5,000 nodes",
     // under both profiles: the paper's stated setup (30 s, 1% loss for all)
     // and the authors' published sweep (5 s, no loss, a submission hotspot)
-    points: (scale) => PROFILE_NAMES.flatMap((profile) => (["laminar", "slurm", "ray", "flux"] as const).flatMap((scheduler) => RHOS.map((rho) => ({
+    points: (scale) => PROFILE_NAMES.flatMap((profile) => EXP1_SCHEDULERS.flatMap((scheduler) => RHOS.map((rho) => ({
       experiment: "exp1", scheduler, profile, rho, nodes: 5000,
       sets: [`sim.scheduler=${scheduler}`, ...base(scale, profile === "paper" ? 30 : 5, 1, 5000, rho, scheduler)],
       varied: { name: "workload.rho", value: rho },
-      paper: PAPER_EXP1[scheduler][rho],
+      paper: PAPER_EXP1[scheduler]?.[rho],
     })))),
   },
   {

@@ -30,16 +30,16 @@ export class Ingress {
     const a = this.s.arrivals;
     while (a.peek() <= limit) {
       a.next();
-      this.arrive(a.cls, a.time, a.service, a.atoms);
+      this.arrive(a.cls, a.time, a.service, a.atoms, a.price, a.memGiB);
     }
   }
 
   /** A task of class `stream` arrives at time tA (<= now); a share of arrivals are squatters instead. */
-  arrive(stream: number, tA: number, service: number, atoms: number): void {
+  arrive(stream: number, tA: number, service: number, atoms: number, price: number, memGiB: number): void {
     const w = this.s.c.workload;
     const squat = w.squatterRatio > 0 && this.s.rSquat.float() < w.squatterRatio;
     const cls = squat ? CLASS_SQUATTER : stream;
-    const T = this.s.tasks, t = squat ? this.taskTable.newTask(cls, w.squatterAtoms, 0, tA) : this.taskTable.newTask(cls, atoms, service, tA);
+    const T = this.s.tasks, t = squat ? this.taskTable.newTask(cls, w.squatterAtoms, 0, tA) : this.taskTable.newTask(cls, atoms, service, tA, price, memGiB);
     if (squat) T.ev[t] = T.budget[t] = Infinity;
     this.s.inFlight++;
     this.s.gatewayMetrics.onArrive(cls);

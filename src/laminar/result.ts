@@ -7,7 +7,7 @@ import type { Config } from "../config/params.js";
 import { DA_ENDS, RunMetrics, type RunMetricsJSON } from "../metrics/run-metrics.js";
 import { commonResult, TIMING_FIELDS, type CommonResult } from "../metrics/result.js";
 import { NS_PER_MS } from "../sim/time.js";
-import { arrivalRates } from "../workload/bimodal.js";
+import { workloadRates } from "../workload/sources.js";
 import { settleMetrics, type LaminarModel } from "./model.js";
 
 export interface SimResult extends CommonResult {
@@ -116,7 +116,7 @@ export function laminarResult(config: Config, parts: PartReport[], coreBuild: st
     staleReplicaReads: sum((p) => p.zhaf.staleReplicaReads),
     missingZoneReads: parts[0].missingZoneReads,
   };
-  const rates = arrivalRates(config);
+  const rates = workloadRates(config);
   const common = commonResult({
     scheduler: "laminar", config, lambdaPerS: rates.lambda, muPerS: rates.mu, metrics: met, inFlight: parts[0].inFlight, running: sum((p) => p.running),
     simulatedNs: parts[0].simulatedNs, events: sum((p) => p.events), coreBuild, wallSeconds,

@@ -18,7 +18,8 @@ import { TimerSweep } from "../sim/timer-sweep.js";
 import { Views } from "../core/views.js";
 import { Streams, type Rng } from "../sim/rng.js";
 import { timingsOf, type Timings } from "./timings.js";
-import { Arrivals } from "../workload/arrivals.js";
+import { makeArrivals } from "../workload/sources.js";
+import type { ArrivalSource } from "../workload/source.js";
 import { RunMetrics, type SurvivalCounters } from "../metrics/run-metrics.js";
 import { Cluster } from "../cluster/cluster.js";
 import { zoneOffsets } from "../cluster/topology.js";
@@ -108,7 +109,7 @@ export class LaminarState {
 
 
   // random streams
-  readonly arrivals: Arrivals;
+  readonly arrivals: ArrivalSource;
   readonly rSquat: Rng;
   readonly rGate: Rng;
   readonly rZone: Rng[] = [];
@@ -169,7 +170,7 @@ export class LaminarState {
     this.metrics = new RunMetrics(this.deadlineNs, c.memory.enabled);
     this.gatewayMetrics = partition.index === 0 ? this.metrics : new RunMetrics(this.deadlineNs, c.memory.enabled);
 
-    this.arrivals = new Arrivals(c, this.endArrivalsNs, true);
+    this.arrivals = makeArrivals(c, this.endArrivalsNs, true);
     this.rSquat = streams.get("squatters");
     this.rGate = streams.get("gateway");
 
@@ -325,9 +326,10 @@ export class LaminarState {
     return (this.das.flags[d] & FLAG_REACTIVATED) !== 0;
   }
 
-  /** The memory task t declares: proportional to its atoms. */
+  /** The memory task t declares: its workload's figure when it gave one (a trace), else proportional to its atoms. */
   declaredGiB(t: number): number {
-    return this.tasks.m[t] * this.c.memory.declaredPerAtomGiB;
+    const g = this.tasks.memGiB[t];
+    return Number.isNaN(g) ? this.tasks.m[t] * this.c.memory.declaredPerAtomGiB : g;
   }
 
   /** DA d ends without starting its task; the gateway side learns it half a hop later (taskLost). */

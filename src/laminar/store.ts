@@ -29,6 +29,8 @@ export class TaskStore {
   service = new Float64Array(this.slots.capacity);
   ev = new Float64Array(this.slots.capacity);
   budget = new Float64Array(this.slots.capacity);
+  /** Declared memory (GiB) a workload gave the task (a trace's column); NaN: its atoms times memory.declaredPerAtomGiB. */
+  memGiB = new Float64Array(this.slots.capacity);
   lastEmit = new Float64Array(this.slots.capacity);
   /** Identity for the memory process (arrival order, mod 2^32). */
   key = new Uint32Array(this.slots.capacity);
@@ -60,6 +62,7 @@ export class TaskStore {
     this.service = growTyped(this.service, n);
     this.ev = growTyped(this.ev, n);
     this.budget = growTyped(this.budget, n);
+    this.memGiB = growTyped(this.memGiB, n);
     this.lastEmit = growTyped(this.lastEmit, n);
     this.key = growTyped(this.key, n);
     this.anchor = growTyped(this.anchor, n);

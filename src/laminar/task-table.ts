@@ -17,8 +17,9 @@ export class TaskTable {
   constructor(private readonly s: LaminarState) {}
 
   /** A pending task with no DA yet: its identity, demand, service time and E_v,init = price x atoms. */
-  newTask(cls: number, atoms: number, service: number, tA: number): number {
-    const T = this.s.tasks, w = this.s.c.workload, t = T.alloc();
+  /** `price`: the task's token density (units/atom); by default its class's (workload.priceF, priceL). */
+  newTask(cls: number, atoms: number, service: number, tA: number, price = cls === CLASS_F ? this.s.c.workload.priceF : this.s.c.workload.priceL, memGiB = NaN): number {
+    const T = this.s.tasks, t = T.alloc();
     T.cls[t] = cls;
     T.state[t] = T_PENDING;
     T.instances[t] = 0;
@@ -30,7 +31,8 @@ export class TaskTable {
     T.anchor[t] = -1;
     T.m[t] = atoms;
     T.service[t] = service;
-    T.ev[t] = T.budget[t] = (cls === CLASS_F ? w.priceF : w.priceL) * atoms;
+    T.ev[t] = T.budget[t] = price * atoms;
+    T.memGiB[t] = memGiB;
     return t;
   }
 

@@ -3,14 +3,15 @@
 // (p99StartMs), so once 1% of the tasks fail, that distribution's p99 is the
 // deadline itself and says only "at least the deadline".
 import type { PointRun } from "./data.js";
+import { schedulerEntry } from "../schedulers/catalogue.js";
 
 /** Quantiles of the latency histogram are within 2^-7 (relative) of the exact value (metrics/histogram.ts, 7 sub-bucket bits). */
 const QUANTILE_REL_ERROR = 2 ** -7;
 
-/** The deadline a failed task of this run is counted at, ms (Laminar: task.deadlineMs; the baselines: baselines.deadlineMs); null when the result does not carry its config. */
+/** The deadline a failed task of this run is counted at, ms (the parameter its scheduler's entry names: Laminar task.deadlineMs, the baselines baselines.deadlineMs); null when the result does not carry its config. */
 export function deadlineMs(r: PointRun): number | null {
-  const c = r.result.config as { task?: { deadlineMs?: unknown }; baselines?: { deadlineMs?: unknown } } | undefined;
-  const v = r.point.scheduler === "laminar" ? c?.task?.deadlineMs : c?.baselines?.deadlineMs;
+  let v: unknown = r.result.config;
+  for (const k of schedulerEntry(r.point.scheduler).deadlineParam.split(".")) v = typeof v === "object" && v !== null ? (v as Record<string, unknown>)[k] : undefined;
   return typeof v === "number" && v > 0 ? v : null;
 }
 

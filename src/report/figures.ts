@@ -12,6 +12,7 @@ import { atDeadline, deadlineMs, p99AtDeadline } from "./deadline.js";
 import { exp5Figures } from "./exp5-figures.js";
 import type { FigureSpec } from "./figure-spec.js";
 import { onOffColors, SCHEDULER_COLOR, SCHEDULER_LABEL } from "./labels.js";
+import { SCHEDULERS, schedulerEntry } from "../schedulers/catalogue.js";
 import { renderSvg } from "./render.js";
 import { MARK, num, ourRows, paperRows, type ChartRow, type Key } from "./rows.js";
 
@@ -47,7 +48,7 @@ function deadlineRules(results: PointRun[]): Rule[] {
     const d = deadlineMs(r);
     if (d === null) continue;
     if (!by.has(d)) by.set(d, new Set());
-    by.get(d)!.add(r.point.scheduler === "laminar" ? "Laminar's" : "baselines'");
+    by.get(d)!.add(schedulerEntry(r.point.scheduler).deadlineOwner);
   }
   return [...by].map(([y, who]) => ({ y, label: `${[...who].join(" and ")} deadline, ${y.toLocaleString("en-US")} ms` }));
 }
@@ -69,15 +70,21 @@ function p99Figure(file: string, exp: string, results: PointRun[], title: string
 }
 
 const CONTROL_WORK = "Laminar's control work per successful start (µs): its modelled scheduling operations (probe scoring, bitmap feasibility checks, Zone aggregation), each at its per-operation cost, summed over the run and divided by successful starts";
-const CONTROL_WORK_ALL = "control work per successful start (µs, log): every scheduling decision's modelled time, summed over the run and divided by successful starts. Laminar: probe scoring, bitmap feasibility checks and Zone aggregation at their per-operation costs; Slurm-like: the controller's decisions (scan, match, lock); Ray-like: every raylet decision and every GCS decision; Flux-like: every broker decision";
+/** The caption of every scheduler's control work: each definition from its entry, for the schedulers these results have, in catalogue order. */
+function controlWorkAll(results: PointRun[]): string {
+  const have = new Set(results.map((r) => r.point.scheduler));
+  const defs = SCHEDULERS.filter((e) => have.has(e.name)).map((e) => `${e.label}: ${e.controlWork}`).join("; ");
+  return `control work per successful start (µs, log): every scheduling decision's modelled time, summed over the run and divided by successful starts. ${defs}`;
+}
 
 /** Control work per start against x: Laminar's alone, or (allSchedulers) every scheduler's on a log axis, one definition each in the caption. */
 function controlWorkFigure(file: string, exp: string, results: PointRun[], title: string, xTitle: string, x: Key, allSchedulers = false): FigureSpec | null {
-  const mine = allSchedulers ? results : results.filter((r) => r.point.scheduler === "laminar");
+  // only the experiment's own points are drawn (ourRows): an experiment of Laminar alone draws Laminar's
+  const mine = results.filter((r) => r.point.experiment === exp);
   const rows = [...ourRows(mine, exp, (r) => num(r, "controlWorkPerSuccessUs"), sched, x), ...paperRows(mine, exp, (p) => p.controlWorkUs, sched, x)];
   if (rows.length === 0) return null;
   return allSchedulers
-    ? chartFigure(file, exp, rows, { title, xTitle, yTitle: "control work per start (µs, log)", log: true, colors: SCHEDULER_COLOR }, CONTROL_WORK_ALL)
+    ? chartFigure(file, exp, rows, { title, xTitle, yTitle: "control work per start (µs, log)", log: true, colors: SCHEDULER_COLOR }, controlWorkAll(mine))
     : chartFigure(file, exp, rows, { title, xTitle, yTitle: "control work per start (µs)", colors: SCHEDULER_COLOR }, CONTROL_WORK);
 }
 

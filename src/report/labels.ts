@@ -1,21 +1,13 @@
 // Names the figures show: schedulers by their model's name, with one colour
 // each across every figure, and run profiles by what they stand for.
+// Both come from the schedulers' entries (src/schedulers/catalogue.ts).
 import type { RunPoint } from "./data.js";
+import { SCHEDULERS } from "../schedulers/catalogue.js";
 
-export const SCHEDULER_LABEL: Record<RunPoint["scheduler"], string> = {
-  laminar: "Laminar",
-  ray: "Ray-like",
-  flux: "Flux-like",
-  slurm: "Slurm-like",
-};
+export const SCHEDULER_LABEL = Object.fromEntries(SCHEDULERS.map((e) => [e.name, e.label])) as Record<RunPoint["scheduler"], string>;
 
 /** The colour of each scheduler, the same in every figure. */
-export const SCHEDULER_COLOR: Record<string, string> = {
-  Laminar: "#4c78a8",
-  "Ray-like": "#f58518",
-  "Flux-like": "#54a24b",
-  "Slurm-like": "#b279a2",
-};
+export const SCHEDULER_COLOR: Record<string, string> = Object.fromEntries(SCHEDULERS.map((e) => [e.label, e.color]));
 
 /** Facet titles: the profile a point runs under (`--profile`). */
 export const PROFILE_LABEL: Record<RunPoint["profile"], string> = {

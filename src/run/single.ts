@@ -6,7 +6,7 @@ import { loadCore, type Core } from "../core/wasm.js";
 import type { Engine } from "../sim/engine.js";
 import type { RunMetrics } from "../metrics/run-metrics.js";
 import { commonResult, type CommonResult } from "../metrics/result.js";
-import { arrivalRates } from "../workload/bimodal.js";
+import { workloadRates } from "../workload/sources.js";
 import type { RunOptions } from "./options.js";
 import { runSlices, type SlicedModel } from "./slices.js";
 
@@ -35,7 +35,7 @@ export function runModel<M extends RunnableModel>(
   runSlices(model, config.sim.drainS, opts);
   model.finish();
   after?.(model);
-  const rates = arrivalRates(config);
+  const rates = workloadRates(config);
   const common = commonResult({
     scheduler, config, lambdaPerS: rates.lambda, muPerS: rates.mu, metrics: model.metrics, inFlight: model.inFlight, running: model.running,
     simulatedNs: model.engine.now, events: model.engine.processed, coreBuild: core.flavor,

@@ -20,6 +20,10 @@ export class Arrivals {
   cls = 0;
   service = 0;
   atoms = 0;
+  /** The current task's token density: its class's (workload.priceF, priceL). */
+  price = 0;
+  /** Declared memory: none of its own (the memory model's per-atom figure applies). */
+  readonly memGiB = NaN;
   /** The current task's entry node (withEntry only). */
   entry = 0;
   /** Tasks taken so far. */
@@ -66,12 +70,14 @@ export class Arrivals {
       this.time = f;
       this.cls = CLASS_F;
       this.atoms = w.fAtoms;
+      this.price = w.priceF;
       this.nextF += this.rF.exp(this.gapF);
       if (this.rService) this.service = Math.max(1, Math.round(this.rService.exp(w.fMeanMs) * NS_PER_MS));
     } else {
       this.time = l;
       this.cls = CLASS_L;
       this.atoms = w.lAtoms;
+      this.price = w.priceL;
       this.nextL += this.rL.exp(this.gapL);
       if (this.rService) this.service = Math.max(1, Math.round(this.rService.lognormal(w.lMu, w.lSigma) * NS_PER_MS));
     }

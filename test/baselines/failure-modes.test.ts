@@ -15,8 +15,9 @@ import { type SlurmResult, convoyFactor } from "../../src/baselines/slurm.js";
 import { PARAMS } from "../../src/config/params.js";
 import { TIMING_FIELDS } from "../../src/metrics/result.js";
 import { runFlux, runRay, runSlurm } from "../../src/run/baselines.js";
+import sparrowImpl from "../../src/schedulers/sparrow-run.js";
 
-const RUNS = { ray: runRay, flux: runFlux, slurm: runSlurm } as const;
+const RUNS = { ray: runRay, flux: runFlux, slurm: runSlurm, sparrow: sparrowImpl.run } as const;
 type Sched = keyof typeof RUNS;
 
 function run<S extends Sched>(scheduler: S, ...sets: string[]): ReturnType<(typeof RUNS)[S]> {
@@ -88,6 +89,7 @@ const SMALL: Record<Sched, string[]> = {
   ray: ["cluster.nodes=300", "workload.rho=0.9", "sim.durationS=0.2", "network.loss=0.01"],
   flux: ["cluster.nodes=1024", "workload.rho=0.6", "sim.durationS=0.2", "network.loss=0.01"],
   slurm: ["cluster.nodes=200", "workload.rho=0.9", "sim.durationS=0.2", "sim.drainS=0", "network.loss=0.01"],
+  sparrow: ["cluster.nodes=300", "workload.rho=0.9", "sim.durationS=0.2", "network.loss=0.01"],
 };
 const FULL = ["cluster.nodes=20", "workload.rho=1.5"]; // the cluster fills: decisions miss
 const BACKLOG = ["baselines.slurm.convoyQueue=1"]; // the convoy counts from the first queued task
@@ -144,6 +146,9 @@ const EFFECT: Record<string, [Sched, string, ...string[]]> = {
   "baselines.flux.brokerCap": ["flux", "0"],
   "baselines.flux.backoffMs": ["flux", "50"],
   "baselines.flux.maxRetries": ["flux", "0"],
+  "baselines.sparrow.probeRatio": ["sparrow", "1"],
+  "baselines.sparrow.jobSize": ["sparrow", "1"],
+  "baselines.sparrow.jobWindowMs": ["sparrow", "0"],
 };
 
 /** A result without what differs between identical runs (timings) or merely restates the settings (config). */

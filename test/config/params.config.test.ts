@@ -30,7 +30,7 @@ describe("parseConfig", () => {
 
   it("is typed by the registry", () => {
     const c = parseConfig({ sim: { scheduler: "ray" } });
-    const scheduler: "laminar" | "slurm" | "ray" | "flux" = c.sim.scheduler;
+    const scheduler: "laminar" | "slurm" | "ray" | "flux" | "sparrow" = c.sim.scheduler;
     const nodes: number = c.cluster.nodes;
     const on: boolean = c.reservation.enabled;
     // @ts-expect-error: not a parameter
@@ -103,6 +103,8 @@ describe("applySets", () => {
         return fc.boolean();
       case "enum":
         return fc.constantFrom(...spec.values);
+      case "text":
+        return fc.stringMatching(/^[A-Za-z0-9_./-]{0,40}$/);
       case "integer": {
         const step = spec.multipleOf ?? 1;
         const lo = Math.ceil((spec.min ?? spec.gt! + 1) / step);
@@ -119,7 +121,8 @@ describe("applySets", () => {
 
   it("round-trips any in-range value of any parameter through its text form", () => {
     // atoms parameters are tied to atomsPerNode; give them room to vary over their whole range
-    const roomy = applySets(base, ["cluster.atomsPerNode=1024"]);
+    // and a trace file named, so workload.kind=trace is valid on its own
+    const roomy = applySets(base, ["cluster.atomsPerNode=1024", "workload.trace.file=trace.csv"]);
     const free = PARAMS.filter((p) => p.name !== "airlock.safeWatermark" && p.name !== "airlock.highWatermark" && p.name !== "cluster.atomsPerNode");
     fc.assert(
       fc.property(fc.constantFrom(...free).chain((p) => fc.tuple(fc.constant(p), arbValue(p.spec))), ([p, v]) => {

@@ -43,7 +43,7 @@ describe("bad input -> one-line ConfigError", () => {
     ["string for a number", () => parseConfig({ workload: { rho: "0.9" } }), 'workload.rho: must be a number > 0 and <= 2 (got "0.9")'],
     ["null for a boolean", () => parseConfig({ "reservation.enabled": null }), "reservation.enabled: must be true or false (got null)"],
     ["fraction for an integer", () => parseConfig({ cluster: { nodes: 2.5 } }), "cluster.nodes: must be an integer >= 1 and <= 1000000 (got 2.5)"],
-    ["unknown enum value", () => parseConfig({ sim: { scheduler: "yarn" } }), 'sim.scheduler: must be one of laminar, slurm, ray, flux (got "yarn")'],
+    ["unknown enum value", () => parseConfig({ sim: { scheduler: "yarn" } }), 'sim.scheduler: must be one of laminar, slurm, ray, flux, sparrow (got "yarn")'],
     ["--set text for a number", () => applySets(base, ["workload.rho=fast"]), 'workload.rho: must be a number > 0 and <= 2 (got "fast")'],
     ["--set empty number", () => applySets(base, ["workload.rho="]), 'workload.rho: must be a number > 0 and <= 2 (got "")'],
     ["--set text for a boolean", () => applySets(base, ["reservation.enabled=maybe"]), 'reservation.enabled: must be true or false (got "maybe")'],

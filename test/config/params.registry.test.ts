@@ -63,6 +63,6 @@ describe("parameter registry", () => {
     expect(r).toMatchObject({ type: "integer", unit: "atoms", default: 256, min: 64, max: 1024, multipleOf: 64, source: "artifact" });
     expect(r.range).toBe("[64, 1024], multiple of 64");
     expect(paramRecord(PARAMS.find((p) => p.name === "workload.rho")!).range).toBe("(0, 2]");
-    expect(paramRecord(PARAMS.find((p) => p.name === "sim.scheduler")!).values).toEqual(["laminar", "slurm", "ray", "flux"]);
+    expect(paramRecord(PARAMS.find((p) => p.name === "sim.scheduler")!).values).toEqual(["laminar", "slurm", "ray", "flux", "sparrow"]);
   });
 });
