@@ -19,6 +19,7 @@ export type { SimResult } from "../laminar/result.js";
 export type { SlurmResult } from "../baselines/slurm.js";
 export type { RayResult } from "../baselines/ray.js";
 export type { FluxResult } from "../baselines/flux.js";
+export type { SparrowResult } from "../baselines/sparrow.js";
 export type { NetCounters } from "../baselines/network.js";
 export type { Point, Scale } from "../experiments/specs.js";
 export type { PointResult } from "../experiments/runner.js";

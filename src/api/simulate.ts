@@ -4,13 +4,14 @@
 import type { FluxResult } from "../baselines/flux.js";
 import type { RayResult } from "../baselines/ray.js";
 import type { SlurmResult } from "../baselines/slurm.js";
+import type { SparrowResult } from "../baselines/sparrow.js";
 import type { Config } from "../config/params.js";
 import type { SimResult } from "../laminar/result.js";
 import { runScheduler } from "../run/schedulers.js";
 import { parseConfig } from "./config.js";
 
 /** One run's result: the fields every scheduler reports (CommonResult) plus its own; `scheduler` tells which. */
-export type SimulationResult = SimResult | SlurmResult | RayResult | FluxResult;
+export type SimulationResult = SimResult | SlurmResult | RayResult | FluxResult | SparrowResult;
 
 export interface SimulationOptions {
   /** Worker threads for a Laminar run's Zones (default 1); the result is the same for any count. Other schedulers run on one. */

@@ -19,7 +19,7 @@ import type { SeriesPoint } from "../metrics/run-metrics.js";
 import { runScheduler, schedulerImpl } from "../run/schedulers.js";
 import type { Rows } from "../run/impl.js";
 import { SCHEDULER_NAMES, SCHEDULERS, schedulerEntry } from "../schedulers/catalogue.js";
-import { WORKLOAD_NAMES, WORKLOADS } from "../workload/kinds.js";
+import { WORKLOAD_NAMES, WORKLOADS } from "../workload/params/kinds.js";
 import { PROFILE_HELP, profileOption } from "./profile-option.js";
 
 interface Options {

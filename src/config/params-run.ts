@@ -3,7 +3,7 @@
 // wins for a default; where the artifact (the authors' Laminar-Sim) differs,
 // the description says so and the other value stays reachable.
 import { SCHEDULER_NAMES } from "../schedulers/catalogue.js";
-import { WORKLOAD_NAMES, workloadGroups, type WorkloadGroups } from "../workload/kinds.js";
+import { WORKLOAD_NAMES, workloadGroups, type WorkloadGroups } from "../workload/params/kinds.js";
 import { artifact, bool, enm, int, num, ours, paper, type ParamGroup } from "./params-spec.js";
 
 export const sim = {
@@ -82,7 +82,7 @@ export const cluster = {
 const kind = enm({
   values: WORKLOAD_NAMES, default: "bimodal", unit: "choice",
   source: paper("Experimental Setup"),
-  description: "where tasks come from: the paper's bimodal open-loop generator (the parameters below), or a trace file (workload.trace.*); the choices are the kinds in src/workload/kinds.ts",
+  description: "where tasks come from: the paper's bimodal open-loop generator (the parameters below), or a trace file (workload.trace.*); the choices are the kinds in src/workload/params/kinds.ts",
 });
 
 /** The bimodal generator's parameters (workload.kind=bimodal); squatters, hotspot entry apply to a trace too. */

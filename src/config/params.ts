@@ -12,7 +12,7 @@ import { baselines } from "./params-baselines.js";
 import { arbiter, costs, da, reservation, regeneration, task, teg, zhaf } from "./params-laminar.js";
 import { cluster, network, sim, workload } from "./params-run.js";
 import { SCHEDULERS } from "../schedulers/catalogue.js";
-import { WORKLOADS } from "../workload/kinds.js";
+import { WORKLOADS } from "../workload/params/kinds.js";
 import { isParam, rangeText, type ConfigOf, type ParamGroup, type ParamSpec, type ParamType, type ParamValue } from "./params-spec.js";
 
 export const REGISTRY = {

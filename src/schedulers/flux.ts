@@ -113,5 +113,5 @@ export const flux = defineScheduler({
   deadlineOwner: "baselines'",
   supports: { memoryModel: false, invariants: false, threads: false },
   drainS: { quick: null, paper: null },
-  impl: new URL("./flux-run.js", import.meta.url),
+  impl: new URL("./run/flux.js", import.meta.url),
 });

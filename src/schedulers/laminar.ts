@@ -17,5 +17,5 @@ export const laminar = defineScheduler({
   supports: { memoryModel: true, invariants: true, threads: true },
   // its deadline is 0.5 s: 1 s of drain resolves every task at the quick scale
   drainS: { quick: 1, paper: null },
-  impl: new URL("./laminar-run.js", import.meta.url),
+  impl: new URL("./run/laminar.js", import.meta.url),
 });

@@ -103,5 +103,5 @@ export const ray = defineScheduler({
   deadlineOwner: "baselines'",
   supports: { memoryModel: false, invariants: false, threads: false },
   drainS: { quick: null, paper: null },
-  impl: new URL("./ray-run.js", import.meta.url),
+  impl: new URL("./run/ray.js", import.meta.url),
 });

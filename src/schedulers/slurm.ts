@@ -65,5 +65,5 @@ export const slurm = defineScheduler({
   deadlineOwner: "baselines'",
   supports: { memoryModel: false, invariants: false, threads: false },
   drainS: { quick: 0, paper: 0 },
-  impl: new URL("./slurm-run.js", import.meta.url),
+  impl: new URL("./run/slurm.js", import.meta.url),
 });

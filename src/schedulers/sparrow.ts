@@ -39,5 +39,5 @@ export const sparrow = defineScheduler({
   supports: { memoryModel: false, invariants: false, threads: false },
   // as the Ray- and Flux-like models: the full sim.drainS (their 5 s deadline) resolves every task
   drainS: { quick: null, paper: null },
-  impl: new URL("./sparrow-run.js", import.meta.url),
+  impl: new URL("./run/sparrow.js", import.meta.url),
 });

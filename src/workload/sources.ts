@@ -1,10 +1,10 @@
-// The workload registry's sources: for each kind in kinds.ts, how a model
+// The workload registry's sources: for each kind in params/kinds.ts, how a model
 // gets its arrivals (the type requires one per kind), and the rates a
 // result reports. Every model builds its arrivals here.
 import type { Config } from "../config/params.js";
 import { Arrivals } from "./arrivals.js";
 import { arrivalRates } from "./bimodal.js";
-import type { WorkloadName } from "./kinds.js";
+import type { WorkloadName } from "./params/kinds.js";
 import type { ArrivalSource } from "./source.js";
 import { TraceArrivals } from "./trace.js";
 

@@ -15,9 +15,9 @@ describe("import graph", () => {
   });
 
   it("reads every kind of relative import", () => {
-    const g = importGraph([join(ROOT, "src", "schedulers", "laminar-run.ts"), join(ROOT, "src", "report", "figures.ts")]);
+    const g = importGraph([join(ROOT, "src", "schedulers", "run", "laminar.ts"), join(ROOT, "src", "report", "figures.ts")]);
     const names = (f: string) => g.get(join(ROOT, f))!.map((t) => relative(ROOT, t));
-    expect(names("src/schedulers/laminar-run.ts")).toContain("src/run/threads.ts"); // dynamic import()
+    expect(names("src/schedulers/run/laminar.ts")).toContain("src/run/threads.ts"); // dynamic import()
     expect(names("src/report/figures.ts")).toContain("src/report/figure-spec.ts"); // type-only and re-export
   });
 

@@ -15,7 +15,7 @@ import { type SlurmResult, convoyFactor } from "../../src/baselines/slurm.js";
 import { PARAMS } from "../../src/config/params.js";
 import { TIMING_FIELDS } from "../../src/metrics/result.js";
 import { runFlux, runRay, runSlurm } from "../../src/run/baselines.js";
-import sparrowImpl from "../../src/schedulers/sparrow-run.js";
+import sparrowImpl from "../../src/schedulers/run/sparrow.js";
 
 const RUNS = { ray: runRay, flux: runFlux, slurm: runSlurm, sparrow: sparrowImpl.run } as const;
 type Sched = keyof typeof RUNS;

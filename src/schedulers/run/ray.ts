@@ -1,8 +1,8 @@
-// The Ray-like baseline's run module (its entry: ray.ts).
-import type { CommonResult } from "../metrics/result.js";
-import type { RayResult } from "../baselines/ray.js";
-import { fmt, type SchedulerImpl } from "../run/impl.js";
-import { runRay } from "../run/baselines.js";
+// The Ray-like baseline's run module (its entry: ../ray.ts).
+import type { CommonResult } from "../../metrics/result.js";
+import type { RayResult } from "../../baselines/ray.js";
+import { fmt, type SchedulerImpl } from "../../run/impl.js";
+import { runRay } from "../../run/baselines.js";
 import { netRows } from "./net-rows.js";
 
 const impl: SchedulerImpl = {

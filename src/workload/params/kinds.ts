@@ -2,8 +2,8 @@
 // data the parameter registry reads: each one's name and its own parameter
 // group (at workload.<name>). Each kind also has a source in sources.ts,
 // which the type there requires.
-import type { ParamGroup } from "../config/params-spec.js";
-import { traceParams } from "./trace-params.js";
+import type { ParamGroup } from "../../config/params-spec.js";
+import { traceParams } from "./trace.js";
 
 export interface WorkloadKind<N extends string = string, G extends ParamGroup | null = ParamGroup | null> {
   readonly name: N;

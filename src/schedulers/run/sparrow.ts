@@ -1,8 +1,8 @@
-// The Sparrow-like baseline's run module (its entry: sparrow.ts).
-import type { CommonResult } from "../metrics/result.js";
-import { SparrowModel, sparrowResult, type SparrowResult } from "../baselines/sparrow.js";
-import type { SchedulerImpl } from "../run/impl.js";
-import { runModel } from "../run/single.js";
+// The Sparrow-like baseline's run module (its entry: ../sparrow.ts).
+import type { CommonResult } from "../../metrics/result.js";
+import { SparrowModel, sparrowResult, type SparrowResult } from "../../baselines/sparrow.js";
+import type { SchedulerImpl } from "../../run/impl.js";
+import { runModel } from "../../run/single.js";
 import { netRows } from "./net-rows.js";
 
 const impl: SchedulerImpl = {

@@ -1,8 +1,8 @@
-// The Flux-like baseline's run module (its entry: flux.ts).
-import type { CommonResult } from "../metrics/result.js";
-import type { FluxResult } from "../baselines/flux.js";
-import type { SchedulerImpl } from "../run/impl.js";
-import { runFlux } from "../run/baselines.js";
+// The Flux-like baseline's run module (its entry: ../flux.ts).
+import type { CommonResult } from "../../metrics/result.js";
+import type { FluxResult } from "../../baselines/flux.js";
+import type { SchedulerImpl } from "../../run/impl.js";
+import { runFlux } from "../../run/baselines.js";
 import { netRows } from "./net-rows.js";
 
 const impl: SchedulerImpl = {

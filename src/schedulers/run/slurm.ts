@@ -1,8 +1,8 @@
-// The Slurm-like baseline's run module (its entry: slurm.ts).
-import type { CommonResult } from "../metrics/result.js";
-import type { SlurmResult } from "../baselines/slurm.js";
-import { fmt, type SchedulerImpl } from "../run/impl.js";
-import { runSlurm } from "../run/baselines.js";
+// The Slurm-like baseline's run module (its entry: ../slurm.ts).
+import type { CommonResult } from "../../metrics/result.js";
+import type { SlurmResult } from "../../baselines/slurm.js";
+import { fmt, type SchedulerImpl } from "../../run/impl.js";
+import { runSlurm } from "../../run/baselines.js";
 import { netRows } from "./net-rows.js";
 
 const impl: SchedulerImpl = {

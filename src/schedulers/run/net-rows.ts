@@ -1,8 +1,8 @@
 // The rows every baseline on the shared network (src/baselines/network.ts)
 // adds to `laminar sim`'s table: its messages and, where it has a crash
 // rule, whether the control plane crashed.
-import type { NetCounters } from "../baselines/network.js";
-import type { Rows } from "../run/impl.js";
+import type { NetCounters } from "../../baselines/network.js";
+import type { Rows } from "../../run/impl.js";
 
 export function netRows(r: NetCounters & { crashed?: boolean }): Rows {
   return [

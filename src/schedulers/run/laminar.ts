@@ -1,9 +1,9 @@
-// Laminar's run module (its entry: laminar.ts): the one-thread run, the run
+// Laminar's run module (its entry: ../laminar.ts): the one-thread run, the run
 // over worker threads, and its rows of `laminar sim`'s table.
-import type { CommonResult } from "../metrics/result.js";
-import type { SimResult } from "../laminar/result.js";
-import { fmt, type Rows, type SchedulerImpl } from "../run/impl.js";
-import { runLaminar } from "../run/laminar.js";
+import type { CommonResult } from "../../metrics/result.js";
+import type { SimResult } from "../../laminar/result.js";
+import { fmt, type Rows, type SchedulerImpl } from "../../run/impl.js";
+import { runLaminar } from "../../run/laminar.js";
 
 function rows(r: CommonResult): Rows {
   const l = r as SimResult;
@@ -24,7 +24,7 @@ function rows(r: CommonResult): Rows {
 const impl: SchedulerImpl = {
   run: runLaminar,
   // the threaded runner starts a thread pool: loaded only when asked for
-  runThreaded: async (config, threads, opts) => (await import("../run/threads.js")).runLaminarParallel(config, threads, opts),
+  runThreaded: async (config, threads, opts) => (await import("../../run/threads.js")).runLaminarParallel(config, threads, opts),
   rows,
 };
 export default impl;

@@ -1,7 +1,7 @@
 // The trace workload's parameters (workload.trace.*; the workload:
 // trace.ts, the formats and their mappings: trace-rows.ts, docs/extending.md).
 // Plain data, so the parameter registry can list them.
-import { enm, int, num, ours, text, type ParamGroup } from "../config/params-spec.js";
+import { enm, int, num, ours, text, type ParamGroup } from "../../config/params-spec.js";
 
 export const traceParams = {
   file: text({
