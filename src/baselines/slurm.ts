@@ -176,6 +176,12 @@ export class SlurmModel {
     this.advance(this.engine.now - 1);
   }
 
+  /** Each task's atoms, from placement (running, or the launch on its way to the node) until completion (the invariant checker's view, invariants.ts). */
+  holdings(visit: (node: number, atoms: number, running: boolean) => void): void {
+    const R = this.run;
+    for (let s = 0; s < R.arrival.length; s++) if (R.slots.isLive(s)) visit(R.at[s], R.m[s], R.started[s] === 1);
+  }
+
   /** Nothing more can happen: arrivals over, FIFO and retries empty, nothing deciding or running. */
   quiescent(): boolean {
     return this.head.peek() === Infinity && !this.busy && this.running === 0 && this.retries.every((f) => f.size === 0) && this.resends.every((f) => f.size === 0);
@@ -323,6 +329,7 @@ export class SlurmModel {
     this.inFlight--;
     this.running++;
     const R = this.run;
+    R.started[slot] = 1;
     this.metrics.onStart(this.engine.now - R.arrival[slot], R.cls[slot]);
     this.engine.post(R.service[slot], K_COMPLETE, slot);
   }

@@ -263,6 +263,7 @@ export class SparrowModel extends TaskModel {
       // the atoms were free a moment ago and nothing else ran here since
       if (!this.cluster.take(n, T.m[t], T.cls[t] !== CLASS_F, T.mask(t))) throw new Error(`sparrow: node ${n} lost the atoms it held`);
       T.running[t] = 1;
+      T.started[t] = 1;
       this.inFlight--;
       this.running++;
       this.metrics.onStart(this.engine.now - T.arrival[t], T.cls[t]);
@@ -278,6 +279,26 @@ export class SparrowModel extends TaskModel {
     T.release(h);
     R.slots.release(r);
     this.serve(n);
+  }
+
+  /** Running tasks (the base's view) and the atoms each node holds while it asks for a task. */
+  override holdings(visit: (node: number, atoms: number, running: boolean) => void): void {
+    const R = this.res, mark = new Uint8Array(this.T.arrival.length);
+    for (let r = 0; r < R.job.length; r++) {
+      if (!R.slots.isLive(r) || R.hold[r] < 0) continue;
+      mark[R.hold[r]] = 1;
+      visit(R.node[r], R.held[r], false);
+    }
+    this.holdRows = mark;
+    super.holdings(visit);
+    this.holdRows = null;
+  }
+
+  /** While holdings() runs: the task-table rows that hold atoms for a reservation. */
+  private holdRows: Uint8Array | null = null;
+
+  protected override isHold(t: number): boolean {
+    return this.holdRows !== null && this.holdRows[t] === 1;
   }
 
   /** A task completes: its atoms are free, and its node looks at its queue again. */

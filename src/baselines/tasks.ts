@@ -20,8 +20,10 @@ export class TaskTable {
   entry = new Int32Array(1 << 14);
   /** The node, raylet, shard or broker the task is at or heading to. */
   at = new Int32Array(1 << 14);
-  /** 1 once the task runs. */
+  /** 1 once the task holds its atoms (placed, or running). */
   running = new Uint8Array(1 << 14);
+  /** 1 once the task has started on its node (what the invariant checker counts as running). */
+  started = new Uint8Array(1 << 14);
   private maskBase: number;
   private readonly views: Views;
 
@@ -34,6 +36,7 @@ export class TaskTable {
     const t = this.slots.alloc();
     if (t >= this.arrival.length) this.grow();
     this.running[t] = 0;
+    this.started[t] = 0;
     return t;
   }
 
@@ -66,6 +69,7 @@ export class TaskTable {
     this.at = growTyped(this.at, n);
     this.entry = growTyped(this.entry, n);
     this.running = growTyped(this.running, n);
+    this.started = growTyped(this.started, n);
     const fresh = this.core.arena.alloc(n * this.rowBytes, 16);
     this.views.sync();
     this.views.u8.copyWithin(fresh, this.maskBase, this.maskBase + old * this.rowBytes);

@@ -66,7 +66,7 @@ export function supported(c: Config): void {
     throw new UsageError(`memory.enabled: the memory model and Airlock are Laminar's (Exp5); the ${e.label} model has none`);
   }
   if (c.sim.checkInvariants && !e.supports.invariants) {
-    throw new UsageError(`--check-invariants (sim.checkInvariants): the invariant checker is Laminar's; the ${e.label} model has none`);
+    throw new UsageError(`--check-invariants (sim.checkInvariants): the ${e.label} model has no invariant checker`);
   }
 }
 
@@ -121,7 +121,7 @@ export function simCommand(): Command {
     .option("--profile <name>", `${PROFILE_HELP}; applied before --config and --set`)
     .option("--config <file>", "JSON config file (see laminar params): a regular file of at most 1 MiB, nested at most 16 levels, no key given twice")
     .option("--set <name=value>", "set a parameter, e.g. --set network.loss=0 (repeatable)", collect, [])
-    .option("--check-invariants", "Laminar only: check bitmap, reservation and queue invariants on every transition (slow)")
+    .option("--check-invariants", "check the model's invariants and stop at the first violation (exit 3): Laminar's on every transition, the baselines' after every 10 ms slice (slow)")
     .option("--json", "print one JSON object with every result field on stdout")
     .option("--out <dir>", "also write result.json and series.csv into this directory (made, and checked writable, before the run starts; an existing result there is not overwritten without --force)")
     .option("--force", "with --out: replace an existing result.json and series.csv")

@@ -30,7 +30,7 @@ export const sim = {
   checkInvariants: bool({
     default: false, unit: "flag",
     source: ours("slow; meant for tests and debugging"),
-    description: "check bitmap, reservation, queue and accounting invariants on every transition (docs/laminar-model.md) and stop at the first violation",
+    description: "check the model's invariants and stop at the first violation: Laminar's bitmap, reservation, queue and accounting invariants on every transition (docs/laminar-model.md); the baselines' atoms and accounting after every 10 ms slice (docs/baselines.md)",
   }),
   seriesIntervalMs: num({
     min: 1, max: 60000, default: 1000, unit: "ms",

@@ -49,10 +49,9 @@ import { NS_PER_MS } from "../sim/time.js";
 import { kib } from "./memory.js";
 import { overtaken, useAfterLocalRecovery } from "./invariants-airlock.js";
 import { growTyped } from "../sim/slot-store.js";
+import { InvariantError } from "../sim/invariant-error.js";
 
-export class InvariantError extends Error {
-  override name = "InvariantError";
-}
+export { InvariantError };
 
 export class Invariants implements TransitionChecks {
   private readonly owner: Int32Array;

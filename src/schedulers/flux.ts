@@ -111,7 +111,7 @@ export const flux = defineScheduler({
   controlWork: "every broker decision",
   deadlineParam: "baselines.deadlineMs",
   deadlineOwner: "baselines'",
-  supports: { memoryModel: false, invariants: false, threads: false },
+  supports: { memoryModel: false, invariants: true, threads: false },
   drainS: { quick: null, paper: null },
   impl: new URL("./run/flux.js", import.meta.url),
 });

@@ -101,7 +101,7 @@ export const ray = defineScheduler({
   controlWork: "every raylet decision and every GCS decision",
   deadlineParam: "baselines.deadlineMs",
   deadlineOwner: "baselines'",
-  supports: { memoryModel: false, invariants: false, threads: false },
+  supports: { memoryModel: false, invariants: true, threads: false },
   drainS: { quick: null, paper: null },
   impl: new URL("./run/ray.js", import.meta.url),
 });

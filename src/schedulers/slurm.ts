@@ -63,7 +63,7 @@ export const slurm = defineScheduler({
   controlWork: "the controller's decisions (scan, match, lock)",
   deadlineParam: "baselines.deadlineMs",
   deadlineOwner: "baselines'",
-  supports: { memoryModel: false, invariants: false, threads: false },
+  supports: { memoryModel: false, invariants: true, threads: false },
   drainS: { quick: 0, paper: 0 },
   impl: new URL("./run/slurm.js", import.meta.url),
 });

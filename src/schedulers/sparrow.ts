@@ -36,7 +36,7 @@ export const sparrow = defineScheduler({
   controlWork: "none modelled, so 0 (its schedulers are stateless; the Sparrow paper gives no per-decision figure)",
   deadlineParam: "baselines.deadlineMs",
   deadlineOwner: "baselines'",
-  supports: { memoryModel: false, invariants: false, threads: false },
+  supports: { memoryModel: false, invariants: true, threads: false },
   // as the Ray- and Flux-like models: the full sim.drainS (their 5 s deadline) resolves every task
   drainS: { quick: null, paper: null },
   impl: new URL("./run/sparrow.js", import.meta.url),

@@ -75,8 +75,6 @@ describe("bad input: one line, exit 2", () => {
     [["params", "--markdown", "--set", "workload.rho=5"], /--markdown/],
     [["params", "--markdown", "--config", f.dup], /--markdown/],
     [["sim", ...SMALL, "--force"], /--force .*--out/],
-    [["sim", ...SMALL, "--scheduler", "slurm", "--check-invariants"], /--check-invariants.*Laminar's/],
-    [["sim", ...SMALL, "--scheduler", "ray", "--set", "sim.checkInvariants=true"], /sim\.checkInvariants/],
   ];
   if (f.fifo !== null) cases.push([["sim", ...SMALL, "--config", f.fifo], /fifo: not a regular file/]);
   // sweeps: a sweep file has a config file's limits; counts in decimal and in range; queue options need a queue

@@ -53,7 +53,7 @@ describe("laminar sim --scheduler sparrow", () => {
   });
 
   it("refuses what it does not support in one line", () => {
-    for (const args of [["--workers", "2"], ["--check-invariants"], ["--set", "memory.enabled=true"]]) {
+    for (const args of [["--workers", "2"], ["--set", "memory.enabled=true"]]) {
       const r = laminar("sim", "--scheduler", "sparrow", ...SMALL, ...args);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.err.trim().split("\n")).toHaveLength(1);

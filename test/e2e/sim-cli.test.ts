@@ -124,6 +124,16 @@ describe("laminar sim --json", () => {
   });
 });
 
+describe("laminar sim --check-invariants", () => {
+  it("checks every scheduler's invariants and reports how many checks passed", () => {
+    for (const s of ["laminar", "slurm", "ray", "flux", "sparrow"]) {
+      const r = laminar("sim", "--scheduler", s, ...SMALL, "--check-invariants", "--json");
+      expect(r.code, `${s}: ${r.err}`).toBe(0);
+      expect((JSON.parse(r.out) as { invariantChecks: number }).invariantChecks, s).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe("laminar sim (table)", () => {
   it("prints a readable table with the start success", () => {
     const r = laminar("sim", ...SMALL, "--seed", "3");

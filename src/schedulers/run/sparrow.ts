@@ -2,14 +2,11 @@
 import type { CommonResult } from "../../metrics/result.js";
 import { SparrowModel, sparrowResult, type SparrowResult } from "../../baselines/sparrow.js";
 import type { SchedulerImpl } from "../../run/impl.js";
-import { runModel } from "../../run/single.js";
+import { runBaseline } from "../../run/baselines.js";
 import { netRows } from "./net-rows.js";
 
 const impl: SchedulerImpl = {
-  run: (config, opts = {}) => {
-    const { model, common } = runModel("sparrow", config, opts, (core) => new SparrowModel(core, config));
-    return sparrowResult(model, common);
-  },
+  run: (config, opts = {}) => runBaseline("sparrow", config, opts, (core) => new SparrowModel(core, config), sparrowResult),
   rows: (r: CommonResult) => {
     const s = r as SparrowResult;
     return [
