@@ -10,6 +10,11 @@ import { num, ourRows, type Key } from "../report/rows.js";
 import { formatTable } from "../report/table.js";
 import { meanCi } from "../metrics/stats.js";
 import { axisValue, PROFILE_AXIS, SWEEP, type Axis } from "./grid.js";
+import { SCHEDULER_COLOR, SCHEDULER_LABEL } from "../report/labels.js";
+import type { RunPoint } from "../report/data.js";
+
+/** The scheduler's axis name in a grid. */
+const SCHEDULER_AXIS = "sim.scheduler";
 
 /** The metrics drawn and tabled: a result field, its label, and how its values read. */
 export const SWEEP_METRICS: ReadonlyArray<{ field: string; title: string; percent?: boolean; digits: number }> = [
@@ -64,11 +69,18 @@ function shortNames(axes: Axis[]): Map<string, string> {
   return new Map(axes.map((a) => [a.name, axes.filter((b) => last(b.name) === last(a.name)).length > 1 ? a.name : last(a.name)]));
 }
 
-/** The label of a run's line: the other axes' values ("all points" when the grid has one axis); the profile is the chart's facet. */
+/** The label of a run's line: the other axes' values ("all points" when the grid has one axis), a scheduler by its label ("Sparrow-like"); the profile is the chart's facet. */
 function seriesKey(axes: Axis[]): Key {
   const others = axes.slice(1).filter((a) => a.name !== PROFILE_AXIS);
   const short = shortNames(others);
-  return (r) => (others.length === 0 ? "all points" : others.map((a) => `${short.get(a.name)}=${axisValue(r.point, a.name)}`).join(", "));
+  const part = (a: Axis, v: string) => (a.name === SCHEDULER_AXIS ? SCHEDULER_LABEL[v as RunPoint["scheduler"]] ?? v : `${short.get(a.name)}=${v}`);
+  return (r) => (others.length === 0 ? "all points" : others.map((a) => part(a, axisValue(r.point, a.name))).join(", "));
+}
+
+/** With the scheduler as the only line axis, each line in its scheduler's colour (as in the experiments' figures). */
+function seriesColors(axes: Axis[]): Record<string, string> | undefined {
+  const others = axes.slice(1).filter((a) => a.name !== PROFILE_AXIS);
+  return others.length === 1 && others[0].name === SCHEDULER_AXIS ? SCHEDULER_COLOR : undefined;
 }
 
 /** One figure per metric with a finite value, against the first axis (the scheduler when the grid has none). */
@@ -84,7 +96,7 @@ export function sweepFigureSpecs(axes: Axis[], results: PointResult[]): FigureSp
     const others = axes.slice(1).filter((a) => a.name !== PROFILE_AXIS).map((a) => a.name);
     const what = `${m.title} against ${xAxis}${others.length > 0 ? `, one line per value of ${others.join(" and ")}` : ""}`;
     out.push(chartFigure(`sweep-${m.field}.svg`, SWEEP, rows, {
-      title: `${m.field} vs ${xAxis}`, xTitle: xAxis, yTitle: m.title, percent: m.percent, xType: numeric ? "quantitative" : "ordinal",
+      title: `${m.field} vs ${xAxis}`, xTitle: xAxis, yTitle: m.title, percent: m.percent, xType: numeric ? "quantitative" : "ordinal", colors: seriesColors(axes),
     }, what));
   }
   return out;
