@@ -9,6 +9,7 @@ import type { PointResult } from "./runner.js";
 import type { Experiment, Point } from "./specs.js";
 import { PROFILES } from "../config/profiles.js";
 import { meanCi } from "../metrics/stats.js";
+import { schedulerEntry } from "../schedulers/catalogue.js";
 
 /** Columns a command adds to each record after the point's coordinates (a sweep: one per axis). */
 export type Columns = (r: PointResult) => Record<string, unknown>;
@@ -135,7 +136,9 @@ function pointTable(e: Experiment, results: PointResult[]): string {
       point.scheduler, `${point.varied.name}=${point.varied.value}${extra ? ` (${extra})` : ""}`,
       cell(runs.map((r) => num(r, "startSuccessRatio")), 2, 100) + "%", p.startSuccessRatio !== undefined ? pct(p.startSuccessRatio) : "-",
       cell(runs.map((r) => num(r, "p99StartedMs")), 2), cell(runs.map((r) => num(r, "p99StartMs")), 2), p.p99Ms !== undefined ? `${p.p99Ms}` : "-",
-      cell(runs.map((r) => num(r, "controlWorkPerSuccessUs")), 4), p.controlWorkUs !== undefined ? `${p.controlWorkUs}` : "-",
+      // a scheduler that models no decision cost has none to show (its 0 would read as free)
+      schedulerEntry(point.scheduler).controlWork === null ? "not modelled" : cell(runs.map((r) => num(r, "controlWorkPerSuccessUs")), 4),
+      p.controlWorkUs !== undefined ? `${p.controlWorkUs}` : "-",
       p.note ?? "",
     ];
   });

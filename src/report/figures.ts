@@ -73,15 +73,22 @@ const CONTROL_WORK = "Laminar's control work per successful start (µs): its mod
 /** The caption of every scheduler's control work: each definition from its entry, for the schedulers these results have, in catalogue order. */
 function controlWorkAll(results: PointRun[]): string {
   const have = new Set(results.map((r) => r.point.scheduler));
-  const defs = SCHEDULERS.filter((e) => have.has(e.name)).map((e) => `${e.label}: ${e.controlWork}`).join("; ");
-  return `control work per successful start (µs, log): every scheduling decision's modelled time, summed over the run and divided by successful starts. ${defs}`;
+  const ran = SCHEDULERS.filter((e) => have.has(e.name));
+  const defs = ran.filter((e) => e.controlWork !== null).map((e) => `${e.label}: ${e.controlWork}`).join("; ");
+  const none = ran.filter((e) => e.controlWork === null).map((e) => e.label);
+  return `control work per successful start (µs, log): every scheduling decision's modelled time, summed over the run and divided by successful starts. ${defs}` +
+    (none.length > 0 ? `. Not drawn: ${none.join(", ")} (no decision cost modelled)` : "");
 }
+
+/** The schedulers whose control work is modelled (their entry defines it). */
+const MODELLED_WORK = new Set(SCHEDULERS.filter((e) => e.controlWork !== null).map((e) => e.name as string));
 
 /** Control work per start against x: Laminar's alone, or (allSchedulers) every scheduler's on a log axis, one definition each in the caption. */
 function controlWorkFigure(file: string, exp: string, results: PointRun[], title: string, xTitle: string, x: Key, allSchedulers = false): FigureSpec | null {
   // only the experiment's own points are drawn (ourRows): an experiment of Laminar alone draws Laminar's
   const mine = results.filter((r) => r.point.experiment === exp);
-  const rows = [...ourRows(mine, exp, (r) => num(r, "controlWorkPerSuccessUs"), sched, x), ...paperRows(mine, exp, (p) => p.controlWorkUs, sched, x)];
+  const drawn = mine.filter((r) => MODELLED_WORK.has(r.point.scheduler));
+  const rows = [...ourRows(drawn, exp, (r) => num(r, "controlWorkPerSuccessUs"), sched, x), ...paperRows(drawn, exp, (p) => p.controlWorkUs, sched, x)];
   if (rows.length === 0) return null;
   return allSchedulers
     ? chartFigure(file, exp, rows, { title, xTitle, yTitle: "control work per start (µs, log)", log: true, colors: SCHEDULER_COLOR }, controlWorkAll(mine))
@@ -99,7 +106,7 @@ export function figureSpecs(results: PointRun[]): FigureSpec[] {
   if (has("exp1")) {
     out.push(failureFigure("exp1-success.svg", "exp1", results, "Exp1: failed starts vs load (5,000 nodes)", "load (rho)", sched, rho, SCHEDULER_COLOR));
     out.push(p99Figure("exp1-p99.svg", "exp1", results, "Exp1: p99 arrival-to-start vs load (all arrivals)", "load (rho)", rho, true));
-    const cw = controlWorkFigure("control-work-rho.svg", "exp1", results, "Exp1: control work per start vs load, four schedulers", "load (rho)", rho, true);
+    const cw = controlWorkFigure("control-work-rho.svg", "exp1", results, "Exp1: control work per start vs load, every scheduler with a modelled decision cost", "load (rho)", rho, true);
     if (cw) out.push(cw);
   }
   if (has("exp2")) {

@@ -25,8 +25,12 @@ export interface SchedulerEntry<N extends string = string, G extends ParamGroup 
   readonly params: G;
   /** The heading of its parameter group in `laminar params` and docs/parameters.md. */
   readonly paramsTitle: string;
-  /** What its control work per start counts, for figure captions ("every broker decision"). */
-  readonly controlWork: string;
+  /**
+   * What its control work per start counts, for figure captions ("every
+   * broker decision"); null when it models no decision cost, so its 0 says
+   * nothing and control-work figures leave it out (and say so).
+   */
+  readonly controlWork: string | null;
   /** The parameter whose value is the deadline a failed task is counted at (figures draw it). */
   readonly deadlineParam: string;
   /** Who owns that deadline, as a figure's reference line says it ("Laminar's", "baselines'"). */

@@ -33,7 +33,8 @@ export const sparrow = defineScheduler({
   summary: "batch sampling with late binding: reservations queued at d*m sampled nodes, a task bound when a node asks (Sparrow, SOSP 2013)",
   params,
   paramsTitle: "Sparrow-like baseline (Ousterhout et al., SOSP 2013)",
-  controlWork: "none modelled, so 0 (its schedulers are stateless; the Sparrow paper gives no per-decision figure)",
+  // its schedulers are stateless and the Sparrow paper gives no per-decision figure: none modelled
+  controlWork: null,
   deadlineParam: "baselines.deadlineMs",
   deadlineOwner: "baselines'",
   supports: { memoryModel: false, invariants: true, threads: false },

@@ -25,12 +25,17 @@ describe("figures", () => {
     expect(svg).not.toContain("errorbar");
   });
 
-  it("plots Exp1's control work for all four schedulers on a log axis, each one's definition in the caption", async () => {
+  it("plots Exp1's control work for every scheduler with a modelled cost on a log axis, each one's definition in the caption", async () => {
     const cw = figureSpecs(syntheticResults({ experiments: ["exp1"] })).find((f) => f.file === "control-work-rho.svg")!;
     expect(spec(cw.spec)).toMatch(/"type":"log"/);
     for (const name of ["Laminar", "Slurm-like", "Ray-like", "Flux-like"]) expect(cw.caption).toContain(name);
+    // the Sparrow-like model runs in Exp1 but models no decision cost: left out, and the caption says so
+    expect(cw.caption).toMatch(/Not drawn: Sparrow-like \(no decision cost modelled\)/);
     const svg = (await figures(syntheticResults({ experiments: ["exp1"] }))).find((f) => f.file === "control-work-rho.svg")!.svg;
     for (const name of ["Laminar", "Slurm-like", "Ray-like", "Flux-like"]) expect(svg).toContain(name);
+    expect(svg).not.toContain("Sparrow-like");
+    const p99 = (await figures(syntheticResults({ experiments: ["exp1"] }))).find((f) => f.file === "exp1-p99.svg")!.svg;
+    expect(p99).toContain("Sparrow-like");
   });
 
   it("draws the 95% interval with several seeds, and not with one", () => {

@@ -17,7 +17,7 @@ describe("figure rows", () => {
   it("computes the failure ratio per point: the mean of 1 - success over seeds, with its 95% interval", () => {
     const results = syntheticResults({ seeds: 3, experiments: ["exp1"] });
     const rows = ourRows(results, "exp1", failure, sched, rho);
-    expect(rows).toHaveLength(24); // 4 schedulers x 6 loads
+    expect(rows).toHaveLength(30); // 5 schedulers x 6 loads
     const runs = results.filter((r) => r.point.scheduler === "laminar" && r.point.rho === 0.8);
     const row = rows.find((r) => r.series === "laminar" && r.x === 0.8)!;
     const { mean, half } = meanCi(runs.map((r) => 1 - (r.result.startSuccessRatio as number)));
@@ -98,8 +98,8 @@ describe("figure rows", () => {
     expect(profilesOf(results, "exp1")).toEqual([PROFILE_LABEL.paper, PROFILE_LABEL.artifact]);
     expect(profilesOf(results, "exp2")).toEqual([PROFILE_LABEL.paper]);
     const rows = ourRows(results, "exp1", failure, sched, rho);
-    expect(rows).toHaveLength(48);
-    expect(rows.filter((r) => r.profile === PROFILE_LABEL.artifact)).toHaveLength(24);
+    expect(rows).toHaveLength(60);
+    expect(rows.filter((r) => r.profile === PROFILE_LABEL.artifact)).toHaveLength(30);
     const paper = paperRows(results, "exp1", (p) => p.p99Ms, sched, rho);
     expect(new Set(paper.map((r) => r.profile)).size).toBe(2); // the paper's markers in both columns
   });

@@ -16,7 +16,7 @@ describe("experiment tables by run profile", () => {
     expect(tables[1].split("\n")[0]).toMatch(/profile artifact \(the authors' published sweep settings\)$/);
     for (const t of tables) {
       const lines = t.split("\n");
-      expect(lines).toHaveLength(3 + 24); // title, header, rule, 24 points
+      expect(lines).toHaveLength(3 + 30); // title, header, rule, 30 points (5 schedulers x 6 loads)
       expect(lines.filter((l) => /^laminar +workload\.rho=0\.4 /.test(l))).toHaveLength(1);
     }
   });
@@ -30,7 +30,7 @@ describe("experiment tables by run profile", () => {
 
   it("names no profile when there is one", () => {
     const text = experimentTable(exp1, syntheticResults({ experiments: ["exp1"] }));
-    expect(text.split("\n")).toHaveLength(3 + 24);
+    expect(text.split("\n")).toHaveLength(3 + 30);
     expect(text).not.toMatch(/paper: workload/);
   });
 });
