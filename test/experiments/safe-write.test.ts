@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OutputRefused, OutputWriteError, tempName, writeOutput } from "../../src/experiments/safe-write.js";
-import { FolderLocked, lockFolder } from "../../src/experiments/out-lock.js";
+import { FolderLocked, lockFolder, processStart } from "../../src/experiments/out-lock.js";
+import { hostname } from "node:os";
 import { checkOwned, writeOwned } from "../../src/experiments/owned-files.js";
 
 let dir: string;
@@ -67,6 +68,23 @@ describe("lockFolder", () => {
     expect(readFileSync(join(dir, ".laminar.lock"), "utf8").split("\n")[0]).toBe(String(process.pid));
     again();
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("takes over a lock whose pid was reused by another process, and keeps one from another host", () => {
+    const start = processStart(process.pid);
+    if (start === "") return; // no /proc here: the pid alone decides, as the test above shows
+    const lock = join(dir, ".laminar.lock");
+    // our pid, alive, but the lock records another start: the run that wrote it is gone
+    writeFileSync(lock, `${process.pid}\nold run\n2026-01-01T00:00:00.000Z\nstart ${start}0\nhost ${hostname()}\n`);
+    const release = lockFolder(dir, "test");
+    expect(readFileSync(lock, "utf8")).toContain(`start ${start}\n`);
+    release();
+    // our pid with our own start: that run is going
+    writeFileSync(lock, `${process.pid}\nold run\n2026-01-01T00:00:00.000Z\nstart ${start}\nhost ${hostname()}\n`);
+    expect(() => lockFolder(dir, "test")).toThrow(FolderLocked);
+    // a pid that does not exist here, written on another host: it may be going there
+    writeFileSync(lock, `2147483646\nold run\n2026-01-01T00:00:00.000Z\nstart x\nhost not-${hostname()}\n`);
+    expect(() => lockFolder(dir, "test")).toThrow(FolderLocked);
   });
 });
 
