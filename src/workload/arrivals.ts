@@ -35,9 +35,7 @@ export class Arrivals {
   private readonly rF: Rng;
   private readonly rL: Rng;
   private readonly rService: Rng | null;
-  private readonly rEntry: Rng | null;
-  private readonly hot: number;
-  private readonly hotNodes: number;
+  private readonly entries: EntryNodes | null;
 
   /** `withService`: draw service times (stream "service"); a counting-only copy passes false. `withEntry`: draw entry nodes (stream "entry"). */
   constructor(private readonly c: Config, private readonly endNs: number, withService: boolean, withEntry = false) {
@@ -47,9 +45,7 @@ export class Arrivals {
     this.rF = streamRng(c.sim.seed, "arrivals", 0);
     this.rL = streamRng(c.sim.seed, "arrivals", 1);
     this.rService = withService ? streamRng(c.sim.seed, "service") : null;
-    this.rEntry = withEntry ? streamRng(c.sim.seed, "entry") : null;
-    this.hot = c.workload.hotspotShare;
-    this.hotNodes = hotNodeCount(c);
+    this.entries = withEntry ? new EntryNodes(c) : null;
     this.nextF = this.gapF < Infinity ? this.rF.exp(this.gapF) : Infinity;
     this.nextL = this.gapL < Infinity ? this.rL.exp(this.gapL) : Infinity;
   }
@@ -81,10 +77,7 @@ export class Arrivals {
       this.nextL += this.rL.exp(this.gapL);
       if (this.rService) this.service = Math.max(1, Math.round(this.rService.lognormal(w.lMu, w.lSigma) * NS_PER_MS));
     }
-    if (this.rEntry) {
-      const r = this.rEntry;
-      this.entry = this.hot > 0 && r.float() < this.hot ? r.int(this.hotNodes) : r.int(this.c.cluster.nodes);
-    }
+    if (this.entries) this.entry = this.entries.next();
     this.count++;
   }
 }
@@ -92,4 +85,29 @@ export class Arrivals {
 /** The hot nodes of the submission hotspot: the first workload.hotNodeShare of node ids, at least one. */
 export function hotNodeCount(c: Config): number {
   return Math.max(1, Math.min(c.cluster.nodes, Math.floor(c.cluster.nodes * c.workload.hotNodeShare)));
+}
+
+/**
+ * Tasks' entry nodes, one per task in arrival order, from the workload's
+ * stream "entry": with probability workload.hotspotShare one of the hot
+ * nodes, else any node, uniformly. Every workload kind draws them so.
+ */
+export class EntryNodes {
+  private readonly r: Rng;
+  private readonly hot: number;
+  private readonly hotNodes: number;
+  private readonly nodes: number;
+
+  constructor(c: Config) {
+    this.r = streamRng(c.sim.seed, "entry");
+    this.hot = c.workload.hotspotShare;
+    this.hotNodes = hotNodeCount(c);
+    this.nodes = c.cluster.nodes;
+  }
+
+  /** The next task's entry node. */
+  next(): number {
+    const r = this.r;
+    return this.hot > 0 && r.float() < this.hot ? r.int(this.hotNodes) : r.int(this.nodes);
+  }
 }

@@ -3,14 +3,12 @@
 // which must be arrival order. Time scaling, copies of each row and replays
 // every periodS let a short trace load a large cluster. A bad row stops the
 // run with its line number (badRows=fail) or is left out and counted (skip).
-// Entry nodes are drawn as the bimodal generator draws them (the hotspot
-// share), from the same stream.
+// Entry nodes are drawn as the bimodal generator draws them (EntryNodes).
 import { statSync } from "node:fs";
 import type { Config } from "../config/params.js";
 import { ConfigError } from "../config/params-error.js";
-import { streamRng, type Rng } from "../sim/rng.js";
 import { NS_PER_MS } from "../sim/time.js";
-import { hotNodeCount } from "./arrivals.js";
+import { EntryNodes } from "./arrivals.js";
 import { CLASS_F, CLASS_L } from "./bimodal.js";
 import { LineReader } from "./lines.js";
 import type { ArrivalSource } from "./source.js";
@@ -55,9 +53,7 @@ export class TraceArrivals implements ArrivalSource {
   private parser: RowParser;
   private readonly t: Config["workload"]["trace"];
   private readonly periodMs: number;
-  private readonly rEntry: Rng | null;
-  private readonly hot: number;
-  private readonly hotNodes: number;
+  private readonly entries: EntryNodes | null;
   /** The next row (null: none left), its arrival (ns), copies of it still to hand out, the replay it belongs to. */
   private row: TraceRow | null = null;
   private rowNs = Infinity;
@@ -68,9 +64,7 @@ export class TraceArrivals implements ArrivalSource {
   constructor(private readonly c: Config, private readonly endNs: number, withEntry = false) {
     this.t = c.workload.trace;
     this.periodMs = this.t.periodS * 1000;
-    this.rEntry = withEntry ? streamRng(c.sim.seed, "entry") : null;
-    this.hot = c.workload.hotspotShare;
-    this.hotNodes = hotNodeCount(c);
+    this.entries = withEntry ? new EntryNodes(c) : null;
     this.reader = open(c);
     this.parser = rowParser(c);
     this.advance();
@@ -89,10 +83,7 @@ export class TraceArrivals implements ArrivalSource {
     this.memGiB = r.memGiB;
     this.price = Number.isNaN(r.price) ? (r.contiguous ? w.priceL : w.priceF) : r.price;
     this.service = Math.max(1, Math.round(r.durationMs * this.t.durationScale * NS_PER_MS));
-    if (this.rEntry) {
-      const g = this.rEntry;
-      this.entry = this.hot > 0 && g.float() < this.hot ? g.int(this.hotNodes) : g.int(this.c.cluster.nodes);
-    }
+    if (this.entries) this.entry = this.entries.next();
     this.count++;
     if (--this.left === 0) this.advance();
   }
