@@ -8,7 +8,8 @@ import { formatTable } from "../report/table.js";
 import type { PointResult } from "./runner.js";
 import type { Experiment, Point } from "./specs.js";
 import { PROFILES } from "../config/profiles.js";
-import { meanCi } from "../metrics/stats.js";
+import { meanCiText } from "../metrics/stats.js";
+import { num } from "../report/rows.js";
 import { schedulerEntry } from "../schedulers/catalogue.js";
 
 /** Columns a command adds to each record after the point's coordinates (a sweep: one per axis). */
@@ -63,14 +64,7 @@ export function writeResults(out: string, results: PointResult[], manifest: obje
   write(join(out, "results.csv"), resultsCsv(results, columns));
 }
 
-function cell(xs: number[], digits: number, scale = 1): string {
-  const v = xs.filter((x) => Number.isFinite(x));
-  if (v.length === 0) return "-";
-  const { mean, half } = meanCi(v.map((x) => x * scale));
-  return half > 0 ? `${mean.toFixed(digits)} ± ${half.toFixed(digits)}` : mean.toFixed(digits);
-}
-
-const num = (r: PointResult, k: string) => (typeof r.result[k] === "number" ? (r.result[k] as number) : NaN);
+const cell = meanCiText;
 
 /** The experiment's points, seeds gathered, in the order first seen (a point is its profile and its sets). */
 function byPoint(e: Experiment, results: PointResult[]): Array<{ point: Point; runs: PointResult[] }> {

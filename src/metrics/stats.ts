@@ -12,3 +12,11 @@ export function meanCi(xs: number[]): { mean: number; half: number } {
   const t = n - 1 <= 30 ? T95[n - 2] : 1.96;
   return { mean, half: (t * sd) / Math.sqrt(n) };
 }
+
+/** A table cell: the finite values (times `scale`) as "mean ± half" ("mean" for one value, "-" for none), to `digits` places. */
+export function meanCiText(xs: number[], digits: number, scale = 1): string {
+  const v = xs.filter((x) => Number.isFinite(x));
+  if (v.length === 0) return "-";
+  const { mean, half } = meanCi(v.map((x) => x * scale));
+  return half > 0 ? `${mean.toFixed(digits)} ± ${half.toFixed(digits)}` : mean.toFixed(digits);
+}

@@ -8,7 +8,7 @@ import { chartFigure } from "../report/chart-figure.js";
 import type { FigureSpec } from "../report/figure-spec.js";
 import { num, ourRows, type Key } from "../report/rows.js";
 import { formatTable } from "../report/table.js";
-import { meanCi } from "../metrics/stats.js";
+import { meanCiText } from "../metrics/stats.js";
 import { axisValue, PROFILE_AXIS, SWEEP, type Axis } from "./grid.js";
 import { SCHEDULER_COLOR, SCHEDULER_LABEL } from "../report/labels.js";
 import type { RunPoint } from "../report/data.js";
@@ -43,11 +43,8 @@ function byPoint(results: PointResult[]): PointResult[][] {
 }
 
 function cell(runs: PointResult[], field: string, digits: number, percent: boolean): string {
-  const v = runs.map((r) => num(r, field)).filter((x) => Number.isFinite(x)).map((x) => (percent ? 100 * x : x));
-  if (v.length === 0) return "-";
-  const { mean, half } = meanCi(v);
-  const unit = percent ? "%" : "";
-  return half > 0 ? `${mean.toFixed(digits)} ± ${half.toFixed(digits)}${unit}` : `${mean.toFixed(digits)}${unit}`;
+  const text = meanCiText(runs.map((r) => num(r, field)), digits, percent ? 100 : 1);
+  return percent && text !== "-" ? `${text}%` : text;
 }
 
 /** The sweep's table: one row per point, the axes' values first, then the metrics any run has. */
