@@ -211,9 +211,12 @@ export class SparrowModel extends TaskModel {
     const q = this.queue, R = this.res, T = this.T, J = this.jobs;
     while (q.len[n] > 0) {
       const r = q.head[n], j = R.job[r];
-      // the held atoms live in a task-table row of their own, marked running so the end-of-run count of waiting tasks passes it by
+      // the held atoms live in a task-table row of their own, marked running (not started) so the end-of-run count of
+      // waiting tasks passes it by, with its node and atoms, so the invariant checker counts them where they are held
       const h = T.alloc();
       T.running[h] = 1;
+      T.at[h] = n;
+      T.m[h] = J.m[j];
       if (!this.cluster.take(n, J.m[j], J.cls[j] !== CLASS_F, T.mask(h))) {
         T.release(h);
         return;
@@ -279,26 +282,6 @@ export class SparrowModel extends TaskModel {
     T.release(h);
     R.slots.release(r);
     this.serve(n);
-  }
-
-  /** Running tasks (the base's view) and the atoms each node holds while it asks for a task. */
-  override holdings(visit: (node: number, atoms: number, running: boolean) => void): void {
-    const R = this.res, mark = new Uint8Array(this.T.arrival.length);
-    for (let r = 0; r < R.job.length; r++) {
-      if (!R.slots.isLive(r) || R.hold[r] < 0) continue;
-      mark[R.hold[r]] = 1;
-      visit(R.node[r], R.held[r], false);
-    }
-    this.holdRows = mark;
-    super.holdings(visit);
-    this.holdRows = null;
-  }
-
-  /** While holdings() runs: the task-table rows that hold atoms for a reservation. */
-  private holdRows: Uint8Array | null = null;
-
-  protected override isHold(t: number): boolean {
-    return this.holdRows !== null && this.holdRows[t] === 1;
   }
 
   /** A task completes: its atoms are free, and its node looks at its queue again. */

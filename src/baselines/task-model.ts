@@ -186,17 +186,17 @@ export abstract class TaskModel {
     this.engine.post(this.T.service[t], K_COMPLETE, t);
   }
 
-  /** Each task's atoms, from placement (running, or on its way to its node) until completion (the invariant checker's view, invariants.ts). */
+  /**
+   * Every task-table row that holds atoms, from placement until completion
+   * (started: running on its node; not: on its way there, or, in the
+   * Sparrow-like model, atoms a node holds while it asks for a task): the
+   * invariant checker's view (invariants.ts).
+   */
   holdings(visit: (node: number, atoms: number, running: boolean) => void): void {
     const T = this.T;
     for (let t = 0; t < T.arrival.length; t++) {
-      if (T.slots.isLive(t) && T.running[t] === 1 && !this.isHold(t)) visit(T.at[t], T.m[t], T.started[t] === 1);
+      if (T.slots.isLive(t) && T.running[t] === 1) visit(T.at[t], T.m[t], T.started[t] === 1);
     }
-  }
-
-  /** Whether task-table row t holds atoms for a task not yet bound rather than being a task (none here; the Sparrow-like model has such rows). */
-  protected isHold(_t: number): boolean {
-    return false;
   }
 
   private complete(t: number): void {
