@@ -16,11 +16,14 @@ export interface NativeRow {
 
 const dir = join(packageRoot(), "bench", "native");
 
-/** Compile the C twins (once per bench invocation); a note when that is not possible. */
+let built: { ok: true; log: string } | { ok: false; note: string } | null = null;
+
+/** Compile the C twins (once per process: bench:sim's yardstick asks every round); a note when that is not possible. */
 export function buildNative(): { ok: true; log: string } | { ok: false; note: string } {
+  if (built !== null) return built;
   const build = spawnSync(process.execPath, [join(dir, "build.mjs")], { encoding: "utf8" });
-  if (build.status !== 0) return { ok: false, note: `native build failed: ${(build.stderr || "").trim().split("\n")[0]}` };
-  return { ok: true, log: (build.stdout || "").trim() };
+  built = build.status !== 0 ? { ok: false, note: `native build failed: ${(build.stderr || "").trim().split("\n")[0]}` } : { ok: true, log: (build.stdout || "").trim() };
+  return built;
 }
 
 /** Run both native binaries once (after buildNative). */
