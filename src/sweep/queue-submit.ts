@@ -108,7 +108,9 @@ export async function queueSweep(points: SweepPoint[], runs: Run[], o: QueueSwee
     while (waiting.size > 0) {
       let running = 0;
       for (const [key, run] of waiting) {
-        const job: Job<PointJobData, PointJobResult> | undefined = await queue.getJob(jobId(key));
+        // the state first, then the job: a job read first and completed in between would carry no result yet
+        const state = await queue.getJobState(jobId(key));
+        const job: Job<PointJobData, PointJobResult> | undefined = state === "unknown" ? undefined : await queue.getJob(jobId(key));
         if (job === undefined) {
           // removed under us (another submitter of the same points collected it, or a user): put it back, or report it
           if (o.submit) await add([run]);
@@ -118,7 +120,6 @@ export async function queueSweep(points: SweepPoint[], runs: Run[], o: QueueSwee
           }
           continue;
         }
-        const state = await job.getState();
         if (state === "completed") {
           waiting.delete(key);
           const got = acceptResult(job.returnvalue, o.build, key);
