@@ -7,7 +7,7 @@
 // the same sweep (apart from the run-cost fields). Everything it started is
 // stopped at the end. Skipped, saying why, where redis-server is absent
 // (.ci/run installs Debian's package).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -90,8 +90,12 @@ describe.skipIf(!hasRedis)("laminar sweep --queue with laminar worker, on a real
     client.disconnect();
   }, 20_000);
 
+  // a test's processes end with it, even when it fails: a worker left running would take the next test's points
+  afterEach(() => {
+    for (const c of started.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  });
+
   afterAll(async () => {
-    for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
     if (redis && redis.exitCode === null) {
       const gone = new Promise((r) => redis!.once("exit", r));
       redis.kill("SIGTERM");
