@@ -19,3 +19,4 @@ export * from "./score";
 export * from "./probe";
 export * from "./wheel";
 export * from "./memory";
+export { streamDraw } from "./streamdraw";

@@ -274,7 +274,8 @@ typedef struct laminar_mem_block {
   X(int32_t, wheelPending, (laminar_ptr w))                                                             \
   X(double, wheelNow, (laminar_ptr w))                                                                  \
   X(int32_t, memRecordBytes, (void))                                                                    \
-  X(int32_t, memTick, (laminar_ptr block))
+  X(int32_t, memTick, (laminar_ptr block))                                                              \
+  X(int32_t, streamDraw, (int32_t kind, laminar_ptr state, laminar_ptr zig, laminar_ptr out, int32_t n, double arg))
 
 #ifndef LAMINAR_NO_PROTOTYPES
 
@@ -431,6 +432,19 @@ int32_t memRecordBytes(void);
  *  how many nodes are above it, or a status < 0. recs (in/out), usage and out are written:
  *  none may overlap another buffer or the block (E_ARG). */
 int32_t memTick(laminar_ptr block);
+
+/* ---- Random streams (docs/abi.md, "Random streams") ---------------------- */
+
+/** Ziggurat tables in the core's layout: KN uint32[128] at 0, WN double[128] at 512, FN double[128] at 1536. */
+#define LAMINAR_ZIG_BYTES 2560u
+
+/** n draws of `kind` from the xoshiro128** stream at `state` (uint32[4], s0..s3, not all zero;
+ *  written back) into out: double[n]: 0 nextU32, 1 float (53 bits), 2 float32 (32 bits),
+ *  3 int(arg) (arg an integer in [1, 2^32]), 4 exponential of mean arg (finite), 5 standard
+ *  normal (ziggurat; tables at zig, 8-aligned, LAMINAR_ZIG_BYTES). Kinds 6, 7, 8 replace each
+ *  out[i] by log, log1p, exp of it (V8's fdlibm results) and ignore state and zig. Returns n,
+ *  E_COUNT (n < 0), E_ARG (bad kind or arg, all-zero state, overlapping buffers) or a buffer code. */
+int32_t streamDraw(int32_t kind, laminar_ptr state, laminar_ptr zig, laminar_ptr out, int32_t n, double arg);
 
 #endif /* LAMINAR_NO_PROTOTYPES */
 

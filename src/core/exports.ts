@@ -52,4 +52,8 @@ export interface CoreExports {
   // runtime memory (assembly/memory.ts): block = memory block; recs = 48-byte records (6 f64), base/usage = f64[nodes] in KiB
   memRecordBytes(): number;
   memTick(block: number): number;
+
+  // random streams (assembly/streamdraw.ts, docs/abi.md "Random streams"): state = u32[4] (Rng.saveState's
+  // layout), zig = ziggurat tables (ZIG_BYTES, 8-aligned), out = f64[n]; kinds 0..5 draw, 6..8 map out in place
+  streamDraw(kind: number, state: number, zig: number, out: number, n: number, arg: number): number;
 }

@@ -17,9 +17,13 @@ export interface WordSource {
 
 const KN = new Uint32Array(128);
 const WN = new Float64Array(128);
-/** The fast path's tables in the core's layout (docs/abi.md, "Probe action"): KN u32[128], then WN f64[128]. */
-export const ZIG_BYTES = 128 * 4 + 128 * 8;
 const FN = new Float64Array(128);
+/**
+ * Bytes of the tables in the core's layout (docs/abi.md, "Probe action" and
+ * "Random streams"): KN u32[128] at 0, WN f64[128] at 512 (the fast path,
+ * all probeCandidates reads), then FN f64[128] at 1536 (the wedge test).
+ */
+export const ZIG_BYTES = 128 * 4 + 128 * 8 + 128 * 8;
 const R = 3.442619855899;
 
 (function setup() {
@@ -42,10 +46,14 @@ const R = 3.442619855899;
   }
 })();
 
-/** Write the fast path's tables at byte offset `at` (8-aligned) of `buf` (the core's memory), as probeCandidates reads them. */
+/**
+ * Write the tables (ZIG_BYTES) at byte offset `at` (8-aligned) of `buf` (the
+ * core's memory), as probeCandidates and streamDraw read them.
+ */
 export function writeZigguratTables(buf: ArrayBuffer, at: number): void {
   new Uint32Array(buf, at, 128).set(KN);
   new Float64Array(buf, at + 512, 128).set(WN);
+  new Float64Array(buf, at + 1536, 128).set(FN);
 }
 
 /** One standard normal draw from `rng` (an Rng on the simulation's paths). */

@@ -48,6 +48,16 @@ const SPECS: Spec[] = [
     },
     ptrs: [[0, 8], [2, 8], [4, 4]],
   },
+  {
+    name: "streamDraw",
+    args: (c) => {
+      const state = buf(c, 16), zig = buf(c, ZIG_BYTES);
+      c.arena.i32.set([1, 2, 3, 4], state >> 2);
+      writeZigguratTables(c.arena.u8.buffer as ArrayBuffer, zig);
+      return [5, state, zig, buf(c, 16), 2, 0];
+    },
+    ptrs: [[1, 4], [2, 8], [3, 8]],
+  },
   { name: "microMaskUpdate", args: (c) => [buf(c, c.exports.microMaskBytes()), 3, 0, 7], ptrs: [[0, 16]] },
   { name: "microFastlogScore", args: (c) => [buf(c, c.exports.microScoreBytes()), 3, 0, 0.5], ptrs: [[0, 16]] },
   { name: "microZoneUpdate", args: (c) => [buf(c, 1024), buf(c, 1024), buf(c, 1024), 3, 1, 1, 1], ptrs: [[0, 16], [1, 16], [2, 16]] },
