@@ -805,11 +805,44 @@ static void group_memory(void) {
   check_i("memTick: block past memory -> E_BOUNDS", (int32_t)X(memTick)(I, msize() - 8), E_BOUNDS);
 }
 
+/* Random streams (docs/abi.md, "Random streams"): draws from a known state
+ * and the core's log / log1p / exp, against values Node computes. */
+static void group_streams(void) {
+  const uint32_t st = alloc_a(16, 8), out = alloc_a(64, 8);
+  const int32_t s0[4] = {1, 2, 3, 4};
+  wri(st, s0, 4);
+  check_i("streamDraw nextU32 x4", (int32_t)X(streamDraw)(I, 0, st, 0, out, 4, 0.0), 4);
+  const double words[4] = {11520.0, 0.0, 5927040.0, 70819200.0};
+  check_ad("streamDraw nextU32 values", out, words, 4);
+  wri(st, s0, 4);
+  X(streamDraw)(I, 3, st, 0, out, 1, 1000.0);
+  X(streamDraw)(I, 3, st, 0, out + 8, 1, 3000000000.0);
+  X(streamDraw)(I, 4, st, 0, out + 16, 1, 2.0);
+  check_d("streamDraw int(1000)", rdd(out), 0.0);
+  check_d("streamDraw int(3e9)", rdd(out + 8), 2031721883.0);
+  check_i("streamDraw exp(2) bits", (int64_t)(rd64(out + 16) == 0x3feeb7d7d2262cabull), 1);
+  const int32_t after[4] = {-767806443, -1008967163, -96729075, 583070848};
+  check_ai("streamDraw state after", st, after, 4);
+  const double in[4] = {2.0, 1e-10, -745.1, 1.0};
+  wrd(out, in, 4);
+  X(streamDraw)(I, 6, 0, 0, out, 1, 0.0);
+  X(streamDraw)(I, 7, 0, 0, out + 8, 1, 0.0);
+  X(streamDraw)(I, 8, 0, 0, out + 16, 2, 0.0);
+  const uint64_t want[4] = {0x3fe62e42fefa39efull, 0x3ddb7cdfd9d1d693ull, 1ull, 0x4005bf0a8b145769ull};
+  check_a64("streamDraw log(2), log1p(1e-10), exp(-745.1), exp(1) bits", out, want, 4);
+  const int32_t zero[4] = {0, 0, 0, 0};
+  wri(st, zero, 4);
+  check_i("streamDraw all-zero state -> E_ARG", (int32_t)X(streamDraw)(I, 1, st, 0, out, 1, 0.0), E_ARG);
+  check_i("streamDraw kind 9 -> E_ARG", (int32_t)X(streamDraw)(I, 9, st, 0, out, 1, 0.0), E_ARG);
+  check_i("streamDraw n < 0 -> E_COUNT", (int32_t)X(streamDraw)(I, 0, st, 0, out, (uint32_t)-1, 0.0), E_COUNT);
+  check_i("streamDraw normal, null zig -> E_NULL", (int32_t)X(streamDraw)(I, 5, st, 0, out, 1, 0.0), E_NULL);
+}
+
 /* docs/laminar_core.h: its constants against this build (its signatures are
  * checked against the module's types by the wasmtime harness). */
 #define COUNT_EXPORT(ret, name, params) +1
 static void group_header(void) {
-  check_i("header: LAMINAR_CORE_EXPORTS lists 36 functions", 0 LAMINAR_CORE_EXPORTS(COUNT_EXPORT), 36);
+  check_i("header: LAMINAR_CORE_EXPORTS lists 37 functions", 0 LAMINAR_CORE_EXPORTS(COUNT_EXPORT), 37);
   check_i("header: LAMINAR_E_NULL", LAMINAR_E_NULL, E_NULL);
   check_i("header: LAMINAR_E_NOFIT", LAMINAR_E_NOFIT, E_NOFIT);
   check_i("header: LAMINAR_E_HORIZON", LAMINAR_E_HORIZON, E_HORIZON);
@@ -906,6 +939,7 @@ int main(int argc, char **argv) {
   run_group("score", group_score);
   run_group("wheel", group_wheel);
   run_group("memory", group_memory);
+  run_group("streams", group_streams);
   run_group("header", group_header);
   run_group("regressions", group_regressions);
   wasm_rt_free();

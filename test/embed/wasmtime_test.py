@@ -52,7 +52,7 @@ EXPECTED_EXPORTS = [
     "microMaskBytes", "microScoreBytes", "microMaskUpdate", "microFastlogScore", "microZoneUpdate",
     "bmFreeCount", "bmCountAtLeast", "bmFirstRun", "bmFitsAt", "bmTakeAny", "bmTakeRun",
     "bmTake", "bmRelease", "bmRunMask",
-    "utility", "scoreCandidates", "zoneAggregate", "tegWeights", "tegSample",
+    "utility", "scoreCandidates", "zoneAggregate", "tegWeights", "tegSample", "streamDraw",
 ]
 
 
