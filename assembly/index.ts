@@ -20,3 +20,4 @@ export * from "./probe";
 export * from "./wheel";
 export * from "./memory";
 export { streamDraw } from "./streamdraw";
+export * from "./engine/run";

@@ -56,4 +56,15 @@ export interface CoreExports {
   // random streams (assembly/streamdraw.ts, docs/abi.md "Random streams"): state = u32[4] (Rng.saveState's
   // layout), zig = ziggurat tables (ZIG_BYTES, 8-aligned), out = f64[n]; kinds 0..5 draw, 6..8 map out in place
   streamDraw(kind: number, state: number, zig: number, out: number, n: number, arg: number): number;
+
+  // --- Zone admission engine (assembly/engine/, docs/abi.md "Zone engine"; block: src/core/engine-layout.ts) ---
+  engineBlockBytes(): number;
+  engineDaBytes(): number;
+  engineEmitBytes(): number;
+  engineEventBytes(): number;
+  engineRun(block: number, until: number, msgAt: number): number;
+  enginePost(block: number, delay: number, kind: number, subject: number): number;
+  engineEmit(block: number, src: number, n: number): number;
+  engineSetVerdict(block: number, d: number, v: number): number;
+  // --- end Zone admission engine ---
 }

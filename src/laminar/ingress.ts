@@ -89,7 +89,7 @@ export class Ingress {
     const n = this.tegCount;
     this.tegCount = 0;
     if (n === 0) return;
-    const cl = this.s.cluster, D = this.s.das, T = this.s.tasks, r = this.s.rGate, loss = this.s.c.network.loss;
+    const cl = this.s.cluster, D = this.s.das, T = this.s.tasks, r = this.s.rGate, loss = this.s.c.network.loss, ze = this.s.zoneEngine;
     this.s.teg.dispatch(n, now, r, this.tegOut);
     this.s.gatewayMetrics.aggOps += n;
     for (let i = 0; i < n; i++) {
@@ -104,6 +104,10 @@ export class Ingress {
       }
       // every partition runs the gateway; the DA itself exists only where its Zone is simulated
       if (!this.s.ownsZone(z)) continue;
+      if (ze !== null) {
+        ze.emit(t, node, T.cls[t], T.m[t], this.tegAt0[i], T.arrival[t], T.ev[t], T.budget[t], T.service[t], T.key[t], this.tegSec[i] === 1 ? FLAG_SECONDARY : 0);
+        continue;
+      }
       const d = D.alloc();
       D.task[d] = t;
       D.state[d] = D_MOVING;
@@ -114,6 +118,7 @@ export class Ingress {
       D.node[d] = node;
       this.s.engine.post(this.s.hopNs, K_ADDRESS, d);
     }
+    ze?.flushEmits();
   }
 
   /** Regeneration check: a task still not started quietMs after its last DA emits a new instance. */

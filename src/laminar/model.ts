@@ -47,6 +47,8 @@ import { NodeRuntime } from "./runtime.js";
 import { AirlockLedger } from "./airlock-ledger.js";
 import { SecondaryLanding } from "./landing.js";
 import { PullAndStart } from "./pull.js";
+import { HOST_MESSAGE, RAN_TO } from "../core/engine-layout.js";
+import type { ZoneEngine } from "./zone-engine.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 import {
   K_TEG, K_ADDRESS, K_ARBITRATE, K_PULL, K_COMPLETE, K_REGEN_SWEEP, K_DEADLINE_SWEEP, K_REGEN, K_DEADLINE, K_SNAPSHOT, K_BCAST, K_UPLOAD, K_WHEEL, K_SERIES, K_MEM, K_AIRLOCK, K_MSG, M_DA_END, M_RETIRE, M_PULL, M_REACTIVATE, M_CLOSED, M_UPLOAD, M_LAND_REQ, M_LAND_RESP, LaminarState, type Partition, zoneRange,
@@ -104,6 +106,13 @@ export class LaminarModel extends LaminarState {
     e.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
     // the runtime tick runs from the start whatever runs where, so its place among simultaneous events is the same in every partition
     if (this.mem !== null) e.post(this.tickNs, K_MEM, 0);
+    this.zoneEngine?.attach({
+      c: this.c, nodes: this.cluster.nodes, zones: this.cluster.zones, atoms: this.cluster.atoms, rowBytes: this.rowBytes,
+      n0: this.n0, n1: this.n1, z0: this.z0, z1: this.z1, timings: this, zoneOf: this.cluster.zoneOf, offsets: this.cluster.offsets,
+      bitmaps: this.cluster.row(0), free: this.cluster.free, nextReport: this.reports.nextReport, zhaf: this.zhaf.engineState(),
+      wheels: this.reservations.region, probeBlock: this.addressing.prober.block, zig: this.addressing.prober.zig,
+      runOutPtr: this.runOutPtr, rZone: this.rZone, rNet: this.rNet, rReport: this.rReport,
+    });
   }
 
   /**
@@ -123,8 +132,33 @@ export class LaminarModel extends LaminarState {
    * partition, whatever events it happened to have.
    */
   runTo(until: number): void {
-    this.engine.run(until, this.dispatch);
+    const ze = this.zoneEngine;
+    if (ze === null) this.engine.run(until, this.dispatch);
+    else {
+      // the core runs the Zones' events and hands back the gateway side's, in the one (time, sequence) order
+      for (;;) {
+        const r = ze.run(until, this.nextMsgAt);
+        if (r === RAN_TO) break;
+        if (r === HOST_MESSAGE) this.drain(ze.now);
+        else {
+          this.engine.processed++;
+          this.dispatch(ze.hostKind, ze.hostSubject);
+        }
+      }
+    }
     this.drain(until - 1);
+    if (ze !== null) this.carryFromEngine(ze);
+  }
+
+  /** The engine's messages of this window join the outbox; its counters join the metrics. */
+  private carryFromEngine(ze: ZoneEngine): void {
+    ze.takeOutbox((f, at) => {
+      this.outbox.push(f[at], f[at + 1], f[at + 2], f[at + 3], f[at + 4], f[at + 5], f[at + 6], f[at + 7], f[at + 8], f[at + 9]);
+      this.msgsPending++;
+    });
+    this.engine.processed += ze.carryCounters(this.metrics as unknown as Record<string, number>, this.metrics.daEnds, this.zhaf as unknown as Record<string, number>, this.forfeit);
+    this.running = ze.running;
+    this.squatting = ze.squatting;
   }
 
   /**
@@ -242,6 +276,7 @@ export class LaminarModel extends LaminarState {
 
   private seriesTick(): void {
     this.ingress.flushArrivals(this.engine.now - 1);
+    if (this.zoneEngine !== null) this.carryFromEngine(this.zoneEngine);
     // the gateway's in-flight count is partition 0's to report (every partition holds the same)
     this.metrics.sample(this.engine.now, this.partition.index === 0 ? this.inFlight : 0, this.running);
     this.invariants?.all();

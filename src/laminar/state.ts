@@ -29,6 +29,7 @@ import { DaStore, TaskStore } from "./store.js";
 import { MemoryField } from "./memory.js";
 import { Mailbox, TO_GATEWAY } from "./mailbox.js";
 import type { TransitionChecks } from "./checks.js";
+import { usesEngine, ZoneEngine } from "./zone-engine.js";
 
 // Event kinds (1, 2 and 5 are retired: arrivals and landings have no events).
 export const K_TEG = 3, K_ADDRESS = 4, K_ARBITRATE = 6, K_PULL = 7, K_COMPLETE = 8, K_REGEN_SWEEP = 9,
@@ -79,7 +80,10 @@ export interface LaminarState extends Timings {}
 
 /** The state every mechanism of the model works on (see the file header). */
 export class LaminarState {
-  readonly engine = new Engine();
+  /** The event engine: TypeScript's, or the core's queue when the Zone side runs on the core's engine. */
+  readonly engine: Engine;
+  /** The core's Zone admission engine (sim.engine; zone-engine.ts), null when the Zone side runs here in TypeScript. */
+  readonly zoneEngine: ZoneEngine | null;
   /** What this partition's Zones observed (and, in partition 0, the gateway side too). */
   readonly metrics: RunMetrics;
   /** Where the gateway side counts: `metrics` in partition 0; a copy nobody reads elsewhere (every partition replicates the gateway). */
@@ -162,6 +166,8 @@ export class LaminarState {
 
   constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
     this.core = core;
+    this.zoneEngine = usesEngine(c) ? new ZoneEngine(core, () => this.views?.sync()) : null;
+    this.engine = new Engine(this.zoneEngine !== null ? { queue: this.zoneEngine.queue } : {});
     this.partition = partition;
     this.k = core.exports;
     this.c = c;
@@ -287,6 +293,8 @@ export class LaminarState {
 
   /** This partition's Zones: nothing running or suspended, and no DA left but squatters. */
   zonesIdle(): boolean {
+    const ze = this.zoneEngine;
+    if (ze !== null) return ze.running === 0 && ze.live === ze.squatting;
     return this.running === 0 && this.suspended === 0 && this.das.slots.live === this.squatting;
   }
 
@@ -330,6 +338,12 @@ export class LaminarState {
   declaredGiB(t: number): number {
     const g = this.tasks.memGiB[t];
     return Number.isNaN(g) ? this.tasks.m[t] * this.c.memory.declaredPerAtomGiB : g;
+  }
+
+  /** The proxy's answer v (V_*) to DA d's pull request (d one of this instance's DAs). */
+  setVerdict(d: number, v: number): void {
+    if (this.zoneEngine !== null) this.zoneEngine.setVerdict(d, v);
+    else this.das.verdict[d] = v;
   }
 
   /** DA d ends without starting its task; the gateway side learns it half a hop later (taskLost). */

@@ -56,7 +56,7 @@ export class TaskTable {
       v = T.state[t] === T_STARTED ? V_DUP : V_LATE;
     }
     // the partition simulating Zone z scheduled the pull's completion when the request reached it (accept)
-    if (this.s.ownsZone(z)) this.s.das.verdict[d] = v;
+    if (this.s.ownsZone(z)) this.s.setVerdict(d, v);
   }
 
   /** Gateway side: a DA of task t ended without starting it; if it was the task's last hope, the task fails with `cause`. */

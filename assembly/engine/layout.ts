@@ -1,0 +1,84 @@
+// The Zone admission engine's state block: one 8-byte slot per field (an
+// i32 or pointer sits in the slot's first 4 bytes), laid out by the host
+// (src/engine/layout.ts mirrors these indices; docs/abi.md, "Zone engine").
+// The engine allocates nothing: every table is the host's, and when one
+// would overflow the engine stops before the event and asks for room.
+
+// clock and event queue
+export const F_NOW = 0, F_SEQ = 1, F_HEAP = 2, F_HEAP_SIZE = 3, F_HEAP_CAP = 4;
+/** Out: the host event popped (kind, subject); the room asked for (what, how much). */
+export const F_HOST_KIND = 5, F_HOST_SUBJECT = 6, F_ROOM_WHAT = 7, F_ROOM_NEED = 8;
+// durations (ns, f64)
+export const F_HOP = 9, F_DELTA = 10, F_WINDOW = 11, F_SILENCE = 12, F_DEADLINE = 13, F_REPORT = 14, F_MIN_GAP = 15,
+  F_BROADCAST = 16, F_STALE = 17, F_TTL = 18, F_REPORT_DELAY = 19, F_ROW_SILENCE = 20;
+// parameters (f64)
+export const F_LOSS = 21, F_OS_JITTER_MS = 22, F_PATIENCE_FLOOR = 23, F_ACTION_COST = 24, F_REDIRECT_COST = 25,
+  F_BOUNCE_COST = 26, F_RESERVE = 27, F_DEPOSIT = 28, F_BITMAP_NS = 29, F_CANDIDATES = 30, F_REPORT_JITTER = 31,
+  F_ALPHA = 32, F_GUARD = 33, F_PROJECTION = 34;
+// sizes (i32)
+export const F_RING = 35, F_COPIES = 36, F_ATOMS = 37, F_ROW_BYTES = 38, F_NODES = 39, F_ZONES = 40,
+  F_N0 = 41, F_N1 = 42, F_Z0 = 43, F_Z1 = 44;
+// per node (pointers)
+export const F_ZONE_OF = 45, F_OFFSETS = 46, F_BITMAPS = 47, F_FREE = 48, F_Q_HEAD = 49, F_Q_TAIL = 50,
+  F_WINDOW_AT = 51, F_NEXT_REPORT = 52, F_REPLICA = 53, F_LAST_HEARD = 54, F_LAST_MEAS = 55;
+// per Zone (pointers)
+export const F_TAKEN = 56, F_DELIVERED = 57, F_UPLOADED = 58, F_SNAP_TIME = 59, F_AGG_S = 60, F_AGG_H = 61,
+  F_MASTER = 62, F_ZT_BYTES = 63, F_ROWS_AT = 64, F_FORFEIT = 65, F_R_ZONE = 66, F_R_NET = 67, F_R_REPORT = 68,
+  F_RINGS = 69, F_RING_REC = 70;
+// DAs
+export const F_DAS = 71, F_DA_CAP = 72, F_DA_LIVE = 73, F_DA_FRESH = 74, F_DA_FREE = 75, F_DA_FREE_TOP = 76, F_MASKS = 77;
+// reservation wheels (own nodes)
+export const F_WHEELS = 78, F_WHEEL_BYTES = 79, F_WHEEL_OWNER = 80, F_WHEEL_CHECK = 81, F_WHEEL_OUT = 82;
+// outbox
+export const F_OUTBOX = 83, F_OUT_N = 84, F_OUT_CAP = 85;
+// kernels' blocks and scratch
+export const F_PROBE = 86, F_ZIG = 87, F_ROW0 = 88, F_BATCH = 89, F_RUN_OUT = 90, F_AGG_BLOCK = 91, F_AGG_OUT = 92,
+  F_AGG_OFFSETS = 93, F_SIGMA = 94;
+// counters (f64)
+export const F_PROBE_ACTIONS = 100, F_SCORE_OPS = 101, F_PACKETS_LOST = 102, F_BOUNCES = 103, F_ARBITRATIONS = 104,
+  F_BITMAP_OPS = 105, F_ARB_LOSSES = 106, F_FALSE_OPTIMISM = 107, F_RESERVATIONS = 108, F_RES_EXPIRED = 109,
+  F_COMPLETED = 110, F_RUNNING = 111, F_SQUATTING = 112, F_REPORTS_SENT = 113, F_REPORTS_LOST = 114,
+  F_COPIES_LOST = 115, F_UPLOADS_LOST = 116, F_STALE_READS = 117, F_PROCESSED = 118;
+/** daEnds[END_*] from here, END_SLOTS of them. */
+export const F_DA_ENDS = 120, END_SLOTS = 20;
+export const FIELDS = 140;
+export const BLOCK_BYTES = FIELDS * 8;
+
+/** A DA record (bytes). */
+export const DA_BYTES = 96;
+export const DA_PATIENCE = 0, DA_EMITTED = 8, DA_ARRIVE = 16, DA_DEPOSIT = 24, DA_EV = 32, DA_ARRIVAL = 40, DA_SERVICE = 48,
+  DA_TASK = 56, DA_NODE = 60, DA_NEXT = 64, DA_FIRST_ATOM = 68, DA_M = 72, DA_KEY = 76,
+  DA_STATE = 80, DA_FLAGS = 81, DA_VERDICT = 82, DA_CLS = 83;
+
+/** An inbound DA emission (bytes): task, node, class, atoms, then emission time, arrival, E_v,init, budget, service, key. */
+export const EMIT_BYTES = 64;
+export const EM_TASK = 0, EM_NODE = 4, EM_CLS = 8, EM_M = 12, EM_EMITTED = 16, EM_ARRIVAL = 24, EM_EV = 32, EM_BUDGET = 40,
+  EM_SERVICE = 48, EM_KEY = 56, EM_FLAGS = 60;
+
+/** An event record in the heap (bytes): time, sequence number, kind, subject. */
+export const EV_BYTES = 24;
+
+/** A Zone's report ring descriptor (i32 x 4): records pointer, capacity, head, size. */
+export const RING_DESC = 16;
+/** A report record's fields (32-bit words): measure time (f64) at 0, node 2, S 3, H 4, bits from 6. */
+export const RR_NODE = 2, RR_S = 3, RR_H = 4, RR_BITS = 6;
+
+/** Stream state region per Zone stream: 4 state words, the deferred draw's index and word, padding. */
+export const STREAM_BYTES = 32;
+
+// Event kinds (src/laminar/state.ts): the engine's own, the rest go to the host.
+export const K_ADDRESS = 4, K_ARBITRATE = 6, K_PULL = 7, K_COMPLETE = 8, K_SNAPSHOT = 13, K_BCAST = 14, K_UPLOAD = 15, K_WHEEL = 16;
+// Messages
+export const M_DA_END = 1, M_RETIRE = 2, M_PULL = 3, M_UPLOAD = 6;
+export const TO_GATEWAY: f64 = -1;
+export const REC = 10;
+// DA states and flags
+export const D_MOVING: u8 = 1, D_QUEUED: u8 = 2, D_PENDING: u8 = 3, D_RESIDENT: u8 = 4, D_SQUATTING: u8 = 5, D_EXPIRED: u8 = 6;
+export const FLAG_PULL: u8 = 1, FLAG_SECONDARY: u8 = 2;
+export const V_NONE: u8 = 0, V_START: u8 = 1, V_DUP: u8 = 2, V_LATE: u8 = 3;
+export const CLASS_F: u8 = 0, CLASS_SQUATTER: u8 = 2;
+// DA ends and failure causes (src/metrics/run-metrics.ts)
+// room the engine may ask for
+export const ROOM_HEAP = 1, ROOM_OUTBOX = 2, ROOM_RING = 3;
+export const US: f64 = 1000;
+export const NS_PER_MS: f64 = 1e6;

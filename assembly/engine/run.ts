@@ -1,0 +1,161 @@
+// The Zone admission engine's exports (docs/abi.md, "Zone engine"): the
+// host lays out the state block and its tables (src/laminar/zone-engine.ts),
+// hands the engine DA emissions and proxy verdicts, posts its own events
+// into the same queue, and runs it to a time: the engine runs its Zones'
+// events and stops at the first event of the host's (the gateway side's),
+// at the first event at or after the host's next message (the host applies
+// it first), or when a table needs room (the host grows it and calls
+// again; nothing of the event has happened yet).
+import { E_ARG, E_COUNT, E_FULL, E_ID } from "../abi";
+import {
+  BLOCK_BYTES, DA_ARRIVAL, DA_BYTES, DA_CLS, DA_DEPOSIT, DA_EMITTED, DA_EV, DA_FLAGS, DA_KEY, DA_M, DA_NODE, DA_PATIENCE,
+  DA_SERVICE, DA_STATE, DA_TASK, DA_VERDICT, D_MOVING, EMIT_BYTES, EM_ARRIVAL, EM_BUDGET, EM_CLS, EM_EMITTED, EM_EV,
+  EM_FLAGS, EM_KEY, EM_M, EM_NODE, EM_SERVICE, EM_TASK, EV_BYTES, F_DA_CAP, F_DA_LIVE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE,
+  F_HOP, F_HOST_KIND, F_HOST_SUBJECT, F_NOW, F_OUT_CAP, F_OUT_N, F_PROCESSED, F_ROOM_NEED, F_ROOM_WHAT, K_ADDRESS,
+  K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING,
+} from "./layout";
+import { addf, da, enter, geti, getf, ptr, seti, setf, zoneOf } from "./state";
+import { pop, popKind, popSubject, push, topTime } from "./heap";
+import { address, complete, pulled } from "./agent";
+import { arbitrate } from "./arbitrate";
+import { wheelFire } from "./reserve";
+import { broadcastEvent, dueBound, ringRoom, snapshotEvent, snapshotRoom, uploadEvent } from "./zone";
+import { allocDa } from "./ends";
+import { clearFault, faultCode } from "./fault";
+
+/** Bytes of the state block, and of one DA record, one emission record and one event record. */
+export function engineBlockBytes(): i32 { return BLOCK_BYTES; }
+export function engineDaBytes(): i32 { return DA_BYTES; }
+export function engineEmitBytes(): i32 { return EMIT_BYTES; }
+export function engineEventBytes(): i32 { return EV_BYTES; }
+
+/** engineRun's outcomes besides errors. */
+const RAN_TO = 0, HOST_EVENT = 1, HOST_MESSAGE = 2;
+
+function isEngineKind(k: i32): bool {
+  return k == K_ADDRESS || k == K_ARBITRATE || k == K_PULL || k == K_COMPLETE || k == K_SNAPSHOT || k == K_BCAST || k == K_UPLOAD || k == K_WHEEL;
+}
+
+/** Ask the host for room: `what` (ROOM_*; for a Zone's ring, ROOM_RING + 16 * zone) and how many records. */
+function room(what: i32, need: i32): i32 {
+  seti(F_ROOM_WHAT, what);
+  seti(F_ROOM_NEED, need);
+  return E_FULL;
+}
+
+/** Whether the next event (kind, subject at time t) has the room it may need; else E_FULL with the room asked for. */
+function checkRoom(kind: i32, subject: i32, t: f64): i32 {
+  const live = geti(F_DA_LIVE);
+  if (geti(F_HEAP_SIZE) + 2 * live + 8 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + 2 * live + 8);
+  if (geti(F_OUT_N) + live + 4 > geti(F_OUT_CAP)) return room(ROOM_OUTBOX, geti(F_OUT_N) + live + 4);
+  let n = -1;
+  if (kind == K_ARBITRATE || kind == K_WHEEL) n = subject;
+  else if (kind == K_PULL || kind == K_COMPLETE) n = load<i32>(da(subject) + DA_NODE);
+  if (n >= 0) {
+    const need = dueBound(n, t), z = zoneOf(n);
+    if (need > ringRoom(z)) return room(ROOM_RING + 16 * z, need);
+  } else if (kind == K_SNAPSHOT) {
+    const need = snapshotRoom(subject, t);
+    if (need > ringRoom(subject)) return room(ROOM_RING + 16 * subject, need);
+  }
+  return 0;
+}
+
+/**
+ * Run the events before `until` (ns): the engine's own, until the first of
+ * the host's (HOST_EVENT: popped, the clock at its time, kind and subject in
+ * the block), or the first at or after `msgAt` (HOST_MESSAGE: not popped,
+ * the clock at its time; the host applies its messages due by then and calls
+ * again), or none left before `until` (RAN_TO: the clock at `until`).
+ * E_FULL: a table needs room (the block says which); an internal fault: its
+ * negative code.
+ */
+export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
+  enter(block);
+  clearFault();
+  if (isNaN(until) || until < getf(F_NOW) || isNaN(msgAt)) return E_ARG;
+  for (;;) {
+    const t = topTime();
+    if (!(t < until)) {
+      if (until != Infinity) setf(F_NOW, until);
+      return RAN_TO;
+    }
+    if (t >= msgAt) {
+      setf(F_NOW, t);
+      return HOST_MESSAGE;
+    }
+    const h = ptr(F_HEAP), kind = load<i32>(h, 16), subject = load<i32>(h, 20);
+    if (!isEngineKind(kind)) {
+      pop();
+      seti(F_HOST_KIND, popKind);
+      seti(F_HOST_SUBJECT, popSubject);
+      return HOST_EVENT;
+    }
+    const rc = checkRoom(kind, subject, t);
+    if (rc != 0) return rc;
+    pop();
+    addf(F_PROCESSED, 1);
+    switch (kind) {
+      case K_ADDRESS: address(subject); break;
+      case K_ARBITRATE: arbitrate(subject); break;
+      case K_PULL: pulled(subject); break;
+      case K_COMPLETE: complete(subject); break;
+      case K_SNAPSHOT: snapshotEvent(subject); break;
+      case K_BCAST: broadcastEvent(subject); break;
+      case K_UPLOAD: uploadEvent(subject); break;
+      case K_WHEEL: wheelFire(subject); break;
+    }
+    if (faultCode != 0) return faultCode;
+  }
+  return RAN_TO; // not reached
+}
+
+/** Schedule (kind, subject) `delay` ns (an integer >= 0) from now, in the engine's queue; E_FULL when it has no room. */
+export function enginePost(block: usize, delay: f64, kind: i32, subject: i32): i32 {
+  enter(block);
+  if (!(delay >= 0) || delay != Math.floor(delay)) return E_ARG;
+  if (geti(F_HEAP_SIZE) + 1 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + 1);
+  push(getf(F_NOW) + delay, kind, subject);
+  return 0;
+}
+
+/**
+ * n DA emissions from the gateway side (EMIT_BYTES records at `src`): each
+ * gets a slot and addresses its launchpad node one hop from now, in order.
+ * E_FULL (nothing done) when the DA table or the queue lacks room.
+ */
+export function engineEmit(block: usize, src: usize, n: i32): i32 {
+  enter(block);
+  if (n < 0) return E_COUNT;
+  if (geti(F_DA_LIVE) + n > geti(F_DA_CAP)) return room(0, geti(F_DA_LIVE) + n);
+  if (geti(F_HEAP_SIZE) + n > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + n);
+  const hop = getf(F_HOP);
+  for (let i = 0; i < n; i++) {
+    const e = src + <usize>i * EMIT_BYTES, d = allocDa(), r = da(d);
+    store<i32>(r + DA_TASK, load<i32>(e + EM_TASK));
+    store<i32>(r + DA_NODE, load<i32>(e + EM_NODE));
+    store<u8>(r + DA_CLS, <u8>load<i32>(e + EM_CLS));
+    store<i32>(r + DA_M, load<i32>(e + EM_M));
+    store<f64>(r + DA_EMITTED, load<f64>(e + EM_EMITTED));
+    store<f64>(r + DA_ARRIVAL, load<f64>(e + EM_ARRIVAL));
+    store<f64>(r + DA_EV, load<f64>(e + EM_EV));
+    store<f64>(r + DA_PATIENCE, load<f64>(e + EM_BUDGET));
+    store<f64>(r + DA_SERVICE, load<f64>(e + EM_SERVICE));
+    store<u32>(r + DA_KEY, load<u32>(e + EM_KEY));
+    store<u8>(r + DA_FLAGS, <u8>load<i32>(e + EM_FLAGS));
+    store<u8>(r + DA_STATE, D_MOVING);
+    store<f64>(r + DA_DEPOSIT, 0);
+    store<u8>(r + DA_VERDICT, 0);
+    push(getf(F_NOW) + hop, K_ADDRESS, d);
+  }
+  return 0;
+}
+
+/** The proxy's answer (V_*) to DA d's pull request, read when its pull completes. */
+export function engineSetVerdict(block: usize, d: i32, v: i32): i32 {
+  enter(block);
+  if (d < 0 || d >= geti(F_DA_CAP)) return E_ID;
+  if (v < 0 || v > 3) return E_ARG;
+  store<u8>(da(d) + DA_VERDICT, <u8>v);
+  return 0;
+}

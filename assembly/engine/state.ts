@@ -1,0 +1,72 @@
+// The engine's state block, read through module globals: `enter` loads the
+// block's pointers once per call from the host, and the mechanisms read and
+// write the block's fields and tables through the accessors here.
+import {
+  F_ATOMS, F_BITMAPS, F_DAS, F_FREE, F_MASKS, F_OFFSETS, F_Q_HEAD, F_Q_TAIL, F_ROW_BYTES, F_ZONE_OF, DA_BYTES,
+} from "./layout";
+
+/** The block of the call in progress. */
+export let E: usize = 0;
+export let DAS: usize = 0, MASKS: usize = 0, ZONE_OF: usize = 0, OFFSETS: usize = 0, BITMAPS: usize = 0, FREE: usize = 0;
+export let Q_HEAD: usize = 0, Q_TAIL: usize = 0;
+export let ATOMS: i32 = 0, ROW_BYTES: i32 = 0;
+
+export function enter(block: usize): void {
+  E = block;
+  DAS = ptr(F_DAS);
+  MASKS = ptr(F_MASKS);
+  ZONE_OF = ptr(F_ZONE_OF);
+  OFFSETS = ptr(F_OFFSETS);
+  BITMAPS = ptr(F_BITMAPS);
+  FREE = ptr(F_FREE);
+  Q_HEAD = ptr(F_Q_HEAD);
+  Q_TAIL = ptr(F_Q_TAIL);
+  ATOMS = geti(F_ATOMS);
+  ROW_BYTES = geti(F_ROW_BYTES);
+}
+
+// @ts-ignore: decorator
+@inline export function getf(i: i32): f64 { return load<f64>(E + (<usize>i << 3)); }
+// @ts-ignore: decorator
+@inline export function setf(i: i32, v: f64): void { store<f64>(E + (<usize>i << 3), v); }
+// @ts-ignore: decorator
+@inline export function addf(i: i32, v: f64): void { store<f64>(E + (<usize>i << 3), load<f64>(E + (<usize>i << 3)) + v); }
+// @ts-ignore: decorator
+@inline export function geti(i: i32): i32 { return load<i32>(E + (<usize>i << 3)); }
+// @ts-ignore: decorator
+@inline export function seti(i: i32, v: i32): void { store<i32>(E + (<usize>i << 3), v); }
+// @ts-ignore: decorator
+@inline export function ptr(i: i32): usize { return <usize>load<u32>(E + (<usize>i << 3)); }
+
+/** DA d's record. */
+// @ts-ignore: decorator
+@inline export function da(d: i32): usize { return DAS + <usize>d * DA_BYTES; }
+/** DA d's mask row (the atoms it holds). */
+// @ts-ignore: decorator
+@inline export function mask(d: i32): usize { return MASKS + <usize>d * <usize>ROW_BYTES; }
+/** Node n's bitmap row. */
+// @ts-ignore: decorator
+@inline export function row(n: i32): usize { return BITMAPS + <usize>n * <usize>ROW_BYTES; }
+// @ts-ignore: decorator
+@inline export function zoneOf(n: i32): i32 { return load<i32>(ZONE_OF + (<usize>n << 2)); }
+// @ts-ignore: decorator
+@inline export function offset(z: i32): i32 { return load<i32>(OFFSETS + (<usize>z << 2)); }
+// @ts-ignore: decorator
+@inline export function freeOf(n: i32): i32 { return load<i32>(FREE + (<usize>n << 2)); }
+// @ts-ignore: decorator
+@inline export function setFree(n: i32, v: i32): void { store<i32>(FREE + (<usize>n << 2), v); }
+// @ts-ignore: decorator
+@inline export function i32At(table: i32, i: i32): i32 { return load<i32>(ptr(table) + (<usize>i << 2)); }
+// @ts-ignore: decorator
+@inline export function setI32At(table: i32, i: i32, v: i32): void { store<i32>(ptr(table) + (<usize>i << 2), v); }
+// @ts-ignore: decorator
+@inline export function f64At(table: i32, i: i32): f64 { return load<f64>(ptr(table) + (<usize>i << 3)); }
+// @ts-ignore: decorator
+@inline export function setF64At(table: i32, i: i32, v: f64): void { store<f64>(ptr(table) + (<usize>i << 3), v); }
+
+/** JavaScript's Math.round (ties towards +Infinity), exactly. */
+// @ts-ignore: decorator
+@inline export function jsRound(x: f64): f64 {
+  const r = Math.floor(x);
+  return x - r >= 0.5 ? r + 1 : r;
+}

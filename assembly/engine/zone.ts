@@ -1,0 +1,217 @@
+// Z-HAF on the engine's side (src/laminar/zhaf.ts and reports.ts are the
+// twin): a node's reports, generated lazily just before anything changes
+// its state and at each snapshot, travel to its Zone's report ring; a
+// snapshot applies those that have arrived, publishes the master table as
+// the next version (zoneAggregate for its aggregates), a broadcast hands a
+// version to the Zone's replicas (each copy lossy), an upload sends the
+// aggregates to the gateway side, and a DA reads its node's replica.
+import { zoneAggregate } from "../score";
+import { fdLog, fdLog1p } from "../libm";
+import { streamFloat, streamNormal } from "../stream";
+import {
+  F_AGG_BLOCK, F_AGG_H, F_AGG_OFFSETS, F_AGG_OUT, F_AGG_S, F_ALPHA, F_BROADCAST, F_COPIES, F_COPIES_LOST, F_DELIVERED, F_GUARD,
+  F_HOP, F_DELTA, F_LAST_HEARD, F_LAST_MEAS, F_LOSS, F_MASTER, F_MIN_GAP, F_NEXT_REPORT, F_PROJECTION, F_REPLICA, F_REPORT,
+  F_REPORT_DELAY, F_REPORT_JITTER, F_REPORTS_LOST, F_REPORTS_SENT, F_RING, F_RING_REC, F_RINGS, F_ROW_SILENCE, F_ROWS_AT,
+  F_R_NET, F_R_REPORT, F_SNAP_TIME, F_STALE, F_STALE_READS, F_TAKEN, F_UPLOADED, F_UPLOADS_LOST, F_ZIG, F_ZT_BYTES,
+  DA_ARRIVE, DA_NEXT, K_BCAST, K_SNAPSHOT, K_UPLOAD, M_UPLOAD, NS_PER_MS, RING_DESC, RR_BITS, RR_H, RR_NODE, RR_S,
+  STREAM_BYTES, TO_GATEWAY,
+} from "./layout";
+import { addf, da, E, f64At, freeOf, getf, geti, i32At, jsRound, offset, ptr, Q_HEAD, row, ROW_BYTES, setF64At, setI32At, zoneOf } from "./state";
+import { post } from "./heap";
+import { send } from "./outbox";
+
+/** Stamp of a missing row (src/laminar/zhaf.ts MISSING_STAMP). */
+const MISSING_STAMP: f32 = <f32>-1e30;
+
+/** Zone z's network and report streams. */
+// @ts-ignore: decorator
+@inline export function netStream(z: i32): usize { return ptr(F_R_NET) + <usize>z * STREAM_BYTES; }
+// @ts-ignore: decorator
+@inline function reportStream(z: i32): usize { return ptr(F_R_REPORT) + <usize>z * STREAM_BYTES; }
+
+/** Heat of node n at time r: DAs in its queue that have arrived by r. */
+export function heatAt(n: i32, r: f64): i32 {
+  let h = 0;
+  for (let d = load<i32>(Q_HEAD + (<usize>n << 2)); d >= 0; d = load<i32>(da(d) + DA_NEXT)) if (load<f64>(da(d) + DA_ARRIVE) <= r) h++;
+  return h;
+}
+
+/** Upper bound of the reports node n has due before (or at) now: the room a touch may need in its Zone's ring. */
+export function dueBound(n: i32, now: f64): i32 {
+  const next = f64At(F_NEXT_REPORT, n);
+  return now >= next ? <i32>Math.floor((now - next) / getf(F_MIN_GAP)) + 1 : 0;
+}
+
+/** Free records in Zone z's ring. */
+export function ringRoom(z: i32): i32 {
+  const desc = ptr(F_RINGS) + <usize>z * RING_DESC;
+  return load<i32>(desc, 4) - load<i32>(desc, 12);
+}
+
+/** Generate node n's reports due before now (its state has not changed since they were due). */
+export function touch(n: i32): void {
+  const now = load<f64>(E);
+  while (f64At(F_NEXT_REPORT, n) < now) report(n, f64At(F_NEXT_REPORT, n));
+}
+
+/** Node n's report at time r: S, H and bitmap as they were at r (lossy); the next one after the interval plus jitter. */
+function report(n: i32, r: f64): void {
+  const z = zoneOf(n);
+  sendReport(n, heatAt(n, r), r, z);
+  const jitter = getf(F_REPORT_JITTER);
+  const gap = getf(F_REPORT) * (1 + (jitter > 0 ? jitter * streamNormal(reportStream(z), ptr(F_ZIG)) : 0));
+  setF64At(F_NEXT_REPORT, n, r + Math.max(getf(F_MIN_GAP), jsRound(gap)));
+}
+
+function sendReport(n: i32, heat: i32, measNs: f64, z: i32): void {
+  addf(F_REPORTS_SENT, 1);
+  const loss = getf(F_LOSS);
+  if (loss > 0 && streamFloat(netStream(z)) < loss) {
+    addf(F_REPORTS_LOST, 1);
+    return;
+  }
+  const desc = ptr(F_RINGS) + <usize>z * RING_DESC;
+  const recs = <usize>load<u32>(desc), cap = load<i32>(desc, 4), head = load<i32>(desc, 8), size = load<i32>(desc, 12);
+  // the engine made room before the event (ringRoom)
+  const j = (head + size) % cap;
+  store<i32>(desc, size + 1, 12);
+  const rec = recs + <usize>j * (<usize>geti(F_RING_REC) << 2);
+  store<f64>(rec, measNs);
+  store<i32>(rec + (RR_NODE << 2), n);
+  store<i32>(rec + (RR_S << 2), freeOf(n));
+  store<i32>(rec + (RR_H << 2), heat);
+  memory.copy(rec + (RR_BITS << 2), row(n), <usize>ROW_BYTES);
+}
+
+/** Zone z's snapshot: due reports first, then the publication; the broadcast, upload and next snapshot are scheduled. */
+export function snapshotEvent(z: i32): void {
+  const now = load<f64>(E);
+  for (let n = offset(z), end = offset(z + 1); n < end; n++) {
+    while (f64At(F_NEXT_REPORT, n) <= now) report(n, f64At(F_NEXT_REPORT, n));
+  }
+  snapshot(z, now);
+  const hop = getf(F_HOP);
+  post(hop, K_BCAST, z);
+  post(hop - getf(F_DELTA), K_UPLOAD, z);
+  post(getf(F_BROADCAST), K_SNAPSHOT, z);
+}
+
+/** Room Zone z's snapshot may need in its ring. */
+export function snapshotRoom(z: i32, now: f64): i32 {
+  let need = 0;
+  for (let n = offset(z), end = offset(z + 1); n < end; n++) need += dueBound(n, now);
+  return need;
+}
+
+/** Apply the reports that have arrived, then publish the master table as the next version. */
+function snapshot(z: i32, nowNs: f64): void {
+  const off = offset(z), nz = offset(z + 1) - off, m = <usize>i32At(F_MASTER, z);
+  const desc = ptr(F_RINGS) + <usize>z * RING_DESC;
+  const recs = <usize>load<u32>(desc), cap = load<i32>(desc, 4), head = load<i32>(desc, 8), size = load<i32>(desc, 12);
+  const recBytes = <usize>geti(F_RING_REC) << 2, delay = getf(F_REPORT_DELAY), a = getf(F_ALPHA);
+  const rowsAt = <usize>i32At(F_ROWS_AT, z), words = ROW_BYTES;
+  let keep = 0;
+  for (let i = 0; i < size; i++) {
+    const j = (head + i) % cap, rj = recs + <usize>j * recBytes;
+    const measNs = load<f64>(rj), arrive = measNs + delay;
+    if (arrive > nowNs) {
+      const k = (head + keep++) % cap;
+      if (k != j) memory.copy(recs + <usize>k * recBytes, rj, recBytes);
+      continue;
+    }
+    const n = load<i32>(rj + (RR_NODE << 2)), sj = load<i32>(rj + (RR_S << 2)), hj = load<i32>(rj + (RR_H << 2));
+    const r = n - off, b = m + (<usize>r << 2), nzb = <usize>nz << 2;
+    const measMs = measNs / NS_PER_MS;
+    const dt = measMs - f64At(F_LAST_MEAS, n);
+    if (dt > 0) {
+      store<f32>(b + 2 * nzb, <f32>(a * ((<f64>sj - <f64>load<f32>(b)) / dt) + (1 - a) * <f64>load<f32>(b + 2 * nzb)));
+      store<f32>(b + 3 * nzb, <f32>(a * ((<f64>hj - <f64>load<f32>(b + nzb)) / dt) + (1 - a) * <f64>load<f32>(b + 3 * nzb)));
+    }
+    store<f32>(b, <f32>sj);
+    store<f32>(b + nzb, <f32>hj);
+    store<f32>(b + 4 * nzb, <f32>measMs);
+    setF64At(F_LAST_MEAS, n, measMs);
+    setF64At(F_LAST_HEARD, n, arrive);
+    memory.copy(m + rowsAt + <usize>r * <usize>words, rj + (RR_BITS << 2), <usize>words);
+  }
+  store<i32>(desc, keep, 12);
+  const v = i32At(F_TAKEN, z);
+  setI32At(F_TAKEN, z, v + 1);
+  const ring = geti(F_RING), copies = geti(F_COPIES), zt = <usize>i32At(F_ZT_BYTES, z);
+  const slot = v % ring, dst = m + <usize>(1 + (v % copies)) * zt;
+  memory.copy(dst, m, zt);
+  const nzb = <usize>nz << 2;
+  if (geti(F_GUARD) != 0) {
+    const silence = getf(F_ROW_SILENCE);
+    for (let r = 0; r < nz; r++) {
+      if (nowNs - f64At(F_LAST_HEARD, off + r) > silence) store<f32>(dst + 4 * nzb + (<usize>r << 2), MISSING_STAMP);
+    }
+  }
+  if (geti(F_PROJECTION) == 0) memory.fill(dst + 2 * nzb, 0, 2 * nzb);
+  const offs = ptr(F_AGG_OFFSETS), ab = ptr(F_AGG_BLOCK), out = ptr(F_AGG_OUT);
+  store<i32>(offs, 0);
+  store<i32>(offs, nz, 4);
+  store<u32>(ab, <u32>dst);
+  store<i32>(ab, nz, 4);
+  store<f32>(ab, <f32>(nowNs / NS_PER_MS), 16);
+  zoneAggregate(ab); // the block was checked when the engine was created
+  const i = z * ring + slot;
+  setF64At(F_SNAP_TIME, i, nowNs);
+  setF64At(F_AGG_S, i, <f64>load<f32>(out));
+  setF64At(F_AGG_H, i, <f64>load<f32>(out, 4));
+}
+
+/** Zone z's next broadcast reaches its nodes; each node's copy is lost with network.loss. */
+export function broadcastEvent(z: i32): void {
+  const v = i32At(F_DELIVERED, z);
+  setI32At(F_DELIVERED, z, v + 1);
+  const off = offset(z), end = offset(z + 1), rep = ptr(F_REPLICA), loss = getf(F_LOSS);
+  if (loss <= 0) {
+    for (let n = off; n < end; n++) store<i32>(rep + (<usize>n << 2), v);
+    return;
+  }
+  // geometric gaps between lost copies: the same law as one Bernoulli draw per node
+  const lq = fdLog1p(-loss), net = netStream(z);
+  let i: f64 = <f64>off;
+  const fend: f64 = <f64>end;
+  for (;;) {
+    const gap = Math.floor(fdLog(1 - streamFloat(net)) / lq);
+    const stop = Math.min(fend, i + gap);
+    for (let n = <i32>i; n < <i32>stop; n++) store<i32>(rep + (<usize>n << 2), v);
+    i = stop;
+    if (i >= fend) break;
+    addf(F_COPIES_LOST, 1);
+    i++;
+  }
+}
+
+/** Zone z's aggregates leave for the gateway side (lossy). */
+export function uploadEvent(z: i32): void {
+  const v = i32At(F_UPLOADED, z);
+  setI32At(F_UPLOADED, z, v + 1);
+  const loss = getf(F_LOSS);
+  if (loss > 0 && streamFloat(netStream(z)) < loss) {
+    addf(F_UPLOADS_LOST, 1);
+    return;
+  }
+  const i = z * geti(F_RING) + (v % geti(F_RING));
+  send(z, M_UPLOAD, TO_GATEWAY, 0, 0, 0, f64At(F_AGG_S, i), f64At(F_AGG_H, i), f64At(F_SNAP_TIME, i));
+}
+
+/** The replica a DA reads at `node`: its Zone table's pointer, or 0 when stale under the missingness guard. */
+export function replicaAt(node: i32, z: i32, nowNs: f64): usize {
+  let v = i32At(F_REPLICA, node);
+  const ring = geti(F_RING), taken = i32At(F_TAKEN, z);
+  const oldest = taken - ring;
+  if (v < oldest) v = oldest;
+  const slot = v % ring;
+  if (geti(F_GUARD) != 0 && nowNs - f64At(F_SNAP_TIME, z * ring + slot) > getf(F_STALE)) {
+    addf(F_STALE_READS, 1);
+    return 0;
+  }
+  return <usize>i32At(F_MASTER, z) + <usize>(1 + (v % geti(F_COPIES))) * <usize>i32At(F_ZT_BYTES, z);
+}
+
+/** Byte offset of Zone z's bitmap rows in its table. */
+// @ts-ignore: decorator
+@inline export function rowsOffset(z: i32): usize { return <usize>i32At(F_ROWS_AT, z); }

@@ -1,0 +1,37 @@
+// The Zone engine's state block and records (assembly/engine/layout.ts is
+// the source; docs/abi.md, "Zone engine", documents them): one 8-byte slot
+// per field, an i32 or pointer in the slot's first 4 bytes.
+export const EF = {
+  NOW: 0, SEQ: 1, HEAP: 2, HEAP_SIZE: 3, HEAP_CAP: 4, HOST_KIND: 5, HOST_SUBJECT: 6, ROOM_WHAT: 7, ROOM_NEED: 8,
+  HOP: 9, DELTA: 10, WINDOW: 11, SILENCE: 12, DEADLINE: 13, REPORT: 14, MIN_GAP: 15, BROADCAST: 16, STALE: 17, TTL: 18,
+  REPORT_DELAY: 19, ROW_SILENCE: 20,
+  LOSS: 21, OS_JITTER_MS: 22, PATIENCE_FLOOR: 23, ACTION_COST: 24, REDIRECT_COST: 25, BOUNCE_COST: 26, RESERVE: 27,
+  DEPOSIT: 28, BITMAP_NS: 29, CANDIDATES: 30, REPORT_JITTER: 31, ALPHA: 32, GUARD: 33, PROJECTION: 34,
+  RING: 35, COPIES: 36, ATOMS: 37, ROW_BYTES: 38, NODES: 39, ZONES: 40, N0: 41, N1: 42, Z0: 43, Z1: 44,
+  ZONE_OF: 45, OFFSETS: 46, BITMAPS: 47, FREE: 48, Q_HEAD: 49, Q_TAIL: 50, WINDOW_AT: 51, NEXT_REPORT: 52, REPLICA: 53,
+  LAST_HEARD: 54, LAST_MEAS: 55,
+  TAKEN: 56, DELIVERED: 57, UPLOADED: 58, SNAP_TIME: 59, AGG_S: 60, AGG_H: 61, MASTER: 62, ZT_BYTES: 63, ROWS_AT: 64,
+  FORFEIT: 65, R_ZONE: 66, R_NET: 67, R_REPORT: 68, RINGS: 69, RING_REC: 70,
+  DAS: 71, DA_CAP: 72, DA_LIVE: 73, DA_FRESH: 74, DA_FREE: 75, DA_FREE_TOP: 76, MASKS: 77,
+  WHEELS: 78, WHEEL_BYTES: 79, WHEEL_OWNER: 80, WHEEL_CHECK: 81, WHEEL_OUT: 82,
+  OUTBOX: 83, OUT_N: 84, OUT_CAP: 85,
+  PROBE: 86, ZIG: 87, ROW0: 88, BATCH: 89, RUN_OUT: 90, AGG_BLOCK: 91, AGG_OUT: 92, AGG_OFFSETS: 93, SIGMA: 94,
+  PROBE_ACTIONS: 100, SCORE_OPS: 101, PACKETS_LOST: 102, BOUNCES: 103, ARBITRATIONS: 104, BITMAP_OPS: 105,
+  ARB_LOSSES: 106, FALSE_OPTIMISM: 107, RESERVATIONS: 108, RES_EXPIRED: 109, COMPLETED: 110, RUNNING: 111,
+  SQUATTING: 112, REPORTS_SENT: 113, REPORTS_LOST: 114, COPIES_LOST: 115, UPLOADS_LOST: 116, STALE_READS: 117,
+  PROCESSED: 118, DA_ENDS: 120,
+} as const;
+export const END_SLOTS = 20;
+export const ENGINE_BLOCK_BYTES = 140 * 8;
+export const DA_BYTES = 96;
+export const EMIT_BYTES = 64;
+export const EM = { TASK: 0, NODE: 4, CLS: 8, M: 12, EMITTED: 16, ARRIVAL: 24, EV: 32, BUDGET: 40, SERVICE: 48, KEY: 56, FLAGS: 60 } as const;
+export const EV_BYTES = 24;
+export const RING_DESC = 16;
+/** Words of a report record before its bitmap (assembly/engine/layout.ts RR_BITS). */
+export const RR_BITS = 6;
+export const STREAM_BYTES = 32;
+/** engineRun's outcomes. */
+export const RAN_TO = 0, HOST_EVENT = 1, HOST_MESSAGE = 2;
+/** Room the engine asks for (ROOM_RING + 16 * zone for a Zone's report ring; 0 for DA slots). */
+export const ROOM_DAS = 0, ROOM_HEAP = 1, ROOM_OUTBOX = 2, ROOM_RING = 3;
