@@ -1,0 +1,108 @@
+// The core's Zone admission engine (sim.engine=core) against its twin, the
+// TypeScript model (sim.engine=ts): the same seed and configuration give
+// the same result, field for field (events processed included), on a fixed
+// set of configurations and on random small ones; on 1, 2 and 4 partitions
+// and on worker threads. What the engine does not run yet is refused by
+// sim.engine=core with one clear line, and run on the model by auto.
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
+import { runLaminar } from "../../src/run/laminar.js";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { packageRoot } from "../../src/core/paths.js";
+import type { SimResult } from "../../src/laminar/result.js";
+import { engineUnsupported, usesEngine } from "../../src/laminar/zone-engine.js";
+
+// worker threads load the built files
+const { runLaminarParallel } = (await import(pathToFileURL(join(packageRoot(), "dist", "src", "run", "threads.js")).href)) as typeof import("../../src/run/threads.js");
+
+/** The result without the fields that measure the run itself, and without the engine's own name. */
+function outcome(r: SimResult): string {
+  const { wallSeconds, tasksPerWallSecond, peakRssMiB, config, ...rest } = r;
+  void wallSeconds; void tasksPerWallSecond; void peakRssMiB;
+  return JSON.stringify({ ...rest, config: { ...config, sim: { ...config.sim, engine: "-" } } });
+}
+
+function both(sets: string[], partitions = 1): [SimResult, SimResult] {
+  const ts = runLaminar(applySets(defaultConfig(), [...sets, "sim.engine=ts"]), { partitions });
+  const core = runLaminar(applySets(defaultConfig(), [...sets, "sim.engine=core"]), { partitions });
+  return [ts, core];
+}
+
+const base = ["cluster.nodes=700", "sim.durationS=0.25", "sim.drainS=0.5"];
+const cases: [string, string[]][] = [
+  ["admission path (the paper's network: 1% loss, regeneration)", base],
+  ["heavy loss and regeneration", [...base, "network.loss=0.25", "workload.rho=0.95"]],
+  ["two-phase reservations with squatters", [...base, "reservation.enabled=true", "workload.squatterRatio=0.08"]],
+  ["reservations whose TTL is shorter than a pull", [...base, "reservation.enabled=true", "reservation.ttlMs=0.6"]],
+  ["no loss, no jitter, no noise, no regeneration", [...base, "network.loss=0", "network.osJitterMs=0", "da.noiseSigma=0", "zhaf.reportJitter=0", "regeneration.enabled=false"]],
+  ["Z-HAF synchronisation delay, projection and guard off", [...base, "zhaf.syncDelayMs=30", "zhaf.projection=false", "zhaf.missingnessGuard=false"]],
+  ["64 atoms per node", [...base, "cluster.atomsPerNode=64"]],
+  ["1,024 atoms per node", [...base, "cluster.atomsPerNode=1024", "workload.rho=0.9"]],
+  ["the artifact's profile (acceptance aside)", [...base, "network.hopMs=0.1", "network.loss=0", "reservation.deposit=20"]],
+];
+
+describe("the core's Zone engine gives the TypeScript model's result", () => {
+  for (const [name, sets] of cases) {
+    it(name, () => {
+      const [ts, core] = both(sets);
+      expect(ts.started).toBeGreaterThan(500);
+      expect(outcome(core)).toBe(outcome(ts));
+    });
+  }
+
+  it("on 2 and 4 partitions", () => {
+    // a partitioned run replicates the gateway's events in each partition: the event count is the partitioned model's
+    const sets = [...base, "reservation.enabled=true", "workload.squatterRatio=0.02"];
+    for (const P of [2, 4]) {
+      const [ts, core] = both(sets, P);
+      expect(outcome(core)).toBe(outcome(ts));
+    }
+  });
+
+  it("on worker threads", async () => {
+    const ts = await runLaminarParallel(applySets(defaultConfig(), [...base, "sim.engine=ts"]), 2);
+    const core = await runLaminarParallel(applySets(defaultConfig(), [...base, "sim.engine=core"]), 2);
+    expect(outcome(core)).toBe(outcome(ts));
+  });
+
+  it("on random small configurations", () => {
+    fc.assert(fc.property(
+      fc.record({
+        seed: fc.integer({ min: 0, max: 1e6 }),
+        nodes: fc.integer({ min: 20, max: 300 }),
+        zoneSize: fc.integer({ min: 8, max: 128 }),
+        atoms: fc.constantFrom(64, 128, 256),
+        rho: fc.double({ min: 0.2, max: 1.1, noNaN: true }),
+        loss: fc.constantFrom(0, 0.01, 0.2),
+        reserve: fc.boolean(),
+        squat: fc.constantFrom(0, 0.05),
+        candidates: fc.integer({ min: 1, max: 16 }),
+        windowMs: fc.constantFrom(0.05, 1, 3),
+        batchMs: fc.constantFrom(0.1, 1),
+      }),
+      (p) => {
+        const sets = [
+          `sim.seed=${p.seed}`, `cluster.nodes=${p.nodes}`, `cluster.zoneSize=${p.zoneSize}`, `cluster.atomsPerNode=${p.atoms}`,
+          `workload.rho=${p.rho}`, `network.loss=${p.loss}`, `reservation.enabled=${p.reserve}`, `workload.squatterRatio=${p.squat}`,
+          `da.candidates=${p.candidates}`, `arbiter.windowMs=${p.windowMs}`, `teg.batchMs=${p.batchMs}`, "sim.durationS=0.1", "sim.drainS=0.3",
+        ];
+        const [ts, core] = both(sets);
+        expect(outcome(core)).toBe(outcome(ts));
+      },
+    ), { numRuns: 25 });
+  });
+});
+
+describe("what the engine does not run yet", () => {
+  it("sim.engine=core refuses it in one line; auto runs it on the model", () => {
+    const mem = applySets(defaultConfig(), ["memory.enabled=true", "sim.engine=core"]);
+    expect(engineUnsupported(mem)).toMatch(/memory\.enabled/);
+    expect(() => usesEngine(mem)).toThrow(/sim\.engine=core: the core's Zone engine does not run memory\.enabled/);
+    expect(usesEngine(applySets(defaultConfig(), ["memory.enabled=true", "sim.engine=auto"]))).toBe(false);
+    expect(usesEngine(applySets(defaultConfig(), ["da.acceptProjected=true", "sim.engine=auto"]))).toBe(false);
+    expect(usesEngine(applySets(defaultConfig(), ["sim.engine=auto"]))).toBe(true);
+    expect(usesEngine(applySets(defaultConfig(), ["sim.engine=ts"]))).toBe(false);
+  });
+});
