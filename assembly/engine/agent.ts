@@ -14,7 +14,7 @@ import {
   STREAM_BYTES, V_DUP, V_NONE, V_START,
 } from "./layout";
 import { addf, da, E, getf, geti, jsRound, offset, ptr, zoneOf } from "./state";
-import { post } from "./heap";
+import { post } from "./events";
 import { enqueue, releaseAtoms } from "./queue";
 import { disarmTtl } from "./reserve";
 import { daEnd, retire } from "./ends";

@@ -12,7 +12,7 @@ import {
   F_WINDOW_AT, FLAG_PULL, FLAG_SECONDARY, K_PULL, M_PULL, TO_GATEWAY, US, V_NONE,
 } from "./layout";
 import { addf, ATOMS, da, E, f64At, freeOf, getf, jsRound, mask, ptr, Q_HEAD, Q_TAIL, row, ROW_BYTES, setF64At, setFree, zoneOf } from "./state";
-import { post } from "./heap";
+import { post } from "./events";
 import { openWindow } from "./queue";
 import { armTtl } from "./reserve";
 import { bounce, overdue } from "./agent";

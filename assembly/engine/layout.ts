@@ -41,7 +41,10 @@ export const F_PROBE_ACTIONS = 100, F_SCORE_OPS = 101, F_PACKETS_LOST = 102, F_B
   F_COPIES_LOST = 115, F_UPLOADS_LOST = 116, F_STALE_READS = 117, F_PROCESSED = 118;
 /** daEnds[END_*] from here, END_SLOTS of them. */
 export const F_DA_ENDS = 120, END_SLOTS = 20;
-export const FIELDS = 140;
+// the event queue's own state (events.ts)
+export const F_Q_CUR = 140, F_RUN_POS = 141, F_RUN_LEN = 142, F_POOL_FREE = 143, F_POOL_FRESH = 144, F_FAR_SIZE = 145,
+  F_WHEEL_N = 146;
+export const FIELDS = 160;
 export const BLOCK_BYTES = FIELDS * 8;
 
 /** A DA record (bytes). */
@@ -55,7 +58,7 @@ export const EMIT_BYTES = 64;
 export const EM_TASK = 0, EM_NODE = 4, EM_CLS = 8, EM_M = 12, EM_EMITTED = 16, EM_ARRIVAL = 24, EM_EV = 32, EM_BUDGET = 40,
   EM_SERVICE = 48, EM_KEY = 56, EM_FLAGS = 60;
 
-/** An event record in the heap (bytes): time, sequence number, kind, subject. */
+/** An event record (bytes): time, sequence number, kind, subject. */
 export const EV_BYTES = 24;
 
 /** A Zone's report ring descriptor (i32 x 4): records pointer, capacity, head, size. */

@@ -4,7 +4,7 @@
 import { bmRelease } from "../bitmap";
 import { DA_ARRIVE, DA_M, DA_NEXT, DA_NODE, DA_STATE, D_QUEUED, F_WINDOW, F_WINDOW_AT, K_ARBITRATE } from "./layout";
 import { ATOMS, da, E, f64At, freeOf, getf, mask, Q_HEAD, Q_TAIL, row, setF64At, setFree } from "./state";
-import { post } from "./heap";
+import { post } from "./events";
 import { touch } from "./zone";
 import { fault } from "./fault";
 

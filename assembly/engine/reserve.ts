@@ -9,7 +9,7 @@ import {
   F_WHEEL_BYTES, F_WHEEL_CHECK, F_WHEEL_OUT, F_WHEEL_OWNER, F_WHEELS, FLAG_PULL, K_WHEEL, US,
 } from "./layout";
 import { addf, ATOMS, da, E, f64At, geti, getf, mask, ptr, ROW_BYTES, setF64At, zoneOf } from "./state";
-import { post } from "./heap";
+import { post } from "./events";
 import { releaseAtoms } from "./queue";
 import { daEnd } from "./ends";
 import { touch } from "./zone";

@@ -17,7 +17,7 @@ import {
   STREAM_BYTES, TO_GATEWAY,
 } from "./layout";
 import { addf, da, E, f64At, freeOf, getf, geti, i32At, jsRound, offset, ptr, Q_HEAD, row, ROW_BYTES, setF64At, setI32At, zoneOf } from "./state";
-import { post } from "./heap";
+import { post } from "./events";
 import { send } from "./outbox";
 
 /** Stamp of a missing row (src/laminar/zhaf.ts MISSING_STAMP). */

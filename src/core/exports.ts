@@ -62,6 +62,9 @@ export interface CoreExports {
   engineDaBytes(): number;
   engineEmitBytes(): number;
   engineEventBytes(): number;
+  engineQueueBytes(cap: number): number;
+  engineQueueInit(block: number, base: number, cap: number): number;
+  engineQueueMove(block: number, base: number, cap: number): number;
   engineRun(block: number, until: number, msgAt: number): number;
   enginePost(block: number, delay: number, kind: number, subject: number): number;
   engineEmit(block: number, src: number, n: number): number;

@@ -156,7 +156,7 @@ export class LaminarModel extends LaminarState {
       this.outbox.push(f[at], f[at + 1], f[at + 2], f[at + 3], f[at + 4], f[at + 5], f[at + 6], f[at + 7], f[at + 8], f[at + 9]);
       this.msgsPending++;
     });
-    this.engine.processed += ze.carryCounters(this.metrics as unknown as Record<string, number>, this.metrics.daEnds, this.zhaf as unknown as Record<string, number>, this.forfeit);
+    this.engine.processed += ze.carryCounters(this.metrics, this.zhaf, this.forfeit);
     this.running = ze.running;
     this.squatting = ze.squatting;
   }

@@ -24,6 +24,8 @@ import {
 import type { EventQueue } from "../sim/event-queue.js";
 import type { Rng } from "../sim/rng.js";
 import { REC } from "./mailbox.js";
+import type { RunMetrics } from "../metrics/run-metrics.js";
+import type { ZoneField } from "./zhaf.js";
 
 /** Why the engine cannot run this configuration, or null when it can. */
 export function engineUnsupported(c: Config): string | null {
@@ -42,16 +44,6 @@ export function usesEngine(c: Config): boolean {
   return false;
 }
 
-const COUNTERS: [number, string][] = [
-  [EF.PROBE_ACTIONS, "probeActions"], [EF.SCORE_OPS, "scoreOps"], [EF.PACKETS_LOST, "packetsLost"], [EF.BOUNCES, "bounces"],
-  [EF.ARBITRATIONS, "arbitrations"], [EF.BITMAP_OPS, "bitmapOps"], [EF.ARB_LOSSES, "arbitrationLosses"],
-  [EF.FALSE_OPTIMISM, "falseOptimism"], [EF.RESERVATIONS, "reservations"], [EF.RES_EXPIRED, "reservationsExpired"],
-  [EF.COMPLETED, "completed"],
-];
-const ZHAF_COUNTERS: [number, string][] = [
-  [EF.REPORTS_SENT, "reportsSent"], [EF.REPORTS_LOST, "reportsLost"], [EF.COPIES_LOST, "replicaCopiesLost"],
-  [EF.UPLOADS_LOST, "uploadsLost"], [EF.STALE_READS, "staleReplicaReads"],
-];
 
 /** What the engine takes over from the model at attach(). */
 export interface ZoneSide {
@@ -68,7 +60,7 @@ export interface ZoneSide {
   bitmaps: number;
   free: Int32Array;
   nextReport: Float64Array;
-  zhaf: ReturnType<import("./zhaf.js").ZoneField["engineState"]>;
+  zhaf: ReturnType<ZoneField["engineState"]>;
   wheels: { wheels: number; wheelBytes: number };
   probeBlock: number;
   zig: number;
@@ -88,9 +80,13 @@ export class ZoneEngine {
   private emitCap = 0;
   private emitN = 0;
   /** Counters as last carried to the model (they are carried as differences). */
-  private readonly last = new Float64Array(140);
+  private readonly last = new Float64Array(ENGINE_BLOCK_BYTES / 8);
   /** Report-ring record size in 32-bit words. */
   private ringRec = 0;
+
+  /** Views of core memory, rebuilt after every allocation (the only thing that grows it once the model is built). */
+  private f64!: Float64Array;
+  private i32!: Int32Array;
 
   constructor(private readonly core: Core, private readonly onGrow: () => void) {
     this.k = core.exports;
@@ -100,30 +96,41 @@ export class ZoneEngine {
     }
     this.block = core.arena.alloc(ENGINE_BLOCK_BYTES, 16);
     core.arena.u8.fill(0, this.block, this.block + ENGINE_BLOCK_BYTES);
-    const cap = 1 << 14;
-    this.setp(EF.HEAP, core.arena.alloc(cap * EV_BYTES, 8));
-    this.seti(EF.HEAP_CAP, cap);
+    const cap = 1 << 14, q = this.alloc(this.k.engineQueueBytes(cap), 16);
+    this.check(this.k.engineQueueInit(this.block, q, cap), "engineQueueInit");
     this.queue = new CoreQueue(this);
-    this.onGrow();
   }
 
-  // block access (through the arena's views, which follow memory growth)
-  getf(i: number): number { return this.core.arena.f64[(this.block >> 3) + i]; }
-  setf(i: number, v: number): void { this.core.arena.f64[(this.block >> 3) + i] = v; }
-  geti(i: number): number { return this.core.arena.i32[(this.block >> 2) + 2 * i]; }
-  seti(i: number, v: number): void { this.core.arena.i32[(this.block >> 2) + 2 * i] = v; }
-  private setp(i: number, p: number): void { this.seti(i, p); }
+  /** Rebuild the views when memory has grown (a grown memory detaches the old buffer: its views read as empty). */
+  private views(): void {
+    if (this.f64.length === 0) {
+      this.f64 = this.core.arena.f64;
+      this.i32 = this.core.arena.i32;
+    }
+  }
+
+  // block access
+  getf(i: number): number { this.views(); return this.f64[(this.block >> 3) + i]; }
+  setf(i: number, v: number): void { this.views(); this.f64[(this.block >> 3) + i] = v; }
+  geti(i: number): number { this.views(); return this.i32[(this.block >> 2) + 2 * i]; }
+  seti(i: number, v: number): void { this.views(); this.i32[(this.block >> 2) + 2 * i] = v; }
+
+  private check(r: number, what: string): void {
+    if (r < 0) throw new Error(`zone engine: ${what} failed with status ${r}`);
+  }
 
   private alloc(bytes: number, align = 16): number {
     const p = this.core.arena.alloc(Math.max(bytes, align), align);
+    this.f64 = this.core.arena.f64;
+    this.i32 = this.core.arena.i32;
     this.onGrow();
     return p;
   }
 
   private put(a: Int32Array | Float64Array): number {
     const p = this.alloc(a.byteLength, 8);
-    if (a instanceof Int32Array) this.core.arena.i32.set(a, p >> 2);
-    else this.core.arena.f64.set(a, p >> 3);
+    if (a instanceof Int32Array) this.i32.set(a, p >> 2);
+    else this.f64.set(a, p >> 3);
     return p;
   }
 
@@ -161,7 +168,7 @@ export class ZoneEngine {
     n(EF.FORFEIT, this.put(new Float64Array(Z)));
     for (const [field, rs] of [[EF.R_ZONE, s.rZone], [EF.R_NET, s.rNet], [EF.R_REPORT, s.rReport]] as const) {
       const p = this.alloc(Z * STREAM_BYTES, 16);
-      for (let i = 0; i < Z; i++) rs[i].saveState(this.core.arena.i32, (p + i * STREAM_BYTES) >> 2);
+      for (let i = 0; i < Z; i++) rs[i].saveState(this.i32, (p + i * STREAM_BYTES) >> 2);
       n(field, p);
     }
     // report rings, one per Zone (records as zhaf.ts's: measure time, node, S, H, then the bitmap)
@@ -171,7 +178,7 @@ export class ZoneEngine {
     n(EF.RINGS, rings);
     for (let i = 0; i < Z; i++) {
       const cap = 4 * (s.offsets[i + 1] - s.offsets[i]) + 16;
-      const r = this.alloc(cap * this.ringRec * 4, 16), d = (rings + i * RING_DESC) >> 2, i32 = this.core.arena.i32;
+      const r = this.alloc(cap * this.ringRec * 4, 16), d = (rings + i * RING_DESC) >> 2, i32 = this.i32;
       i32[d] = r; i32[d + 1] = cap; i32[d + 2] = 0; i32[d + 3] = 0;
     }
     // DAs
@@ -212,9 +219,8 @@ export class ZoneEngine {
     if (what === ROOM_DAS) {
       this.growDas(grown(this.geti(EF.DA_CAP)) * 2);
     } else if (what === ROOM_HEAP) {
-      const cap = grown(this.geti(EF.HEAP_CAP)) * 2, p = this.alloc(cap * EV_BYTES, 8), old = this.geti(EF.HEAP);
-      u8().copyWithin(p, old, old + this.geti(EF.HEAP_SIZE) * EV_BYTES);
-      this.seti(EF.HEAP, p); this.seti(EF.HEAP_CAP, cap);
+      const cap = grown(this.geti(EF.HEAP_CAP)) * 2, p = this.alloc(this.k.engineQueueBytes(cap), 16);
+      this.check(this.k.engineQueueMove(this.block, p, cap), "engineQueueMove");
     } else if (what === ROOM_OUTBOX) {
       const cap = grown(this.geti(EF.OUT_CAP)) * 2, p = this.alloc(cap * REC * 8, 8), old = this.geti(EF.OUTBOX);
       u8().copyWithin(p, old, old + this.geti(EF.OUT_N) * REC * 8);
@@ -222,14 +228,14 @@ export class ZoneEngine {
     } else if (what >= ROOM_RING && (what - ROOM_RING) % 16 === 0) {
       // a Zone's report ring: its records in order, from the head, into a larger region
       const z = (what - ROOM_RING) / 16, d = (this.geti(EF.RINGS) + z * RING_DESC) >> 2;
-      let i32 = this.core.arena.i32;
+      let i32 = this.i32;
       const recs = i32[d], cap = i32[d + 1], head = i32[d + 2], size = i32[d + 3], bytes = this.ringRec * 4;
       const ncap = grown(cap + need) * 2, p = this.alloc(ncap * bytes, 16);
       for (let i = 0; i < size; i++) {
         const j = (head + i) % cap;
         u8().copyWithin(p + i * bytes, recs + j * bytes, recs + (j + 1) * bytes);
       }
-      i32 = this.core.arena.i32;
+      i32 = this.i32;
       i32[d] = p; i32[d + 1] = ncap; i32[d + 2] = 0;
     } else {
       throw new Error(`zone engine: asked for room of unknown kind ${what}`);
@@ -254,11 +260,12 @@ export class ZoneEngine {
       this.emitAt = p;
       this.emitCap = cap;
     }
-    const b = this.emitAt + this.emitN++ * EMIT_BYTES, i32 = this.core.arena.i32, f64 = this.core.arena.f64;
+    this.views();
+    const b = this.emitAt + this.emitN++ * EMIT_BYTES, i32 = this.i32, f64 = this.f64;
     i32[(b + EM.TASK) >> 2] = t; i32[(b + EM.NODE) >> 2] = node; i32[(b + EM.CLS) >> 2] = cls; i32[(b + EM.M) >> 2] = m;
     f64[(b + EM.EMITTED) >> 3] = emitted; f64[(b + EM.ARRIVAL) >> 3] = arrival; f64[(b + EM.EV) >> 3] = ev;
     f64[(b + EM.BUDGET) >> 3] = budget; f64[(b + EM.SERVICE) >> 3] = service;
-    this.core.arena.u32[(b + EM.KEY) >> 2] = key; i32[(b + EM.FLAGS) >> 2] = flags;
+    i32[(b + EM.KEY) >> 2] = key | 0; i32[(b + EM.FLAGS) >> 2] = flags;
   }
 
   /** Hand the batch's emissions to the engine: each DA addresses its launchpad a hop from now, in order. */
@@ -297,22 +304,30 @@ export class ZoneEngine {
 
   /** The messages the engine's Zones sent since the last call, in order. */
   takeOutbox(push: (f: Float64Array, at: number) => void): void {
-    const n = this.geti(EF.OUT_N), base = this.geti(EF.OUTBOX) >> 3, f64 = this.core.arena.f64;
+    const n = this.geti(EF.OUT_N), base = this.geti(EF.OUTBOX) >> 3, f64 = this.f64;
     for (let i = 0; i < n; i++) push(f64, base + i * REC);
     this.seti(EF.OUT_N, 0);
   }
 
   /**
-   * Add the counters' growth since the last call to `metrics` and the Zone
-   * field's counters; set the deposits forfeited per Zone; returns the events
-   * the engine ran since the last call.
+   * Add the counters' growth since the last call to the metrics and the
+   * Zone field's counters; set the deposits forfeited per Zone; returns the
+   * events the engine ran since the last call.
    */
-  carryCounters(metrics: Record<string, number>, daEnds: ArrayLike<number> & { [i: number]: number }, zhaf: Record<string, number>, forfeit: Float64Array): number {
-    const step = (i: number): number => { const v = this.getf(i), d = v - this.last[i]; this.last[i] = v; return d; };
-    for (const [i, name] of COUNTERS) metrics[name] += step(i);
-    for (const [i, name] of ZHAF_COUNTERS) zhaf[name] += step(i);
-    for (let e = 0; e < END_SLOTS && e < daEnds.length; e++) daEnds[e] += step(EF.DA_ENDS + e);
-    forfeit.set(this.core.arena.f64.subarray(this.geti(EF.FORFEIT) >> 3, (this.geti(EF.FORFEIT) >> 3) + forfeit.length));
+  carryCounters(met: RunMetrics, zhaf: ZoneField, forfeit: Float64Array): number {
+    this.views();
+    const f = this.f64, b = this.block >> 3, last = this.last;
+    if (f[b + EF.PROCESSED] === last[EF.PROCESSED]) return 0; // nothing ran
+    const step = (i: number): number => { const v = f[b + i], d = v - last[i]; last[i] = v; return d; };
+    met.probeActions += step(EF.PROBE_ACTIONS); met.scoreOps += step(EF.SCORE_OPS); met.packetsLost += step(EF.PACKETS_LOST);
+    met.bounces += step(EF.BOUNCES); met.arbitrations += step(EF.ARBITRATIONS); met.bitmapOps += step(EF.BITMAP_OPS);
+    met.arbitrationLosses += step(EF.ARB_LOSSES); met.falseOptimism += step(EF.FALSE_OPTIMISM);
+    met.reservations += step(EF.RESERVATIONS); met.reservationsExpired += step(EF.RES_EXPIRED); met.completed += step(EF.COMPLETED);
+    zhaf.reportsSent += step(EF.REPORTS_SENT); zhaf.reportsLost += step(EF.REPORTS_LOST);
+    zhaf.replicaCopiesLost += step(EF.COPIES_LOST); zhaf.uploadsLost += step(EF.UPLOADS_LOST); zhaf.staleReplicaReads += step(EF.STALE_READS);
+    for (let e = 0; e < met.daEnds.length && e < END_SLOTS; e++) met.daEnds[e] += step(EF.DA_ENDS + e);
+    const fz = this.geti(EF.FORFEIT) >> 3;
+    for (let z = 0; z < forfeit.length; z++) forfeit[z] = f[fz + z];
     return step(EF.PROCESSED);
   }
 }

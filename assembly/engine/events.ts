@@ -1,0 +1,271 @@
+// The engine's pending events, in (time, seq) order with seq the block's
+// count of scheduled events, so simultaneous events run in the order they
+// were scheduled (as on the TypeScript engine, src/sim/engine.ts), whoever
+// scheduled them, the engine or the host.
+//
+// A timing wheel of S buckets of W ns over [cur, cur + S) (cur: the open
+// bucket, absolute), and a 4-ary heap for what lies beyond. Most events
+// are a hop, a window or a batch ahead: they are appended to their bucket's
+// list in O(1); a bucket is sorted when it opens, into the run, which pop
+// reads in order. An event for the open bucket or an earlier one (the host
+// posts after a run call has opened a later bucket) is inserted into the
+// run in order. When the wheel moves on, the heap's events that fall inside
+// its new span move to their buckets, so every heap event lies past the span.
+//
+// One region of the host's (engineQueueBytes(cap)) holds it all for up to
+// cap pending events: the run, the wheel's record pool, the heap, the
+// buckets' list heads and tails, and a bit per non-empty bucket.
+import {
+  EV_BYTES, F_FAR_SIZE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE, F_NOW, F_POOL_FREE, F_POOL_FRESH, F_Q_CUR, F_RUN_LEN, F_RUN_POS,
+  F_SEQ, F_WHEEL_N,
+} from "./layout";
+import { E, getf, geti, ptr, seti, setf } from "./state";
+
+const SHIFT: i32 = 12;
+const W: f64 = <f64>(1 << SHIFT);
+const INV_W: f64 = 1.0 / W;
+const S: i32 = 1024;
+const MASK: i32 = S - 1;
+/** A pooled wheel record: an event, then the index of the next in its bucket's list. */
+const POOL_BYTES: usize = 32;
+
+// the region's parts for cap events
+// @ts-ignore: decorator
+@inline function runAt(base: usize, i: i32): usize { return base + <usize>i * EV_BYTES; }
+// @ts-ignore: decorator
+@inline function poolAt(base: usize, cap: i32, i: i32): usize { return base + <usize>cap * EV_BYTES + <usize>i * POOL_BYTES; }
+// @ts-ignore: decorator
+@inline function farAt(base: usize, cap: i32, i: i32): usize { return base + <usize>cap * (EV_BYTES + POOL_BYTES) + <usize>i * EV_BYTES; }
+// @ts-ignore: decorator
+@inline function bucketsAt(base: usize, cap: i32): usize { return base + <usize>cap * (2 * EV_BYTES + POOL_BYTES); }
+// @ts-ignore: decorator
+@inline function bitsAt(base: usize, cap: i32): usize { return bucketsAt(base, cap) + (<usize>S << 3); }
+
+/** Bytes of a queue region for cap events. */
+export function queueBytes(cap: i32): i32 {
+  return cap * (2 * EV_BYTES + <i32>POOL_BYTES) + (S << 3) + (S >> 3);
+}
+
+/** An empty queue in the region at base (cap events), the clock at 0. */
+export function queueInit(base: usize, cap: i32): void {
+  seti(F_HEAP, <i32>base);
+  seti(F_HEAP_CAP, cap);
+  seti(F_HEAP_SIZE, 0);
+  setf(F_Q_CUR, 0);
+  seti(F_RUN_POS, 0);
+  seti(F_RUN_LEN, 0);
+  seti(F_POOL_FREE, -1);
+  seti(F_POOL_FRESH, 0);
+  seti(F_FAR_SIZE, 0);
+  seti(F_WHEEL_N, 0);
+  const b = bucketsAt(base, cap);
+  for (let i = 0; i < S; i++) {
+    store<i32>(b + (<usize>i << 3), -1);
+    store<i32>(b + (<usize>i << 3), -1, 4);
+  }
+  memory.fill(bitsAt(base, cap), 0, <usize>(S >> 3));
+}
+
+/** Move the queue into a new region (at base, for cap >= its size); the old one is the host's to reuse. */
+export function queueMove(base: usize, cap: i32): void {
+  const old = ptr(F_HEAP), oc = geti(F_HEAP_CAP);
+  const runLen = geti(F_RUN_LEN), pos = geti(F_RUN_POS);
+  memory.copy(runAt(base, 0), runAt(old, pos), <usize>(runLen - pos) * EV_BYTES);
+  seti(F_RUN_POS, 0);
+  seti(F_RUN_LEN, runLen - pos);
+  memory.copy(poolAt(base, cap, 0), poolAt(old, oc, 0), <usize>geti(F_POOL_FRESH) * POOL_BYTES);
+  memory.copy(farAt(base, cap, 0), farAt(old, oc, 0), <usize>geti(F_FAR_SIZE) * EV_BYTES);
+  memory.copy(bucketsAt(base, cap), bucketsAt(old, oc), (<usize>S << 3) + <usize>(S >> 3));
+  seti(F_HEAP, <i32>base);
+  seti(F_HEAP_CAP, cap);
+}
+
+// @ts-ignore: decorator
+@inline function write(p: usize, time: f64, seq: f64, kind: i32, subject: i32): void {
+  store<f64>(p, time);
+  store<f64>(p, seq, 8);
+  store<i32>(p, kind, 16);
+  store<i32>(p, subject, 20);
+}
+
+// @ts-ignore: decorator
+@inline function before(p: usize, q: usize): bool {
+  const tp = load<f64>(p), tq = load<f64>(q);
+  return tp < tq || (tp == tq && load<f64>(p, 8) < load<f64>(q, 8));
+}
+
+/** Schedule (kind, subject) at absolute time `time` (>= now); the caller has checked the room. */
+export function push(time: f64, kind: i32, subject: i32): void {
+  const base = ptr(F_HEAP), cap = geti(F_HEAP_CAP);
+  seti(F_HEAP_SIZE, geti(F_HEAP_SIZE) + 1);
+  const seq = getf(F_SEQ);
+  setf(F_SEQ, seq + 1);
+  const b = Math.floor(time * INV_W), cur = getf(F_Q_CUR);
+  if (b <= cur) runInsert(base, cap, time, seq, kind, subject);
+  else if (b < cur + <f64>S) wheelAppend(base, cap, <i32>(<i64>b & MASK), time, seq, kind, subject);
+  else farPush(base, cap, time, seq, kind, subject);
+}
+
+/** Schedule `delay` ns from now. */
+// @ts-ignore: decorator
+@inline export function post(delay: f64, kind: i32, subject: i32): void {
+  push(load<f64>(E) + delay, kind, subject);
+}
+
+/** Into the run, after every event that comes before it (its seq is the largest). */
+function runInsert(base: usize, cap: i32, time: f64, seq: f64, kind: i32, subject: i32): void {
+  let pos = geti(F_RUN_POS), len = geti(F_RUN_LEN);
+  if (len == cap) {
+    memory.copy(runAt(base, 0), runAt(base, pos), <usize>(len - pos) * EV_BYTES);
+    len -= pos;
+    pos = 0;
+    seti(F_RUN_POS, 0);
+  }
+  let i = len;
+  while (i > pos && load<f64>(runAt(base, i - 1)) > time) i--;
+  if (i < len) memory.copy(runAt(base, i + 1), runAt(base, i), <usize>(len - i) * EV_BYTES);
+  write(runAt(base, i), time, seq, kind, subject);
+  seti(F_RUN_LEN, len + 1);
+}
+
+function wheelAppend(base: usize, cap: i32, slot: i32, time: f64, seq: f64, kind: i32, subject: i32): void {
+  let r = geti(F_POOL_FREE);
+  if (r >= 0) seti(F_POOL_FREE, load<i32>(poolAt(base, cap, r), 24));
+  else {
+    r = geti(F_POOL_FRESH);
+    seti(F_POOL_FRESH, r + 1);
+  }
+  const p = poolAt(base, cap, r);
+  write(p, time, seq, kind, subject);
+  store<i32>(p, -1, 24);
+  const bk = bucketsAt(base, cap) + (<usize>slot << 3), tail = load<i32>(bk, 4);
+  if (tail < 0) {
+    store<i32>(bk, r);
+    const w = bitsAt(base, cap) + (<usize>(slot >> 6) << 3);
+    store<u64>(w, load<u64>(w) | (<u64>1 << <u64>(slot & 63)));
+  } else store<i32>(poolAt(base, cap, tail), r, 24);
+  store<i32>(bk, r, 4);
+  seti(F_WHEEL_N, geti(F_WHEEL_N) + 1);
+}
+
+function farPush(base: usize, cap: i32, time: f64, seq: f64, kind: i32, subject: i32): void {
+  let i = geti(F_FAR_SIZE);
+  seti(F_FAR_SIZE, i + 1);
+  while (i > 0) {
+    const p = (i - 1) >> 2, pp = farAt(base, cap, p);
+    const tp = load<f64>(pp);
+    if (tp < time || (tp == time && load<f64>(pp, 8) < seq)) break;
+    memory.copy(farAt(base, cap, i), pp, EV_BYTES);
+    i = p;
+  }
+  write(farAt(base, cap, i), time, seq, kind, subject);
+}
+
+/** Remove the heap's first event into `dst`. */
+function farPop(base: usize, cap: i32, dst: usize): void {
+  memory.copy(dst, farAt(base, cap, 0), EV_BYTES);
+  const n = geti(F_FAR_SIZE) - 1;
+  seti(F_FAR_SIZE, n);
+  if (n == 0) return;
+  const last = farAt(base, cap, n);
+  let i = 0;
+  for (;;) {
+    const c0 = (i << 2) + 1;
+    if (c0 >= n) break;
+    let c = c0;
+    const cEnd = min(c0 + 4, n);
+    for (let j = c0 + 1; j < cEnd; j++) if (before(farAt(base, cap, j), farAt(base, cap, c))) c = j;
+    if (before(last, farAt(base, cap, c))) break;
+    memory.copy(farAt(base, cap, i), farAt(base, cap, c), EV_BYTES);
+    i = c;
+  }
+  if (i != n) memory.copy(farAt(base, cap, i), last, EV_BYTES);
+}
+
+/** The run is empty and an event is pending: open the next bucket that has one (moving the heap's events in range first). */
+function advance(base: usize, cap: i32): void {
+  let cur = getf(F_Q_CUR);
+  if (geti(F_WHEEL_N) == 0) {
+    cur = Math.floor(load<f64>(farAt(base, cap, 0)) * INV_W);
+  } else {
+    const bits = bitsAt(base, cap), p = <i32>((<i64>cur + 1) & MASK);
+    let found = -1;
+    // first non-empty bucket at p or after, then from 0
+    for (let pass = 0; pass < 2 && found < 0; pass++) {
+      const from = pass == 0 ? p : 0, to = pass == 0 ? S : p;
+      let w = from >> 6;
+      let word = load<u64>(bits + (<usize>w << 3)) & (~(<u64>0) << <u64>(from & 63));
+      for (;;) {
+        if (word != 0) {
+          const j = (w << 6) + <i32>ctz(word);
+          if (j < to) found = j;
+          break;
+        }
+        w++;
+        if ((w << 6) >= to) break;
+        word = load<u64>(bits + (<usize>w << 3));
+      }
+    }
+    cur = cur + 1 + <f64>((found - p) & MASK);
+  }
+  setf(F_Q_CUR, cur);
+  // the heap's events inside the new span go to their buckets
+  const limit = cur + <f64>S, tmp = runAt(base, 0);
+  while (geti(F_FAR_SIZE) > 0 && Math.floor(load<f64>(farAt(base, cap, 0)) * INV_W) < limit) {
+    farPop(base, cap, tmp); // the run is empty: its first record is scratch
+    const t = load<f64>(tmp);
+    wheelAppend(base, cap, <i32>(<i64>Math.floor(t * INV_W) & MASK), t, load<f64>(tmp, 8), load<i32>(tmp, 16), load<i32>(tmp, 20));
+  }
+  // open bucket cur: its list into the run, sorted by (time, seq)
+  const slot = <i32>(<i64>cur & MASK), bk = bucketsAt(base, cap) + (<usize>slot << 3);
+  let r = load<i32>(bk), n = 0;
+  while (r >= 0) {
+    const p = poolAt(base, cap, r), next = load<i32>(p, 24);
+    const time = load<f64>(p), seq = load<f64>(p, 8);
+    // insertion into the sorted prefix
+    let i = n;
+    while (i > 0) {
+      const q = runAt(base, i - 1), tq = load<f64>(q);
+      if (tq < time || (tq == time && load<f64>(q, 8) < seq)) break;
+      i--;
+    }
+    if (i < n) memory.copy(runAt(base, i + 1), runAt(base, i), <usize>(n - i) * EV_BYTES);
+    memory.copy(runAt(base, i), p, EV_BYTES);
+    n++;
+    store<i32>(p, geti(F_POOL_FREE), 24);
+    seti(F_POOL_FREE, r);
+    r = next;
+  }
+  store<i32>(bk, -1);
+  store<i32>(bk, -1, 4);
+  const w = bitsAt(base, cap) + (<usize>(slot >> 6) << 3);
+  store<u64>(w, load<u64>(w) & ~(<u64>1 << <u64>(slot & 63)));
+  seti(F_WHEEL_N, geti(F_WHEEL_N) - n);
+  seti(F_RUN_POS, 0);
+  seti(F_RUN_LEN, n);
+}
+
+/** Time of the earliest event (Infinity when none); may open the next bucket. */
+export function topTime(): f64 {
+  if (geti(F_HEAP_SIZE) == 0) return Infinity;
+  const base = ptr(F_HEAP);
+  if (geti(F_RUN_POS) == geti(F_RUN_LEN)) advance(base, geti(F_HEAP_CAP));
+  return load<f64>(runAt(base, geti(F_RUN_POS)));
+}
+
+/** The earliest event's record (after topTime). */
+export function top(): usize {
+  return runAt(ptr(F_HEAP), geti(F_RUN_POS));
+}
+
+export let popKind: i32 = 0, popSubject: i32 = 0;
+
+/** Remove the earliest event (after topTime): the clock moves to its time; its kind and subject in popKind, popSubject. */
+export function pop(): void {
+  const p = top();
+  setf(F_NOW, load<f64>(p));
+  popKind = load<i32>(p, 16);
+  popSubject = load<i32>(p, 20);
+  seti(F_RUN_POS, geti(F_RUN_POS) + 1);
+  seti(F_HEAP_SIZE, geti(F_HEAP_SIZE) - 1);
+}
