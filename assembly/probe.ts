@@ -14,37 +14,12 @@ import {
   BLOCK_ALIGN, C_ATOMS, C_CAND, C_CONTIGUOUS, C_DEGRADE_AGE, C_FIELD, C_GAMMA, C_M, C_N, C_NODE_COUNT, C_NOISE,
   C_NOW, C_TABLE, P_RNG, P_SEEN, P_SIGMA, P_START, P_ZIG, PROBE_BYTES,
 } from "./blocks";
-import { bestCandidate } from "./choose";
+import { probeCore } from "./probe-core";
 
 /** 4-byte words of the ziggurat table region: KN u32[128], then WN f64[128]. */
 const ZIG_WORDS: i32 = (128 * 4 + 128 * 8) >> 2;
 /** 4-byte words of the stream region: i32 s0..s3, then the deferred draw's candidate index and word. */
 const RNG_WORDS: i32 = 6;
-
-// the stream's state while a call runs (module globals: the cheapest place WASM has)
-let s0: u32 = 0, s1: u32 = 0, s2: u32 = 0, s3: u32 = 0;
-
-/** xoshiro128** (as src/sim/rng.ts nextU32). */
-// @ts-ignore: decorator
-@inline function next(): u32 {
-  const a0 = s0, a1 = s1;
-  const t2 = s2 ^ a0, t3 = s3 ^ a1;
-  const x = a1 * 5;
-  const r = ((x << 7) | (x >>> 25)) * 9;
-  s0 = a0 ^ t3;
-  s1 = a1 ^ t2;
-  s2 = t2 ^ (a1 << 9);
-  s3 = (t3 << 11) | (t3 >>> 21);
-  return r;
-}
-
-// @ts-ignore: decorator
-@inline function saveStream(rng: usize): void {
-  store<u32>(rng, s0);
-  store<u32>(rng, s1, 4);
-  store<u32>(rng, s2, 8);
-  store<u32>(rng, s3, 12);
-}
 
 /**
  * Sample k distinct node indices of [0, nodeCount) with the stream into
@@ -84,35 +59,11 @@ export function probeCandidates(block: usize): i32 {
   if (contiguous != 0 && contiguous != 1) return E_ARG;
   if (isNaN(now) || !isFinite(gamma) || isNaN(degradeAge)) return E_ARG;
   if (!(sigma >= 0 && sigma <= 1e30)) return E_ARG; // with the ziggurat's tables in zig, every noise value is a finite f32
-  s0 = load<u32>(rng); s1 = load<u32>(rng, 4); s2 = load<u32>(rng, 8); s3 = load<u32>(rng, 12);
-  if ((s0 | s1 | s2 | s3) == 0) return E_ARG; // xoshiro's fixed point: the sampling would never end
-  if (start == 0) {
-    if (k == nodeCount) {
-      for (let i = 0; i < k; i++) store<i32>(cand + (<usize>i << 2), i);
-    } else {
-      for (let w = 0; w < seenWords; w++) if (load<u32>(seen + (<usize>w << 2)) != 0) return E_ARG;
-      // two indices from each 32-bit word: Lemire's multiply-and-reject on each 16-bit half
-      const nz = <u32>nodeCount, reject = <u32>65536 % nz;
-      let bits: u32 = 0, have = 0;
-      for (let i = 0; i < k; ) {
-        if (have == 0) {
-          bits = next();
-          have = 2;
-        }
-        const u = have == 2 ? bits >>> 16 : bits & 0xffff;
-        have--;
-        const p = u * nz;
-        if ((p & 0xffff) < reject) continue;
-        const j = p >>> 16;
-        const wp = seen + (<usize>(j >>> 5) << 2), bit = <u32>1 << (j & 31), sw = load<u32>(wp);
-        if ((sw & bit) != 0) continue;
-        store<u32>(wp, sw | bit);
-        store<i32>(cand + (<usize>i << 2), <i32>j);
-        i++;
-      }
-      for (let i = 0; i < k; i++) store<u32>(seen + (<usize>(load<u32>(cand + (<usize>i << 2)) >>> 5) << 2), 0);
-    }
-  } else {
+  if ((load<u32>(rng) | load<u32>(rng, 4) | load<u32>(rng, 8) | load<u32>(rng, 12)) == 0) return E_ARG; // xoshiro's fixed point: the sampling would never end
+  if (start == 0 && k != nodeCount) {
+    for (let w = 0; w < seenWords; w++) if (load<u32>(seen + (<usize>w << 2)) != 0) return E_ARG;
+  }
+  if (start > 0) {
     // resuming: cand was written by the first call, noise[0, start) by it and the host
     for (let i = 0; i < k; i++) {
       const j = load<i32>(cand + (<usize>i << 2));
@@ -120,22 +71,5 @@ export function probeCandidates(block: usize): i32 {
     }
     for (let i = 0; i < start; i++) if (!isFinite(load<f32>(noise + (<usize>i << 2)))) return E_ARG;
   }
-  if (sigma > 0) {
-    for (let i = start; i < k; i++) {
-      const hz = <i32>next(), iz = <usize>(hz & 127);
-      if (abs<i64>(<i64>hz) < <i64>load<u32>(zig + (iz << 2))) {
-        store<f32>(noise + (<usize>i << 2), <f32>(sigma * (<f64>hz * load<f64>(zig + 512 + (iz << 3)))));
-        continue;
-      }
-      // off the fast path: the host finishes this draw from word hz, then calls again with start = i + 1
-      saveStream(rng);
-      store<i32>(rng, i, 16);
-      store<i32>(rng, hz, 20);
-      return E_DEFER;
-    }
-  } else {
-    for (let i = start; i < k; i++) store<f32>(noise + (<usize>i << 2), 0);
-  }
-  saveStream(rng);
-  return bestCandidate(field, nodeCount, table, words, cand, k, now, m, contiguous, gamma, degradeAge, noise);
+  return probeCore(field, nodeCount, table, atoms, cand, k, now, m, contiguous, gamma, degradeAge, noise, sigma, rng, zig, seen, start);
 }

@@ -2,9 +2,9 @@
 // addressing (lifetime, patience, payment, the probe action on the node's
 // replica, the move to the chosen node's queue), the bounce, and the pull,
 // start and completion of a winner.
-import { probeCandidates } from "../probe";
+import { probeCore } from "../probe-core";
 import { streamExp, streamFloat, streamInt } from "../stream";
-import { C_CAND, C_CONTIGUOUS, C_FIELD, C_M, C_N, C_NODE_COUNT, C_NOISE, C_NOW, C_TABLE, P_RNG, P_SIGMA, P_START, P_ZIG } from "../blocks";
+import { C_ATOMS, C_CAND, C_DEGRADE_AGE, C_GAMMA, C_NOISE, P_SEEN, P_SIGMA, P_ZIG } from "../blocks";
 import { E_DEFER, E_NOFIT } from "../abi";
 import {
   DA_ARRIVAL, DA_CLS, DA_DEPOSIT, DA_EMITTED, DA_FLAGS, DA_M, DA_NODE, DA_PATIENCE, DA_SERVICE, DA_STATE, DA_TASK, DA_VERDICT,
@@ -70,28 +70,20 @@ function chooseTarget(n: i32, z: i32, nz: i32, m: i32, contiguous: i32): i32 {
   if (zt == 0) return -1;
   const k = min(<i32>getf(F_CANDIDATES), nz);
   const b = ptr(F_PROBE), rng = zoneStream(z);
-  store<u32>(b + C_FIELD, <u32>zt);
-  store<i32>(b + C_NODE_COUNT, nz);
-  store<u32>(b + C_TABLE, <u32>(zt + rowsOffset(z)));
-  store<i32>(b + C_N, k);
-  store<f32>(b + C_NOW, <f32>(now / NS_PER_MS));
-  store<i32>(b + C_M, m);
-  store<i32>(b + C_CONTIGUOUS, contiguous);
-  store<u32>(b + P_RNG, <u32>rng);
-  store<i32>(b + P_START, 0);
-  let res: i32;
-  for (;;) {
-    res = probeCandidates(b);
-    if (res != E_DEFER) break;
-    // a normal draw off the ziggurat's fast path: finished here, from the word the core stopped at
+  const cand = <usize>load<u32>(b + C_CAND), noise = <usize>load<u32>(b + C_NOISE), sigma = load<f64>(b + P_SIGMA);
+  const zig = <usize>load<u32>(b + P_ZIG), seen = <usize>load<u32>(b + P_SEEN), atoms = load<i32>(b + C_ATOMS);
+  const gamma = load<f32>(b + C_GAMMA), degradeAge = load<f32>(b + C_DEGRADE_AGE), nowMs = <f32>(now / NS_PER_MS);
+  const table = zt + rowsOffset(z);
+  let res = probeCore(zt, nz, table, atoms, cand, k, nowMs, m, contiguous, gamma, degradeAge, noise, sigma, rng, zig, seen, 0);
+  while (res == E_DEFER) {
+    // a normal draw off the ziggurat's fast path: finished here, from the word the probe stopped at
     const i = load<i32>(rng, 16);
-    const noise = <usize>load<u32>(b + C_NOISE);
-    store<f32>(noise + (<usize>i << 2), <f32>(load<f64>(b + P_SIGMA) * streamNormalFinish(rng, <usize>load<u32>(b + P_ZIG), load<i32>(rng, 20))));
-    store<i32>(b + P_START, i + 1);
+    store<f32>(noise + (<usize>i << 2), <f32>(sigma * streamNormalFinish(rng, zig, load<i32>(rng, 20))));
+    res = probeCore(zt, nz, table, atoms, cand, k, nowMs, m, contiguous, gamma, degradeAge, noise, sigma, rng, zig, seen, i + 1);
   }
   if (res == E_NOFIT) return -1;
   if (res < 0) { fault(res); return -2; }
-  return load<i32>(<usize>load<u32>(b + C_CAND) + (<usize>res << 2));
+  return load<i32>(cand + (<usize>res << 2));
 }
 
 /** Bounce: pay, and go to a uniformly random node of the same Zone (one lossy hop), to address again. */

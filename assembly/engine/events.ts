@@ -21,10 +21,10 @@ import {
 } from "./layout";
 import { E, getf, geti, ptr, seti, setf } from "./state";
 
-const SHIFT: i32 = 12;
+const SHIFT: i32 = 11;
 const W: f64 = <f64>(1 << SHIFT);
 const INV_W: f64 = 1.0 / W;
-const S: i32 = 1024;
+const S: i32 = 8192;
 const MASK: i32 = S - 1;
 /** A pooled wheel record: an event, then the index of the next in its bucket's list. */
 const POOL_BYTES: usize = 32;
@@ -35,9 +35,9 @@ const POOL_BYTES: usize = 32;
 // @ts-ignore: decorator
 @inline function poolAt(base: usize, cap: i32, i: i32): usize { return base + <usize>cap * EV_BYTES + <usize>i * POOL_BYTES; }
 // @ts-ignore: decorator
-@inline function farAt(base: usize, cap: i32, i: i32): usize { return base + <usize>cap * (EV_BYTES + POOL_BYTES) + <usize>i * EV_BYTES; }
+@inline function farAt(base: usize, cap: i32, i: i32): usize { return base + <usize>cap * (<usize>EV_BYTES + POOL_BYTES) + <usize>i * EV_BYTES; }
 // @ts-ignore: decorator
-@inline function bucketsAt(base: usize, cap: i32): usize { return base + <usize>cap * (2 * EV_BYTES + POOL_BYTES); }
+@inline function bucketsAt(base: usize, cap: i32): usize { return base + <usize>cap * (2 * <usize>EV_BYTES + POOL_BYTES); }
 // @ts-ignore: decorator
 @inline function bitsAt(base: usize, cap: i32): usize { return bucketsAt(base, cap) + (<usize>S << 3); }
 
@@ -78,6 +78,21 @@ export function queueMove(base: usize, cap: i32): void {
   memory.copy(bucketsAt(base, cap), bucketsAt(old, oc), (<usize>S << 3) + <usize>(S >> 3));
   seti(F_HEAP, <i32>base);
   seti(F_HEAP_CAP, cap);
+}
+
+/** Copy one event record (three 8-byte words: no bulk-memory call for 24 bytes). */
+// @ts-ignore: decorator
+@inline function copyRec(dst: usize, src: usize): void {
+  const a = load<u64>(src), b = load<u64>(src, 8), c = load<u64>(src, 16);
+  store<u64>(dst, a);
+  store<u64>(dst, b, 8);
+  store<u64>(dst, c, 16);
+}
+
+/** Move run records [i, len) one place up (from the end: the ranges overlap). */
+// @ts-ignore: decorator
+@inline function shiftUp(base: usize, i: i32, len: i32): void {
+  for (let j = len; j > i; j--) copyRec(runAt(base, j), runAt(base, j - 1));
 }
 
 // @ts-ignore: decorator
@@ -123,7 +138,7 @@ function runInsert(base: usize, cap: i32, time: f64, seq: f64, kind: i32, subjec
   }
   let i = len;
   while (i > pos && load<f64>(runAt(base, i - 1)) > time) i--;
-  if (i < len) memory.copy(runAt(base, i + 1), runAt(base, i), <usize>(len - i) * EV_BYTES);
+  shiftUp(base, i, len);
   write(runAt(base, i), time, seq, kind, subject);
   seti(F_RUN_LEN, len + 1);
 }
@@ -155,7 +170,7 @@ function farPush(base: usize, cap: i32, time: f64, seq: f64, kind: i32, subject:
     const p = (i - 1) >> 2, pp = farAt(base, cap, p);
     const tp = load<f64>(pp);
     if (tp < time || (tp == time && load<f64>(pp, 8) < seq)) break;
-    memory.copy(farAt(base, cap, i), pp, EV_BYTES);
+    copyRec(farAt(base, cap, i), pp);
     i = p;
   }
   write(farAt(base, cap, i), time, seq, kind, subject);
@@ -163,7 +178,7 @@ function farPush(base: usize, cap: i32, time: f64, seq: f64, kind: i32, subject:
 
 /** Remove the heap's first event into `dst`. */
 function farPop(base: usize, cap: i32, dst: usize): void {
-  memory.copy(dst, farAt(base, cap, 0), EV_BYTES);
+  copyRec(dst, farAt(base, cap, 0));
   const n = geti(F_FAR_SIZE) - 1;
   seti(F_FAR_SIZE, n);
   if (n == 0) return;
@@ -176,10 +191,10 @@ function farPop(base: usize, cap: i32, dst: usize): void {
     const cEnd = min(c0 + 4, n);
     for (let j = c0 + 1; j < cEnd; j++) if (before(farAt(base, cap, j), farAt(base, cap, c))) c = j;
     if (before(last, farAt(base, cap, c))) break;
-    memory.copy(farAt(base, cap, i), farAt(base, cap, c), EV_BYTES);
+    copyRec(farAt(base, cap, i), farAt(base, cap, c));
     i = c;
   }
-  if (i != n) memory.copy(farAt(base, cap, i), last, EV_BYTES);
+  if (i != n) copyRec(farAt(base, cap, i), last);
 }
 
 /** The run is empty and an event is pending: open the next bucket that has one (moving the heap's events in range first). */
@@ -229,8 +244,8 @@ function advance(base: usize, cap: i32): void {
       if (tq < time || (tq == time && load<f64>(q, 8) < seq)) break;
       i--;
     }
-    if (i < n) memory.copy(runAt(base, i + 1), runAt(base, i), <usize>(n - i) * EV_BYTES);
-    memory.copy(runAt(base, i), p, EV_BYTES);
+    shiftUp(base, i, n);
+    copyRec(runAt(base, i), p);
     n++;
     store<i32>(p, geti(F_POOL_FREE), 24);
     seti(F_POOL_FREE, r);

@@ -1,0 +1,84 @@
+// The probe action's work after its arguments are known to be good
+// (probeCandidates in probe.ts checks them; the Zone engine calls this
+// directly with its own tables): sampling, noise and the choice. Not an
+// export of the module (index.ts re-exports probe.ts, not this file).
+import { E_DEFER } from "./abi";
+import { bestCandidate } from "./choose";
+
+// the stream's state while a call runs (module globals: the cheapest place WASM has)
+let s0: u32 = 0, s1: u32 = 0, s2: u32 = 0, s3: u32 = 0;
+
+/** xoshiro128** (as src/sim/rng.ts nextU32). */
+// @ts-ignore: decorator
+@inline function next(): u32 {
+  const a0 = s0, a1 = s1;
+  const t2 = s2 ^ a0, t3 = s3 ^ a1;
+  const x = a1 * 5;
+  const r = ((x << 7) | (x >>> 25)) * 9;
+  s0 = a0 ^ t3;
+  s1 = a1 ^ t2;
+  s2 = t2 ^ (a1 << 9);
+  s3 = (t3 << 11) | (t3 >>> 21);
+  return r;
+}
+
+// @ts-ignore: decorator
+@inline function saveStream(rng: usize): void {
+  store<u32>(rng, s0);
+  store<u32>(rng, s1, 4);
+  store<u32>(rng, s2, 8);
+  store<u32>(rng, s3, 12);
+}
+
+/** probeCandidates' work on checked arguments (see probe.ts). */
+export function probeCore(
+  field: usize, nodeCount: i32, table: usize, atoms: i32, cand: usize, k: i32, now: f32, m: i32, contiguous: i32,
+  gamma: f32, degradeAge: f32, noise: usize, sigma: f64, rng: usize, zig: usize, seen: usize, start: i32,
+): i32 {
+  const words = atoms >> 6;
+  s0 = load<u32>(rng); s1 = load<u32>(rng, 4); s2 = load<u32>(rng, 8); s3 = load<u32>(rng, 12);
+  if (start == 0) {
+    if (k == nodeCount) {
+      for (let i = 0; i < k; i++) store<i32>(cand + (<usize>i << 2), i);
+    } else {
+      // two indices from each 32-bit word: Lemire's multiply-and-reject on each 16-bit half
+      const nz = <u32>nodeCount, reject = <u32>65536 % nz;
+      let bits: u32 = 0, have = 0;
+      for (let i = 0; i < k; ) {
+        if (have == 0) {
+          bits = next();
+          have = 2;
+        }
+        const u = have == 2 ? bits >>> 16 : bits & 0xffff;
+        have--;
+        const p = u * nz;
+        if ((p & 0xffff) < reject) continue;
+        const j = p >>> 16;
+        const wp = seen + (<usize>(j >>> 5) << 2), bit = <u32>1 << (j & 31), sw = load<u32>(wp);
+        if ((sw & bit) != 0) continue;
+        store<u32>(wp, sw | bit);
+        store<i32>(cand + (<usize>i << 2), <i32>j);
+        i++;
+      }
+      for (let i = 0; i < k; i++) store<u32>(seen + (<usize>(load<u32>(cand + (<usize>i << 2)) >>> 5) << 2), 0);
+    }
+  }
+  if (sigma > 0) {
+    for (let i = start; i < k; i++) {
+      const hz = <i32>next(), iz = <usize>(hz & 127);
+      if (abs<i64>(<i64>hz) < <i64>load<u32>(zig + (iz << 2))) {
+        store<f32>(noise + (<usize>i << 2), <f32>(sigma * (<f64>hz * load<f64>(zig + 512 + (iz << 3)))));
+        continue;
+      }
+      // off the fast path: the host finishes this draw from word hz, then calls again with start = i + 1
+      saveStream(rng);
+      store<i32>(rng, i, 16);
+      store<i32>(rng, hz, 20);
+      return E_DEFER;
+    }
+  } else {
+    for (let i = start; i < k; i++) store<f32>(noise + (<usize>i << 2), 0);
+  }
+  saveStream(rng);
+  return bestCandidate(field, nodeCount, table, words, cand, k, now, m, contiguous, gamma, degradeAge, noise);
+}
