@@ -44,6 +44,8 @@ export const F_DA_ENDS = 120, END_SLOTS = 20;
 // the event queue's own state (events.ts)
 export const F_Q_CUR = 140, F_RUN_POS = 141, F_RUN_LEN = 142, F_POOL_FREE = 143, F_POOL_FRESH = 144, F_FAR_SIZE = 145,
   F_WHEEL_N = 146;
+/** Reports one touch of a node can generate at most (the host sets it: broadcastNs / minReportGapNs + 2). */
+export const F_TOUCH_BOUND = 147;
 export const FIELDS = 160;
 export const BLOCK_BYTES = FIELDS * 8;
 

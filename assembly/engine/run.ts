@@ -11,7 +11,7 @@ import {
   BLOCK_BYTES, DA_ARRIVAL, DA_BYTES, DA_CLS, DA_DEPOSIT, DA_EMITTED, DA_EV, DA_FLAGS, DA_KEY, DA_M, DA_NODE, DA_PATIENCE,
   DA_SERVICE, DA_STATE, DA_TASK, DA_VERDICT, D_MOVING, EMIT_BYTES, EM_ARRIVAL, EM_BUDGET, EM_CLS, EM_EMITTED, EM_EV,
   EM_FLAGS, EM_KEY, EM_M, EM_NODE, EM_SERVICE, EM_TASK, EV_BYTES, F_DA_CAP, F_DA_LIVE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE,
-  F_HOP, F_HOST_KIND, F_HOST_SUBJECT, F_NOW, F_OUT_CAP, F_OUT_N, F_PROCESSED, F_ROOM_NEED, F_ROOM_WHAT, K_ADDRESS,
+  F_HOP, F_HOST_KIND, F_TOUCH_BOUND, F_HOST_SUBJECT, F_NOW, F_OUT_CAP, F_OUT_N, F_PROCESSED, F_ROOM_NEED, F_ROOM_WHAT, K_ADDRESS,
   K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING,
 } from "./layout";
 import { addf, da, enter, geti, getf, ptr, seti, setf, zoneOf } from "./state";
@@ -66,15 +66,20 @@ function room(what: i32, need: i32): i32 {
 
 /** Whether the next event (kind, subject at time t) has the room it may need; else E_FULL with the room asked for. */
 function checkRoom(kind: i32, subject: i32, t: f64): i32 {
-  const live = geti(F_DA_LIVE);
-  if (geti(F_HEAP_SIZE) + 2 * live + 8 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + 2 * live + 8);
-  if (geti(F_OUT_N) + live + 4 > geti(F_OUT_CAP)) return room(ROOM_OUTBOX, geti(F_OUT_N) + live + 4);
+  const live = geti(F_DA_LIVE), size = geti(F_HEAP_SIZE);
+  if (size + 2 * live + 8 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, size + 2 * live + 8);
+  const out = geti(F_OUT_N);
+  if (out + live + 4 > geti(F_OUT_CAP)) return room(ROOM_OUTBOX, out + live + 4);
   let n = -1;
   if (kind == K_ARBITRATE || kind == K_WHEEL) n = subject;
   else if (kind == K_PULL || kind == K_COMPLETE) n = load<i32>(da(subject) + DA_NODE);
   if (n >= 0) {
-    const need = dueBound(n, t), z = zoneOf(n);
-    if (need > ringRoom(z)) return room(ROOM_RING + 16 * z, need);
+    // a touch of one node: at most F_TOUCH_BOUND reports (a snapshot of its Zone came at most broadcastNs ago)
+    const z = zoneOf(n), have = ringRoom(z);
+    if (have < geti(F_TOUCH_BOUND)) {
+      const need = dueBound(n, t);
+      if (need > have) return room(ROOM_RING + 16 * z, need);
+    }
   } else if (kind == K_SNAPSHOT) {
     const need = snapshotRoom(subject, t);
     if (need > ringRoom(subject)) return room(ROOM_RING + 16 * subject, need);

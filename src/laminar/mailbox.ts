@@ -46,6 +46,19 @@ export class Mailbox {
     f[b0 + 4] = a; f[b0 + 5] = b; f[b0 + 6] = c; f[b0 + 7] = x; f[b0 + 8] = y; f[b0 + 9] = w;
   }
 
+  /** Append n records (REC doubles each) from f at `at`, in order. */
+  append(f: Float64Array, at: number, n: number): void {
+    let cap = this.buf.length;
+    while ((this.n + n) * REC > cap) cap *= 2;
+    if (cap !== this.buf.length) {
+      const g = new Float64Array(cap);
+      g.set(this.buf);
+      this.buf = g;
+    }
+    this.buf.set(f.subarray(at, at + n * REC), this.n * REC);
+    this.n += n;
+  }
+
   clear(): void {
     this.n = 0;
   }

@@ -152,10 +152,7 @@ export class LaminarModel extends LaminarState {
 
   /** The engine's messages of this window join the outbox; its counters join the metrics. */
   private carryFromEngine(ze: ZoneEngine): void {
-    ze.takeOutbox((f, at) => {
-      this.outbox.push(f[at], f[at + 1], f[at + 2], f[at + 3], f[at + 4], f[at + 5], f[at + 6], f[at + 7], f[at + 8], f[at + 9]);
-      this.msgsPending++;
-    });
+    this.msgsPending += ze.takeOutbox(this.outbox);
     this.engine.processed += ze.carryCounters(this.metrics, this.zhaf, this.forfeit);
     this.running = ze.running;
     this.squatting = ze.squatting;

@@ -23,7 +23,7 @@ import {
 } from "../core/engine-layout.js";
 import type { EventQueue } from "../sim/event-queue.js";
 import type { Rng } from "../sim/rng.js";
-import { REC } from "./mailbox.js";
+import { REC, type Mailbox } from "./mailbox.js";
 import type { RunMetrics } from "../metrics/run-metrics.js";
 import type { ZoneField } from "./zhaf.js";
 
@@ -141,6 +141,7 @@ export class ZoneEngine {
     const f = (i: number, v: number) => this.setf(i, v), n = (i: number, v: number) => this.seti(i, v);
     f(EF.HOP, t.hopNs); f(EF.DELTA, t.deltaNs); f(EF.WINDOW, t.windowNs); f(EF.SILENCE, t.silenceNs); f(EF.DEADLINE, t.deadlineNs);
     f(EF.REPORT, t.reportNs); f(EF.MIN_GAP, t.minReportGapNs); f(EF.BROADCAST, t.broadcastNs); f(EF.STALE, t.staleNs); f(EF.TTL, t.ttlNs);
+    n(EF.TOUCH_BOUND, Math.floor(t.broadcastNs / t.minReportGapNs) + 2);
     f(EF.REPORT_DELAY, z.reportDelayNs); f(EF.ROW_SILENCE, z.rowSilenceNs);
     f(EF.LOSS, c.network.loss); f(EF.OS_JITTER_MS, c.network.osJitterMs); f(EF.PATIENCE_FLOOR, c.da.patienceFloor);
     f(EF.ACTION_COST, c.da.actionCost); f(EF.REDIRECT_COST, c.da.redirectCost); f(EF.BOUNCE_COST, c.da.bounceCost);
@@ -302,11 +303,12 @@ export class ZoneEngine {
   get squatting(): number { return this.getf(EF.SQUATTING); }
   get running(): number { return this.getf(EF.RUNNING); }
 
-  /** The messages the engine's Zones sent since the last call, in order. */
-  takeOutbox(push: (f: Float64Array, at: number) => void): void {
-    const n = this.geti(EF.OUT_N), base = this.geti(EF.OUTBOX) >> 3, f64 = this.f64;
-    for (let i = 0; i < n; i++) push(f64, base + i * REC);
+  /** Move the messages the engine's Zones sent since the last call, in order, to `box`; returns how many. */
+  takeOutbox(box: Mailbox): number {
+    const n = this.geti(EF.OUT_N);
+    if (n > 0) box.append(this.f64, this.geti(EF.OUTBOX) >> 3, n);
     this.seti(EF.OUT_N, 0);
+    return n;
   }
 
   /**
