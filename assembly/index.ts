@@ -21,3 +21,4 @@ export * from "./wheel";
 export * from "./memory";
 export { streamDraw } from "./streamdraw";
 export * from "./engine/run";
+export { engineBytes, engineInit, engineRoomBytes, engineGrow } from "./engine/setup";

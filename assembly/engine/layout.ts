@@ -46,6 +46,8 @@ export const F_Q_CUR = 140, F_RUN_POS = 141, F_RUN_LEN = 142, F_POOL_FREE = 143,
   F_WHEEL_N = 146;
 /** Reports one touch of a node can generate at most (the host sets it: broadcastNs / minReportGapNs + 2). */
 export const F_TOUCH_BOUND = 147;
+/** For engineInit: the utility's gamma (da.lambda) and a missing row's extra Heat (zhaf.degradeHeat). */
+export const F_GAMMA = 148, F_DEGRADE_HEAT = 149;
 export const FIELDS = 160;
 export const BLOCK_BYTES = FIELDS * 8;
 

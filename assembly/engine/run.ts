@@ -15,7 +15,7 @@ import {
   K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING,
 } from "./layout";
 import { addf, da, enter, geti, getf, ptr, seti, setf, zoneOf } from "./state";
-import { pop, popKind, popSubject, push, queueBytes, queueInit, queueMove, top, topTime } from "./events";
+import { pop, popKind, popSubject, push, top, topTime } from "./events";
 import { address, complete, pulled } from "./agent";
 import { arbitrate } from "./arbitrate";
 import { wheelFire } from "./reserve";
@@ -28,27 +28,6 @@ export function engineBlockBytes(): i32 { return BLOCK_BYTES; }
 export function engineDaBytes(): i32 { return DA_BYTES; }
 export function engineEmitBytes(): i32 { return EMIT_BYTES; }
 export function engineEventBytes(): i32 { return EV_BYTES; }
-
-/** Bytes of an event-queue region for cap pending events (cap in [16, 2^24]; else E_COUNT). */
-export function engineQueueBytes(cap: i32): i32 {
-  return cap < 16 || cap > (1 << 24) ? E_COUNT : queueBytes(cap);
-}
-
-/** An empty event queue for the engine at `block`, in the region at base for cap events; the clock at 0. */
-export function engineQueueInit(block: usize, base: usize, cap: i32): i32 {
-  enter(block);
-  if (cap < 16 || cap > (1 << 24)) return E_COUNT;
-  queueInit(base, cap);
-  return 0;
-}
-
-/** Move the engine's queue to a new region at base for cap events (at least its pending count); E_COUNT otherwise. */
-export function engineQueueMove(block: usize, base: usize, cap: i32): i32 {
-  enter(block);
-  if (cap < 16 || cap > (1 << 24) || cap < geti(F_HEAP_SIZE)) return E_COUNT;
-  queueMove(base, cap);
-  return 0;
-}
 
 /** engineRun's outcomes besides errors. */
 const RAN_TO = 0, HOST_EVENT = 1, HOST_MESSAGE = 2;

@@ -19,6 +19,7 @@ import {
 import { addf, da, E, f64At, freeOf, getf, geti, i32At, jsRound, offset, ptr, Q_HEAD, row, ROW_BYTES, setF64At, setI32At, zoneOf } from "./state";
 import { post } from "./events";
 import { send } from "./outbox";
+import { fault } from "./fault";
 
 /** Stamp of a missing row (src/laminar/zhaf.ts MISSING_STAMP). */
 const MISSING_STAMP: f32 = <f32>-1e30;
@@ -154,11 +155,34 @@ function snapshot(z: i32, nowNs: f64): void {
   store<u32>(ab, <u32>dst);
   store<i32>(ab, nz, 4);
   store<f32>(ab, <f32>(nowNs / NS_PER_MS), 16);
-  zoneAggregate(ab); // the block was checked when the engine was created
+  const rc = zoneAggregate(ab);
+  if (rc < 0) fault(rc);
   const i = z * ring + slot;
   setF64At(F_SNAP_TIME, i, nowNs);
   setF64At(F_AGG_S, i, <f64>load<f32>(out));
   setF64At(F_AGG_H, i, <f64>load<f32>(out, 4));
+}
+
+/**
+ * Zone z at time 0 (engineInit; src/laminar/zhaf.ts init is the twin): every
+ * master row holds its node's free count and bitmap, published as version
+ * 0, which every replica holds and the first upload carries.
+ */
+export function initSnapshot(z: i32): void {
+  const off = offset(z), nz = offset(z + 1) - off, m = <usize>i32At(F_MASTER, z), nzb = <usize>nz << 2;
+  for (let r = 0; r < nz; r++) {
+    const b = m + (<usize>r << 2);
+    store<f32>(b, <f32>freeOf(off + r));
+    store<f32>(b + nzb, 0);
+    store<f32>(b + 2 * nzb, 0);
+    store<f32>(b + 3 * nzb, 0);
+    store<f32>(b + 4 * nzb, 0);
+  }
+  memory.copy(m + rowsOffset(z), row(off), <usize>nz * <usize>ROW_BYTES);
+  snapshot(z, 0);
+  setI32At(F_DELIVERED, z, 1);
+  setI32At(F_UPLOADED, z, 1);
+  for (let n = off; n < off + nz; n++) setI32At(F_REPLICA, n, 0);
 }
 
 /** Zone z's next broadcast reaches its nodes; each node's copy is lost with network.loss. */

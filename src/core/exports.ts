@@ -62,9 +62,10 @@ export interface CoreExports {
   engineDaBytes(): number;
   engineEmitBytes(): number;
   engineEventBytes(): number;
-  engineQueueBytes(cap: number): number;
-  engineQueueInit(block: number, base: number, cap: number): number;
-  engineQueueMove(block: number, base: number, cap: number): number;
+  engineBytes(block: number): number;
+  engineInit(block: number, base: number, bytes: number): number;
+  engineRoomBytes(block: number): number;
+  engineGrow(block: number, base: number, bytes: number): number;
   engineRun(block: number, until: number, msgAt: number): number;
   enginePost(block: number, delay: number, kind: number, subject: number): number;
   engineEmit(block: number, src: number, n: number): number;

@@ -99,20 +99,23 @@ export class LaminarModel extends LaminarState {
 
   /** Schedule the first events; call once before run(). */
   start(): void {
-    const e = this.engine;
-    this.zhaf.init(this.teg);
-    this.reports.start();
+    const e = this.engine, ze = this.zoneEngine;
+    if (ze === null) {
+      this.zhaf.init(this.teg);
+      this.reports.start();
+    } else {
+      // the core's Zone engine publishes snapshot 0, draws the first reports and schedules the snapshots itself
+      ze.init({
+        c: this.c, nodes: this.cluster.nodes, zones: this.cluster.zones, atoms: this.cluster.atoms, rowBytes: this.rowBytes,
+        z0: this.z0, z1: this.z1, timings: this, offsets: this.cluster.offsets, bitmaps: this.cluster.row(0),
+        zhaf: this.zhaf.engineState(), rZone: this.rZone, rNet: this.rNet, rReport: this.rReport,
+      });
+      for (let z = 0; z < this.cluster.zones; z++) this.teg.receive(z, ...ze.initialAggregate(z), 0);
+    }
     this.ingress.requestBatchFor(this.nextArrival());
     e.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
     // the runtime tick runs from the start whatever runs where, so its place among simultaneous events is the same in every partition
     if (this.mem !== null) e.post(this.tickNs, K_MEM, 0);
-    this.zoneEngine?.attach({
-      c: this.c, nodes: this.cluster.nodes, zones: this.cluster.zones, atoms: this.cluster.atoms, rowBytes: this.rowBytes,
-      n0: this.n0, n1: this.n1, z0: this.z0, z1: this.z1, timings: this, zoneOf: this.cluster.zoneOf, offsets: this.cluster.offsets,
-      bitmaps: this.cluster.row(0), free: this.cluster.free, nextReport: this.reports.nextReport, zhaf: this.zhaf.engineState(),
-      wheels: this.reservations.region, probeBlock: this.addressing.prober.block, zig: this.addressing.prober.zig,
-      runOutPtr: this.runOutPtr, rZone: this.rZone, rNet: this.rNet, rReport: this.rReport,
-    });
   }
 
   /**

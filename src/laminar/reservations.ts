@@ -46,11 +46,6 @@ export class Reservations {
     }
   }
 
-  /** The wheels' region (one wheel of wheelBytes per own node, from n0), for the core's Zone engine. */
-  get region(): { wheels: number; wheelBytes: number } {
-    return { wheels: this.wheels, wheelBytes: this.wheelBytes };
-  }
-
   /** Node n's wheel (n one of this instance's nodes). */
   wheel(n: number): number {
     return this.wheels + (n - this.s.n0) * this.wheelBytes;

@@ -351,19 +351,9 @@ export class ZoneField {
     return this.master[z] + (1 + (v % this.copies)) * this.ztBytes[z];
   }
 
-  /**
-   * What the core's Zone engine takes over when it runs this field's Zone
-   * side (zone-engine.ts): the tables' layout in core memory and the
-   * per-node and per-Zone state, as it is after init().
-   */
-  engineState() {
-    return {
-      ring: this.ring, copies: this.copies, master: this.master, ztBytes: this.ztBytes, rowsAt: this.rowsAt,
-      taken: this.taken, delivered: this.delivered, uploaded: this.uploaded, snapTime: this.snapTime, aggS: this.aggS, aggH: this.aggH,
-      replica: this.replica, lastHeard: this.lastHeard, lastMeasMs: this.lastMeasMs, reportsQueued: this.reportsInFlight,
-      aggBlock: this.aggBlock, aggOut: this.aggOut, offsetsPtr: this.offsetsPtr, reportDelayNs: this.reportDelayNs,
-      rowSilenceNs: this.silenceNs, alpha: this.alpha, guard: this.guard, projection: this.projection,
-    };
+  /** The sizes and delays the core's Zone engine lays its own Z-HAF tables out with (zone-engine.ts). */
+  engineState(): { ring: number; copies: number; reportDelayNs: number; rowSilenceNs: number } {
+    return { ring: this.ring, copies: this.copies, reportDelayNs: this.reportDelayNs, rowSilenceNs: this.silenceNs };
   }
 
   rowsOffset(z: number): number {

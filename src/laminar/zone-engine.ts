@@ -18,12 +18,12 @@ import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import { Status } from "../core/status.js";
 import {
-  DA_BYTES, EF, EM, EMIT_BYTES, END_SLOTS, ENGINE_BLOCK_BYTES, EV_BYTES, HOST_EVENT, HOST_MESSAGE, RAN_TO, RING_DESC,
-  ROOM_DAS, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING, RR_BITS, STREAM_BYTES,
+  DA_BYTES, EF, EM, EMIT_BYTES, END_SLOTS, ENGINE_BLOCK_BYTES, EV_BYTES, HOST_EVENT, HOST_MESSAGE, RAN_TO, STREAM_BYTES,
 } from "../core/engine-layout.js";
 import type { EventQueue } from "../sim/event-queue.js";
 import type { Rng } from "../sim/rng.js";
-import { REC, type Mailbox } from "./mailbox.js";
+import type { Timings } from "./timings.js";
+import type { Mailbox } from "./mailbox.js";
 import type { RunMetrics } from "../metrics/run-metrics.js";
 import type { ZoneField } from "./zhaf.js";
 
@@ -45,26 +45,21 @@ export function usesEngine(c: Config): boolean {
 }
 
 
-/** What the engine takes over from the model at attach(). */
+/** What the engine is built from (the model's configuration, cluster and streams, before its start()). */
 export interface ZoneSide {
   c: Config;
   nodes: number;
   zones: number;
   atoms: number;
   rowBytes: number;
-  n0: number; n1: number; z0: number; z1: number;
-  timings: { hopNs: number; deltaNs: number; windowNs: number; silenceNs: number; deadlineNs: number; reportNs: number;
-    minReportGapNs: number; broadcastNs: number; staleNs: number; ttlNs: number };
-  zoneOf: Int32Array;
+  z0: number;
+  z1: number;
+  timings: Timings;
   offsets: Int32Array;
+  /** The nodes' bitmap rows in core memory (as the cluster laid them out, rigid jobs taken). */
   bitmaps: number;
-  free: Int32Array;
-  nextReport: Float64Array;
-  zhaf: ReturnType<ZoneField["engineState"]>;
-  wheels: { wheels: number; wheelBytes: number };
-  probeBlock: number;
-  zig: number;
-  runOutPtr: number;
+  /** The Z-HAF ring and table copies, the report delay and row silence (zhaf.ts). */
+  zhaf: { ring: number; copies: number; reportDelayNs: number; rowSilenceNs: number };
   rZone: Rng[];
   rNet: Rng[];
   rReport: Rng[];
@@ -72,6 +67,10 @@ export interface ZoneSide {
 
 /** The engine of one model instance (a run, or one Zone partition of it). */
 export class ZoneEngine {
+  /** Initial capacity of the DA table and the event queue (they grow on demand; tests set it small to exercise growth). */
+  static initialCapacity = 1 << 14;
+  /** Set by init(): the engine's tables exist. */
+  private ready = false;
   readonly block: number;
   readonly queue: CoreQueue;
   private readonly k: CoreExports;
@@ -81,8 +80,6 @@ export class ZoneEngine {
   private emitN = 0;
   /** Counters as last carried to the model (they are carried as differences). */
   private readonly last = new Float64Array(ENGINE_BLOCK_BYTES / 8);
-  /** Report-ring record size in 32-bit words. */
-  private ringRec = 0;
 
   /** Views of core memory, rebuilt after every allocation (the only thing that grows it once the model is built). */
   private f64!: Float64Array;
@@ -96,8 +93,8 @@ export class ZoneEngine {
     }
     this.block = core.arena.alloc(ENGINE_BLOCK_BYTES, 16);
     core.arena.u8.fill(0, this.block, this.block + ENGINE_BLOCK_BYTES);
-    const cap = 1 << 14, q = this.alloc(this.k.engineQueueBytes(cap), 16);
-    this.check(this.k.engineQueueInit(this.block, q, cap), "engineQueueInit");
+    this.f64 = core.arena.f64;
+    this.i32 = core.arena.i32;
     this.queue = new CoreQueue(this);
   }
 
@@ -134,117 +131,60 @@ export class ZoneEngine {
     return p;
   }
 
-  /** Take over the Zone side from the model, as it is after its start(). */
-  attach(s: ZoneSide): void {
-    const c = s.c, t = s.timings, z = s.zhaf, A = s.atoms, Z = s.zones;
-    if (z.reportsQueued !== 0) throw new Error("zone engine: attach after reports were sent");
+  /**
+   * Lay the engine out and start it (engineInit): the Zone side as the model
+   * has it after its start(), every node's state published as snapshot 0,
+   * each own node's first report drawn and each own Zone's first snapshot
+   * scheduled. The streams are the model's, not yet drawn from.
+   */
+  init(s: ZoneSide): void {
+    const c = s.c, t = s.timings, z = s.zhaf, Z = s.zones;
     const f = (i: number, v: number) => this.setf(i, v), n = (i: number, v: number) => this.seti(i, v);
     f(EF.HOP, t.hopNs); f(EF.DELTA, t.deltaNs); f(EF.WINDOW, t.windowNs); f(EF.SILENCE, t.silenceNs); f(EF.DEADLINE, t.deadlineNs);
     f(EF.REPORT, t.reportNs); f(EF.MIN_GAP, t.minReportGapNs); f(EF.BROADCAST, t.broadcastNs); f(EF.STALE, t.staleNs); f(EF.TTL, t.ttlNs);
-    n(EF.TOUCH_BOUND, Math.floor(t.broadcastNs / t.minReportGapNs) + 2);
     f(EF.REPORT_DELAY, z.reportDelayNs); f(EF.ROW_SILENCE, z.rowSilenceNs);
     f(EF.LOSS, c.network.loss); f(EF.OS_JITTER_MS, c.network.osJitterMs); f(EF.PATIENCE_FLOOR, c.da.patienceFloor);
     f(EF.ACTION_COST, c.da.actionCost); f(EF.REDIRECT_COST, c.da.redirectCost); f(EF.BOUNCE_COST, c.da.bounceCost);
     f(EF.RESERVE, c.reservation.enabled ? 1 : 0); f(EF.DEPOSIT, c.reservation.deposit); f(EF.BITMAP_NS, c.costs.bitmapNs);
-    f(EF.CANDIDATES, c.da.candidates); f(EF.REPORT_JITTER, c.zhaf.reportJitter); f(EF.ALPHA, z.alpha);
-    n(EF.GUARD, z.guard ? 1 : 0); n(EF.PROJECTION, z.projection ? 1 : 0);
-    n(EF.RING, z.ring); n(EF.COPIES, z.copies); n(EF.ATOMS, A); n(EF.ROW_BYTES, s.rowBytes); n(EF.NODES, s.nodes); n(EF.ZONES, Z);
-    n(EF.N0, s.n0); n(EF.N1, s.n1); n(EF.Z0, s.z0); n(EF.Z1, s.z1);
-    // per node
-    n(EF.ZONE_OF, this.put(s.zoneOf));
+    f(EF.CANDIDATES, c.da.candidates); f(EF.REPORT_JITTER, c.zhaf.reportJitter); f(EF.ALPHA, c.zhaf.smoothing);
+    f(EF.GAMMA, c.da.lambda); f(EF.SIGMA, c.da.noiseSigma); f(EF.DEGRADE_HEAT, c.zhaf.degradeHeat);
+    n(EF.GUARD, c.zhaf.missingnessGuard ? 1 : 0); n(EF.PROJECTION, c.zhaf.projection ? 1 : 0);
+    n(EF.RING, z.ring); n(EF.COPIES, z.copies); n(EF.ATOMS, s.atoms); n(EF.ROW_BYTES, s.rowBytes); n(EF.NODES, s.nodes); n(EF.ZONES, Z);
+    n(EF.Z0, s.z0); n(EF.Z1, s.z1); n(EF.DA_CAP, ZoneEngine.initialCapacity);
     n(EF.OFFSETS, this.put(s.offsets));
     n(EF.BITMAPS, s.bitmaps);
-    n(EF.FREE, this.put(s.free));
-    n(EF.Q_HEAD, this.put(new Int32Array(s.nodes).fill(-1)));
-    n(EF.Q_TAIL, this.put(new Int32Array(s.nodes).fill(-1)));
-    n(EF.WINDOW_AT, this.put(new Float64Array(s.nodes).fill(Infinity)));
-    n(EF.NEXT_REPORT, this.put(s.nextReport));
-    n(EF.REPLICA, this.put(z.replica));
-    n(EF.LAST_HEARD, this.put(z.lastHeard));
-    n(EF.LAST_MEAS, this.put(z.lastMeasMs));
-    // per Zone
-    n(EF.TAKEN, this.put(z.taken)); n(EF.DELIVERED, this.put(z.delivered)); n(EF.UPLOADED, this.put(z.uploaded));
-    n(EF.SNAP_TIME, this.put(z.snapTime)); n(EF.AGG_S, this.put(z.aggS)); n(EF.AGG_H, this.put(z.aggH));
-    n(EF.MASTER, this.put(Int32Array.from(z.master))); n(EF.ZT_BYTES, this.put(z.ztBytes)); n(EF.ROWS_AT, this.put(z.rowsAt));
-    n(EF.FORFEIT, this.put(new Float64Array(Z)));
     for (const [field, rs] of [[EF.R_ZONE, s.rZone], [EF.R_NET, s.rNet], [EF.R_REPORT, s.rReport]] as const) {
       const p = this.alloc(Z * STREAM_BYTES, 16);
       for (let i = 0; i < Z; i++) rs[i].saveState(this.i32, (p + i * STREAM_BYTES) >> 2);
       n(field, p);
     }
-    // report rings, one per Zone (records as zhaf.ts's: measure time, node, S, H, then the bitmap)
-    this.ringRec = Math.ceil((4 * (RR_BITS + s.rowBytes / 4)) / 64) * 16;
-    n(EF.RING_REC, this.ringRec);
-    const rings = this.alloc(Z * RING_DESC, 16);
-    n(EF.RINGS, rings);
-    for (let i = 0; i < Z; i++) {
-      const cap = 4 * (s.offsets[i + 1] - s.offsets[i]) + 16;
-      const r = this.alloc(cap * this.ringRec * 4, 16), d = (rings + i * RING_DESC) >> 2, i32 = this.i32;
-      i32[d] = r; i32[d + 1] = cap; i32[d + 2] = 0; i32[d + 3] = 0;
-    }
-    // DAs
-    this.growDas(1 << 14);
-    // reservation wheels (the model's, initialised) and their owners
-    const own = s.n1 - s.n0;
-    n(EF.WHEELS, s.wheels.wheels); n(EF.WHEEL_BYTES, s.wheels.wheelBytes);
-    n(EF.WHEEL_OWNER, this.put(new Int32Array(c.reservation.enabled ? own * A : 1).fill(-1)));
-    n(EF.WHEEL_CHECK, this.put(new Float64Array(c.reservation.enabled ? own : 1).fill(Infinity)));
-    n(EF.WHEEL_OUT, this.alloc(4 * A, 16));
-    // outbox
-    n(EF.OUTBOX, this.alloc(1024 * REC * 8, 8)); n(EF.OUT_CAP, 1024); n(EF.OUT_N, 0);
-    // kernels' blocks and scratch
-    n(EF.PROBE, s.probeBlock); n(EF.ZIG, s.zig); n(EF.ROW0, this.alloc(s.rowBytes, 16)); n(EF.RUN_OUT, s.runOutPtr);
-    n(EF.AGG_BLOCK, z.aggBlock); n(EF.AGG_OUT, z.aggOut); n(EF.AGG_OFFSETS, z.offsetsPtr);
+    n(EF.HEAP_CAP, ZoneEngine.initialCapacity);
+    const bytes = this.k.engineBytes(this.block);
+    this.check(bytes, "engineBytes");
+    const base = this.alloc(bytes, 16);
+    this.check(this.k.engineInit(this.block, base, bytes), "engineInit");
+    this.ready = true;
     this.emitCap = 4096;
     this.emitAt = this.alloc(this.emitCap * EMIT_BYTES, 8);
   }
 
-  /** Room for `cap` DAs: records, free list, masks and the arbitration batch (copied over). */
-  private growDas(cap: number): void {
-    const old = this.geti(EF.DA_CAP), rb = this.geti(EF.ROW_BYTES);
-    const das = this.alloc(cap * DA_BYTES, 16), free = this.alloc(cap * 4, 16), masks = this.alloc(cap * rb, 16), batch = this.alloc(cap * 4, 16);
-    const u8 = this.core.arena.u8;
-    if (old > 0) {
-      u8.copyWithin(das, this.geti(EF.DAS), this.geti(EF.DAS) + old * DA_BYTES);
-      u8.copyWithin(free, this.geti(EF.DA_FREE), this.geti(EF.DA_FREE) + old * 4);
-      u8.copyWithin(masks, this.geti(EF.MASKS), this.geti(EF.MASKS) + old * rb);
-    }
-    this.seti(EF.DAS, das); this.seti(EF.DA_FREE, free); this.seti(EF.MASKS, masks); this.seti(EF.BATCH, batch);
-    this.seti(EF.DA_CAP, cap);
+  /** The aggregates of Zone z's snapshot 0 (for the gateway's table at the start). */
+  initialAggregate(z: number): [number, number] {
+    const i = z * this.geti(EF.RING);
+    return [this.f64[(this.geti(EF.AGG_S) >> 3) + i], this.f64[(this.geti(EF.AGG_H) >> 3) + i]];
   }
 
-  /** Grow what the engine asked room for (E_FULL). */
+  /** Grow what the engine asked room for (E_FULL): a new region for the table, which the core moves there. */
   private makeRoom(): void {
-    const what = this.geti(EF.ROOM_WHAT), need = this.geti(EF.ROOM_NEED), u8 = () => this.core.arena.u8;
-    const grown = (have: number) => { let c = Math.max(have, 16); while (c < need) c *= 2; return c; };
-    if (what === ROOM_DAS) {
-      this.growDas(grown(this.geti(EF.DA_CAP)) * 2);
-    } else if (what === ROOM_HEAP) {
-      const cap = grown(this.geti(EF.HEAP_CAP)) * 2, p = this.alloc(this.k.engineQueueBytes(cap), 16);
-      this.check(this.k.engineQueueMove(this.block, p, cap), "engineQueueMove");
-    } else if (what === ROOM_OUTBOX) {
-      const cap = grown(this.geti(EF.OUT_CAP)) * 2, p = this.alloc(cap * REC * 8, 8), old = this.geti(EF.OUTBOX);
-      u8().copyWithin(p, old, old + this.geti(EF.OUT_N) * REC * 8);
-      this.seti(EF.OUTBOX, p); this.seti(EF.OUT_CAP, cap);
-    } else if (what >= ROOM_RING && (what - ROOM_RING) % 16 === 0) {
-      // a Zone's report ring: its records in order, from the head, into a larger region
-      const z = (what - ROOM_RING) / 16, d = (this.geti(EF.RINGS) + z * RING_DESC) >> 2;
-      let i32 = this.i32;
-      const recs = i32[d], cap = i32[d + 1], head = i32[d + 2], size = i32[d + 3], bytes = this.ringRec * 4;
-      const ncap = grown(cap + need) * 2, p = this.alloc(ncap * bytes, 16);
-      for (let i = 0; i < size; i++) {
-        const j = (head + i) % cap;
-        u8().copyWithin(p + i * bytes, recs + j * bytes, recs + (j + 1) * bytes);
-      }
-      i32 = this.i32;
-      i32[d] = p; i32[d + 1] = ncap; i32[d + 2] = 0;
-    } else {
-      throw new Error(`zone engine: asked for room of unknown kind ${what}`);
-    }
+    const bytes = this.k.engineRoomBytes(this.block);
+    this.check(bytes, "engineRoomBytes");
+    const p = this.alloc(bytes, 16);
+    this.check(this.k.engineGrow(this.block, p, bytes), "engineGrow");
   }
 
   /** Post (kind, subject) delay ns from now on the engine's queue (the host's events and the Zones' alike). */
   post(delay: number, kind: number, subject: number): void {
+    if (!this.ready) throw new Error("zone engine: an event posted before the engine was laid out (the model's start())");
     for (;;) {
       const r = this.k.enginePost(this.block, delay, kind, subject);
       if (r === 0) return;

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/core/paths.js";
 import type { SimResult } from "../../src/laminar/result.js";
-import { engineUnsupported, usesEngine } from "../../src/laminar/zone-engine.js";
+import { engineUnsupported, usesEngine, ZoneEngine } from "../../src/laminar/zone-engine.js";
 
 // worker threads load the built files
 const { runLaminarParallel } = (await import(pathToFileURL(join(packageRoot(), "dist", "src", "run", "threads.js")).href)) as typeof import("../../src/run/threads.js");
@@ -51,6 +51,17 @@ describe("the core's Zone engine gives the TypeScript model's result", () => {
       expect(outcome(core)).toBe(outcome(ts));
     });
   }
+
+  it("when every table starts small and grows (DAs, events, outbox, report rings)", () => {
+    const before = ZoneEngine.initialCapacity;
+    ZoneEngine.initialCapacity = 16;
+    try {
+      const [ts, core] = both([...base, "zhaf.syncDelayMs=120", "reservation.enabled=true"]);
+      expect(outcome(core)).toBe(outcome(ts));
+    } finally {
+      ZoneEngine.initialCapacity = before;
+    }
+  });
 
   it("on 2 and 4 partitions", () => {
     // a partitioned run replicates the gateway's events in each partition: the event count is the partitioned model's

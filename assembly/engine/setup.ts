@@ -1,0 +1,314 @@
+// A Zone engine laid out and started by the core itself (engineInit), for
+// a host that is not the TypeScript model: the host writes the parameters
+// into the block (durations, costs, sizes, the Zone offsets, the nodes'
+// bitmaps and each Zone's three stream states: docs/abi.md, "Zone
+// engine"), gives one region of engineBytes(block) bytes, and the core lays
+// out every table in it and sets the state the TypeScript model has after
+// its start(): every node's row published in snapshot 0 and read by every
+// replica, each node's first report time drawn, each Zone's first snapshot
+// scheduled. A table that later needs room (E_FULL from a run) moves to a
+// region of engineRoomBytes(block) bytes the host gives engineGrow.
+import { E_ARG, E_ATOMS, E_COUNT, E_ID, OK } from "../abi";
+import { wheelBytes, wheelInit } from "../wheel";
+import { fdExp, fdLog } from "../libm";
+import { streamFloat } from "../stream";
+import { ZIG_BYTES, ZIG_FN, ZIG_WN } from "../stream";
+import {
+  C_ATOMS, C_CAND, C_DEGRADE_AGE, C_GAMMA, C_NOISE, PROBE_BYTES, P_SEEN, P_SIGMA, P_ZIG,
+  Z_DEGRADE_AGE, Z_DEGRADE_HEAT, Z_OFFSETS, Z_OUT_HEAT, Z_OUT_SLACK, Z_ZONES,
+} from "../blocks";
+import {
+  DA_BYTES, F_AGG_BLOCK, F_AGG_H, F_AGG_OFFSETS, F_AGG_OUT, F_AGG_S, F_ATOMS, F_BATCH, F_BITMAPS, F_BROADCAST, F_CANDIDATES,
+  F_COPIES, F_DA_CAP, F_DA_FREE, F_DA_FREE_TOP, F_DA_FRESH, F_DA_LIVE, F_DAS, F_DEGRADE_HEAT, F_DELIVERED, F_FORFEIT, F_FREE,
+  F_GAMMA, F_GUARD, F_HEAP_CAP, F_HEAP_SIZE, F_LAST_HEARD, F_LAST_MEAS, F_MASKS, F_MASTER, F_MIN_GAP, F_N0, F_N1,
+  F_NEXT_REPORT, F_NODES, F_OFFSETS, F_OUT_CAP, F_OUT_N, F_OUTBOX, F_PROBE, F_Q_HEAD, F_Q_TAIL, F_R_REPORT, F_REPLICA,
+  F_REPORT, F_REPORT_DELAY, F_RING, F_RING_REC, F_RINGS, F_ROOM_NEED, F_ROOM_WHAT, F_ROW0, F_ROW_BYTES, F_ROWS_AT,
+  F_RUN_OUT, F_SIGMA, F_SNAP_TIME, F_TAKEN, F_TOUCH_BOUND, F_UPLOADED, F_WHEEL_BYTES, F_WHEEL_CHECK, F_WHEEL_OUT,
+  F_WHEEL_OWNER, F_WHEELS, F_WINDOW_AT, F_Z0, F_Z1, F_ZIG, F_ZONE_OF, F_ZONES, F_ZT_BYTES, F_RESERVE, F_STALE,
+  K_SNAPSHOT, REC, RING_DESC, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING, RR_BITS, STREAM_BYTES, EV_BYTES,
+} from "./layout";
+import { enter, geti, getf, ptr, seti, setf } from "./state";
+import { F_NOW, F_SEQ } from "./layout";
+import { push, queueBytes, queueInit, queueMove } from "./events";
+import { initSnapshot } from "./zone";
+
+/** A bump allocator over the region being laid out. */
+let top: usize = 0;
+// @ts-ignore: decorator
+@inline function take(bytes: i64): usize {
+  const p = (top + 15) & ~<usize>15;
+  top = p + <usize>bytes;
+  return p;
+}
+
+/** The sizes engineInit lays out, from the block's parameters (E_* when they are out of range). */
+function check(): i32 {
+  const N = geti(F_NODES), Z = geti(F_ZONES), A = geti(F_ATOMS);
+  if (A < 64 || A > 1024 || (A & 63) != 0) return E_ATOMS;
+  if (N < 1 || N > (1 << 22) || Z < 1 || Z > N) return E_COUNT;
+  if (geti(F_ROW_BYTES) != A >> 3) return E_ARG;
+  if (geti(F_RING) < 2 || geti(F_COPIES) < 1 || geti(F_COPIES) > geti(F_RING)) return E_ARG;
+  if (geti(F_DA_CAP) < 16 || geti(F_HEAP_CAP) < 16 || geti(F_DA_CAP) > (1 << 24) || geti(F_HEAP_CAP) > (1 << 24)) return E_COUNT;
+  const k = <i32>getf(F_CANDIDATES);
+  if (k < 1 || k > 4096) return E_ARG;
+  const offs = ptr(F_OFFSETS);
+  if (load<i32>(offs) != 0 || load<i32>(offs + (<usize>Z << 2)) != N) return E_ID;
+  for (let z = 0; z < Z; z++) {
+    const nz = load<i32>(offs + (<usize>(z + 1) << 2)) - load<i32>(offs + (<usize>z << 2));
+    if (nz < 1 || nz > 65536) return E_ID;
+  }
+  if (!(getf(F_REPORT) >= 1) || !(getf(F_BROADCAST) >= 1) || !(getf(F_MIN_GAP) >= 1)) return E_ARG;
+  return OK;
+}
+
+function maxZone(): i32 {
+  const offs = ptr(F_OFFSETS), Z = geti(F_ZONES);
+  let m = 1;
+  for (let z = 0; z < Z; z++) m = max(m, load<i32>(offs + (<usize>(z + 1) << 2)) - load<i32>(offs + (<usize>z << 2)));
+  return m;
+}
+
+/** Lay the tables out from `base` (when write), returning the end. */
+function layout(base: usize, write: bool): usize {
+  top = base;
+  const N = geti(F_NODES), Z = geti(F_ZONES), A = geti(F_ATOMS), rb = geti(F_ROW_BYTES), ring = geti(F_RING);
+  const copies = geti(F_COPIES), offs = ptr(F_OFFSETS), k = <i32>getf(F_CANDIDATES), dc = geti(F_DA_CAP);
+  // (no arrays of field indices here: a literal would allocate, and the core never allocates)
+  let p = take(<i64>N << 2); if (write) seti(F_ZONE_OF, <i32>p);
+  p = take(<i64>N << 2); if (write) seti(F_FREE, <i32>p);
+  p = take(<i64>N << 2); if (write) seti(F_Q_HEAD, <i32>p);
+  p = take(<i64>N << 2); if (write) seti(F_Q_TAIL, <i32>p);
+  p = take(<i64>N << 2); if (write) seti(F_REPLICA, <i32>p);
+  p = take(<i64>N << 3); if (write) seti(F_WINDOW_AT, <i32>p);
+  p = take(<i64>N << 3); if (write) seti(F_NEXT_REPORT, <i32>p);
+  p = take(<i64>N << 3); if (write) seti(F_LAST_HEARD, <i32>p);
+  p = take(<i64>N << 3); if (write) seti(F_LAST_MEAS, <i32>p);
+  p = take(<i64>Z << 2); if (write) seti(F_TAKEN, <i32>p);
+  p = take(<i64>Z << 2); if (write) seti(F_DELIVERED, <i32>p);
+  p = take(<i64>Z << 2); if (write) seti(F_UPLOADED, <i32>p);
+  p = take(<i64>Z << 2); if (write) seti(F_MASTER, <i32>p);
+  p = take(<i64>Z << 2); if (write) seti(F_ZT_BYTES, <i32>p);
+  p = take(<i64>Z << 2); if (write) seti(F_ROWS_AT, <i32>p);
+  p = take(<i64>Z * ring << 3); if (write) seti(F_SNAP_TIME, <i32>p);
+  p = take(<i64>Z * ring << 3); if (write) seti(F_AGG_S, <i32>p);
+  p = take(<i64>Z * ring << 3); if (write) seti(F_AGG_H, <i32>p);
+  p = take(<i64>Z << 3); if (write) seti(F_FORFEIT, <i32>p);
+  // Zone tables: field (f32[5 nz], rounded to 16 bytes) and bitmap rows, a master and `copies` published versions each
+  for (let z = 0; z < Z; z++) {
+    const nz = load<i32>(offs + (<usize>(z + 1) << 2)) - load<i32>(offs + (<usize>z << 2));
+    const fieldBytes = ((20 * nz + 15) >> 4) << 4, zt = fieldBytes + (((nz * rb) + 15) >> 4 << 4);
+    const p = take(<i64>(1 + copies) * zt);
+    if (write) {
+      store<i32>(ptr(F_MASTER) + (<usize>z << 2), <i32>p);
+      store<i32>(ptr(F_ZT_BYTES) + (<usize>z << 2), zt);
+      store<i32>(ptr(F_ROWS_AT) + (<usize>z << 2), fieldBytes);
+    }
+  }
+  // report rings
+  const rec = ((4 * (RR_BITS + (rb >> 2)) + 63) >> 6) << 4;
+  { const p = take(<i64>Z * RING_DESC); if (write) { seti(F_RINGS, <i32>p); seti(F_RING_REC, rec); } }
+  for (let z = 0; z < Z; z++) {
+    const nz = load<i32>(offs + (<usize>(z + 1) << 2)) - load<i32>(offs + (<usize>z << 2));
+    const cap = 4 * nz + 16, p = take(<i64>cap * rec * 4);
+    if (write) {
+      const d = ptr(F_RINGS) + <usize>z * RING_DESC;
+      store<i32>(d, <i32>p); store<i32>(d, cap, 4); store<i32>(d, 0, 8); store<i32>(d, 0, 12);
+    }
+  }
+  // DAs: records, free list, masks, the arbitration batch
+  { const p = take(<i64>dc * (DA_BYTES + 8 + rb)); if (write) placeDas(p, dc); }
+  // wheels
+  const wb = wheelBytes(A);
+  { const p = take(<i64>N * wb); if (write) { seti(F_WHEELS, <i32>p); seti(F_WHEEL_BYTES, wb); } }
+  { const p = take(<i64>N * A << 2); if (write) seti(F_WHEEL_OWNER, <i32>p); }
+  { const p = take(<i64>N << 3); if (write) seti(F_WHEEL_CHECK, <i32>p); }
+  { const p = take(<i64>A << 2); if (write) seti(F_WHEEL_OUT, <i32>p); }
+  // outbox
+  { const p = take(1024 * REC * 8); if (write) { seti(F_OUTBOX, <i32>p); seti(F_OUT_CAP, 1024); seti(F_OUT_N, 0); } }
+  // probe action: block, ziggurat tables, sampling scratch, candidates, noise
+  { const p = take(PROBE_BYTES); if (write) seti(F_PROBE, <i32>p); }
+  { const p = take(ZIG_BYTES); if (write) seti(F_ZIG, <i32>p); }
+  const seen = take(<i64>((maxZone() + 31) >> 5) << 2), cand = take(<i64>k << 2), noise = take(<i64>k << 2);
+  if (write) {
+    const b = ptr(F_PROBE);
+    memory.fill(b, 0, PROBE_BYTES);
+    store<u32>(b + C_CAND, <u32>cand);
+    store<u32>(b + C_NOISE, <u32>noise);
+    store<u32>(b + P_SEEN, <u32>seen);
+    store<u32>(b + P_ZIG, ptr(F_ZIG));
+    store<i32>(b + C_ATOMS, A);
+    store<f32>(b + C_GAMMA, <f32>getf(F_GAMMA));
+    store<f32>(b + C_DEGRADE_AGE, <f32>1e20);
+    store<f64>(b + P_SIGMA, getf(F_SIGMA));
+    memory.fill(seen, 0, <usize>((maxZone() + 31) >> 5) << 2);
+  }
+  // scratch: a row copy, a bitmap query's answer, zoneAggregate's block, offsets and answer
+  { const p = take(rb); if (write) seti(F_ROW0, <i32>p); }
+  { const p = take(16); if (write) seti(F_RUN_OUT, <i32>p); }
+  const ab = take(48), ao = take(8), out = take(8);
+  if (write) {
+    seti(F_AGG_BLOCK, <i32>ab); seti(F_AGG_OFFSETS, <i32>ao); seti(F_AGG_OUT, <i32>out);
+    memory.fill(ab, 0, 48);
+    store<u32>(ab + Z_OFFSETS, <u32>ao);
+    store<i32>(ab + Z_ZONES, 1);
+    store<f32>(ab + Z_DEGRADE_AGE, <f32>1e20);
+    store<f32>(ab + Z_DEGRADE_HEAT, <f32>getf(F_DEGRADE_HEAT));
+    store<u32>(ab + Z_OUT_SLACK, <u32>out);
+    store<u32>(ab + Z_OUT_HEAT, <u32>(out + 4));
+  }
+  // the event queue
+  { const p = take(queueBytes(geti(F_HEAP_CAP))); if (write) queueInit(p, geti(F_HEAP_CAP)); }
+  return top;
+}
+
+function placeDas(p: usize, cap: i32): void {
+  const rb = <usize>geti(F_ROW_BYTES);
+  seti(F_DAS, <i32>p);
+  seti(F_DA_FREE, <i32>(p + <usize>cap * DA_BYTES));
+  seti(F_BATCH, <i32>(p + <usize>cap * (DA_BYTES + 4)));
+  seti(F_MASKS, <i32>(p + <usize>cap * (DA_BYTES + 8)));
+  seti(F_DA_CAP, cap);
+  void rb;
+}
+
+/** Bytes engineInit needs for the parameters in the block (or an E_* code). */
+export function engineBytes(block: usize): f64 {
+  enter(block);
+  const e = check();
+  if (e != OK) return <f64>e;
+  return <f64>(layout(0, false) + 16);
+}
+
+/** The ziggurat's tables (src/sim/ziggurat.ts setup, with V8's exp and log: the same bits). */
+function zigTables(zig: usize): void {
+  const m1: f64 = 2147483648, vn: f64 = 9.91256303526217e-3, R: f64 = 3.442619855899;
+  let dn = R, tn = dn;
+  const q = vn / fdExp(-0.5 * dn * dn);
+  store<u32>(zig, <u32>Math.floor((dn / q) * m1));
+  store<u32>(zig, 0, 4);
+  store<f64>(zig + ZIG_WN, q / m1);
+  store<f64>(zig + ZIG_WN + 127 * 8, dn / m1);
+  store<f64>(zig + ZIG_FN, 1);
+  store<f64>(zig + ZIG_FN + 127 * 8, fdExp(-0.5 * dn * dn));
+  for (let i = 126; i >= 1; i--) {
+    dn = Math.sqrt(-2 * fdLog(vn / dn + fdExp(-0.5 * dn * dn)));
+    store<u32>(zig + (<usize>(i + 1) << 2), <u32>Math.floor((dn / tn) * m1));
+    tn = dn;
+    store<f64>(zig + ZIG_FN + (<usize>i << 3), fdExp(-0.5 * dn * dn));
+    store<f64>(zig + ZIG_WN + (<usize>i << 3), dn / m1);
+  }
+}
+
+/**
+ * Lay the engine out in [base, base + bytes) and start it (see the file
+ * header): E_COUNT / E_ARG / E_ATOMS / E_ID for parameters out of range,
+ * E_BOUNDS when the region is too small or outside memory.
+ */
+export function engineInit(block: usize, base: usize, bytes: f64): i32 {
+  enter(block);
+  const e = check();
+  if (e != OK) return e;
+  const need = <f64>(layout(0, false) + 16);
+  if (base < __heap_base || bytes < need || <f64>base + bytes > <f64>memory.size() * 65536) return -2;
+  const N = geti(F_NODES), Z = geti(F_ZONES), A = geti(F_ATOMS), offs = ptr(F_OFFSETS);
+  // the caller's tables: offsets, bitmaps and streams were checked by check() for sizes only
+  // the Zones [z0, z1) this engine runs: all of them, or a partition's share (perhaps none)
+  const z0 = geti(F_Z0), z1 = geti(F_Z1);
+  if (z0 < 0 || z1 > Z || z0 > z1) return E_ID;
+  layout(base, true);
+  enter(block); // the tables' pointers are set now
+  seti(F_Z0, z0); seti(F_Z1, z1);
+  const n0 = load<i32>(offs + (<usize>z0 << 2)), n1 = load<i32>(offs + (<usize>z1 << 2));
+  seti(F_N0, n0); seti(F_N1, n1);
+  setf(F_NOW, 0); setf(F_SEQ, 0);
+  for (let i = 100; i < 140; i++) setf(i, 0);
+  seti(F_DA_LIVE, 0); seti(F_DA_FRESH, 0); seti(F_DA_FREE_TOP, 0); seti(F_ROOM_WHAT, -1);
+  seti(F_TOUCH_BOUND, <i32>Math.floor(getf(F_BROADCAST) / getf(F_MIN_GAP)) + 2);
+  zigTables(ptr(F_ZIG));
+  const rb = <usize>geti(F_ROW_BYTES), bitmaps = ptr(F_BITMAPS);
+  for (let z = 0; z < Z; z++) {
+    for (let n = load<i32>(offs + (<usize>z << 2)), end = load<i32>(offs + (<usize>(z + 1) << 2)); n < end; n++) {
+      store<i32>(ptr(F_ZONE_OF) + (<usize>n << 2), z);
+    }
+  }
+  for (let n = 0; n < N; n++) {
+    let free = 0;
+    const r = bitmaps + <usize>n * rb;
+    for (let w: usize = 0; w < rb; w += 8) free += <i32>popcnt<u64>(load<u64>(r + w));
+    store<i32>(ptr(F_FREE) + (<usize>n << 2), free);
+    store<i32>(ptr(F_Q_HEAD) + (<usize>n << 2), -1);
+    store<i32>(ptr(F_Q_TAIL) + (<usize>n << 2), -1);
+    store<f64>(ptr(F_WINDOW_AT) + (<usize>n << 3), Infinity);
+    store<f64>(ptr(F_LAST_HEARD) + (<usize>n << 3), getf(F_REPORT_DELAY));
+    store<f64>(ptr(F_LAST_MEAS) + (<usize>n << 3), 0);
+  }
+  for (let n = n0; n < n1; n++) {
+    store<f64>(ptr(F_WHEEL_CHECK) + (<usize>(n - n0) << 3), Infinity);
+    if (getf(F_RESERVE) != 0) wheelInit(ptr(F_WHEELS) + <usize>(n - n0) * <usize>geti(F_WHEEL_BYTES), A, 0);
+  }
+  memory.fill(ptr(F_WHEEL_OWNER), 0xff, <usize>N * <usize>A << 2);
+  memory.fill(ptr(F_FORFEIT), 0, <usize>Z << 3);
+  // Z-HAF: every master row from the node's state at time 0, published as version 0 to every replica
+  for (let z = 0; z < Z; z++) initSnapshot(z);
+  // each own node's first report, then each own Zone's first snapshot
+  for (let n = n0; n < n1; n++) {
+    const z = load<i32>(ptr(F_ZONE_OF) + (<usize>n << 2));
+    const u = streamFloat(ptr(F_R_REPORT) + <usize>z * STREAM_BYTES);
+    const x = u * getf(F_REPORT), r = Math.floor(x);
+    store<f64>(ptr(F_NEXT_REPORT) + (<usize>n << 3), x - r >= 0.5 ? r + 1 : r);
+  }
+  for (let z = z0; z < z1; z++) push(getf(F_BROADCAST), K_SNAPSHOT, z);
+  return OK;
+}
+
+/** Bytes the room the last E_FULL asked for needs (engineGrow's region). */
+export function engineRoomBytes(block: usize): f64 {
+  enter(block);
+  const what = geti(F_ROOM_WHAT), need = geti(F_ROOM_NEED);
+  if (what < 0 || (what >= ROOM_RING && (((what - ROOM_RING) & 15) != 0 || ((what - ROOM_RING) >> 4) >= geti(F_ZONES)))) return <f64>E_ARG;
+  if (what == 0) return <f64>grownCap(geti(F_DA_CAP), need) * <f64>(DA_BYTES + 8 + geti(F_ROW_BYTES)) + 16;
+  if (what == ROOM_HEAP) return <f64>queueBytes(grownCap(geti(F_HEAP_CAP), need)) + 16;
+  if (what == ROOM_OUTBOX) return <f64>grownCap(geti(F_OUT_CAP), need) * REC * 8 + 16;
+  const z = (what - ROOM_RING) >> 4, d = ptr(F_RINGS) + <usize>z * RING_DESC;
+  return <f64>grownCap(load<i32>(d, 4), load<i32>(d, 12) + need) * <f64>(geti(F_RING_REC) * 4) + 16;
+}
+
+/** The capacity a table grows to: doubled until it holds `need`, then doubled once more. */
+function grownCap(have: i32, need: i32): i32 {
+  let c = max(have, 16);
+  while (c < need) c <<= 1;
+  return c << 1;
+}
+
+/** Move the table the last E_FULL asked room for into [base, base + bytes) (engineRoomBytes(block) of them). */
+export function engineGrow(block: usize, base: usize, bytes: f64): i32 {
+  const need = engineRoomBytes(block);
+  if (need < 0) return <i32>need;
+  if (base < __heap_base || bytes < need || <f64>base + bytes > <f64>memory.size() * 65536) return -2;
+  const p = (base + 15) & ~<usize>15, what = geti(F_ROOM_WHAT), want = geti(F_ROOM_NEED);
+  if (what == 0) {
+    const old = geti(F_DA_CAP), cap = grownCap(old, want), rb = <usize>geti(F_ROW_BYTES);
+    const das = ptr(F_DAS), free = ptr(F_DA_FREE), masks = ptr(F_MASKS);
+    placeDas(p, cap);
+    enter(block);
+    memory.copy(ptr(F_DAS), das, <usize>old * DA_BYTES);
+    memory.copy(ptr(F_DA_FREE), free, <usize>old << 2);
+    memory.copy(ptr(F_MASKS), masks, <usize>old * rb);
+  } else if (what == ROOM_HEAP) {
+    queueMove(p, grownCap(geti(F_HEAP_CAP), want));
+  } else if (what == ROOM_OUTBOX) {
+    const cap = grownCap(geti(F_OUT_CAP), want);
+    memory.copy(p, ptr(F_OUTBOX), <usize>geti(F_OUT_N) * REC * 8);
+    seti(F_OUTBOX, <i32>p);
+    seti(F_OUT_CAP, cap);
+  } else if (what >= ROOM_RING && ((what - ROOM_RING) & 15) == 0 && ((what - ROOM_RING) >> 4) < geti(F_ZONES)) {
+    // a Zone's report ring: its records in order, from the head
+    const z = (what - ROOM_RING) >> 4, d = ptr(F_RINGS) + <usize>z * RING_DESC;
+    const recs = <usize>load<u32>(d), cap = load<i32>(d, 4), head = load<i32>(d, 8), size = load<i32>(d, 12);
+    const bytesRec = <usize>geti(F_RING_REC) << 2, ncap = grownCap(cap, size + want);
+    for (let i = 0; i < size; i++) memory.copy(p + <usize>i * bytesRec, recs + <usize>((head + i) % cap) * bytesRec, bytesRec);
+    store<i32>(d, <i32>p); store<i32>(d, ncap, 4); store<i32>(d, 0, 8);
+  } else return E_ARG;
+  seti(F_ROOM_WHAT, -1);
+  return OK;
+}
