@@ -6,12 +6,13 @@
 // at the first event at or after the host's next message (the host applies
 // it first), or when a table needs room (the host grows it and calls
 // again; nothing of the event has happened yet).
-import { E_ARG, E_COUNT, E_FULL, E_ID } from "../abi";
+import { checkBuf, E_ARG, E_COUNT, E_FULL, E_ID, E_K, OK } from "../abi";
+import { ready } from "./setup";
 import {
   BLOCK_BYTES, DA_ARRIVAL, DA_BYTES, DA_CLS, DA_DEPOSIT, DA_EMITTED, DA_EV, DA_FLAGS, DA_KEY, DA_M, DA_NODE, DA_PATIENCE,
   DA_SERVICE, DA_STATE, DA_TASK, DA_VERDICT, D_MOVING, EMIT_BYTES, EM_ARRIVAL, EM_BUDGET, EM_CLS, EM_EMITTED, EM_EV,
   EM_FLAGS, EM_KEY, EM_M, EM_NODE, EM_SERVICE, EM_TASK, EV_BYTES, F_DA_CAP, F_DA_LIVE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE,
-  F_HOP, F_HOST_KIND, F_TOUCH_BOUND, F_HOST_SUBJECT, F_NOW, F_OUT_CAP, F_OUT_N, F_PROCESSED, F_ROOM_NEED, F_ROOM_WHAT, K_ADDRESS,
+  F_HOP, F_HOST_KIND, F_TOUCH_BOUND, F_N0, F_N1, F_ATOMS, F_HOST_SUBJECT, F_NOW, F_OUT_CAP, F_OUT_N, F_PROCESSED, F_ROOM_NEED, F_ROOM_WHAT, K_ADDRESS,
   K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING,
 } from "./layout";
 import { addf, da, enter, geti, getf, ptr, seti, setf, zoneOf } from "./state";
@@ -76,7 +77,7 @@ function checkRoom(kind: i32, subject: i32, t: f64): i32 {
  * negative code.
  */
 export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
-  enter(block);
+  if (!ready(block)) return E_ARG;
   clearFault();
   if (isNaN(until) || until < getf(F_NOW) || isNaN(msgAt)) return E_ARG;
   for (;;) {
@@ -117,8 +118,8 @@ export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
 
 /** Schedule (kind, subject) `delay` ns (an integer >= 0) from now, in the engine's queue; E_FULL when it has no room. */
 export function enginePost(block: usize, delay: f64, kind: i32, subject: i32): i32 {
-  enter(block);
-  if (!(delay >= 0) || delay != Math.floor(delay)) return E_ARG;
+  if (!ready(block)) return E_ARG;
+  if (!(delay >= 0) || delay != Math.floor(delay) || getf(F_NOW) + delay > 9007199254740991 || kind < 0) return E_ARG;
   if (geti(F_HEAP_SIZE) + 1 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + 1);
   push(getf(F_NOW) + delay, kind, subject);
   return 0;
@@ -130,8 +131,17 @@ export function enginePost(block: usize, delay: f64, kind: i32, subject: i32): i
  * E_FULL (nothing done) when the DA table or the queue lacks room.
  */
 export function engineEmit(block: usize, src: usize, n: i32): i32 {
-  enter(block);
+  if (!ready(block)) return E_ARG;
   if (n < 0) return E_COUNT;
+  const e = checkBuf(src, <i64>n * EMIT_BYTES, 1, 8); if (e != OK) return e;
+  // every emission is checked before any is taken: a node of this engine's, a demand that fits a row, a task id
+  const n0 = geti(F_N0), n1 = geti(F_N1), atoms = geti(F_ATOMS);
+  for (let i = 0; i < n; i++) {
+    const r = src + <usize>i * EMIT_BYTES, node = load<i32>(r + EM_NODE), m = load<i32>(r + EM_M), cls = load<i32>(r + EM_CLS);
+    if (node < n0 || node >= n1 || load<i32>(r + EM_TASK) < 0) return E_ID;
+    if (m < 1 || m > atoms) return E_K;
+    if (cls < 0 || cls > 2 || load<i32>(r + EM_FLAGS) != 0 || isNaN(load<f64>(r + EM_EV)) || isNaN(load<f64>(r + EM_BUDGET)) || !(load<f64>(r + EM_SERVICE) >= 0)) return E_ARG;
+  }
   if (geti(F_DA_LIVE) + n > geti(F_DA_CAP)) return room(0, geti(F_DA_LIVE) + n);
   if (geti(F_HEAP_SIZE) + n > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + n);
   const hop = getf(F_HOP);
@@ -147,7 +157,7 @@ export function engineEmit(block: usize, src: usize, n: i32): i32 {
     store<f64>(r + DA_PATIENCE, load<f64>(e + EM_BUDGET));
     store<f64>(r + DA_SERVICE, load<f64>(e + EM_SERVICE));
     store<u32>(r + DA_KEY, load<u32>(e + EM_KEY));
-    store<u8>(r + DA_FLAGS, <u8>load<i32>(e + EM_FLAGS));
+    store<u8>(r + DA_FLAGS, 0);
     store<u8>(r + DA_STATE, D_MOVING);
     store<f64>(r + DA_DEPOSIT, 0);
     store<u8>(r + DA_VERDICT, 0);
@@ -158,7 +168,7 @@ export function engineEmit(block: usize, src: usize, n: i32): i32 {
 
 /** The proxy's answer (V_*) to DA d's pull request, read when its pull completes. */
 export function engineSetVerdict(block: usize, d: i32, v: i32): i32 {
-  enter(block);
+  if (!ready(block)) return E_ARG;
   if (d < 0 || d >= geti(F_DA_CAP)) return E_ID;
   if (v < 0 || v > 3) return E_ARG;
   store<u8>(da(d) + DA_VERDICT, <u8>v);

@@ -8,7 +8,7 @@
 // replica, each node's first report time drawn, each Zone's first snapshot
 // scheduled. A table that later needs room (E_FULL from a run) moves to a
 // region of engineRoomBytes(block) bytes the host gives engineGrow.
-import { E_ARG, E_ATOMS, E_COUNT, E_ID, OK } from "../abi";
+import { checkBuf, E_ARG, E_ATOMS, E_BOUNDS, E_COUNT, E_ID, E_NULL, OK } from "../abi";
 import { wheelBytes, wheelInit } from "../wheel";
 import { fdExp, fdLog } from "../libm";
 import { streamFloat } from "../stream";
@@ -25,7 +25,7 @@ import {
   F_REPORT, F_REPORT_DELAY, F_RING, F_RING_REC, F_RINGS, F_ROOM_NEED, F_ROOM_WHAT, F_ROW0, F_ROW_BYTES, F_ROWS_AT,
   F_RUN_OUT, F_SIGMA, F_SNAP_TIME, F_TAKEN, F_TOUCH_BOUND, F_UPLOADED, F_WHEEL_BYTES, F_WHEEL_CHECK, F_WHEEL_OUT,
   F_WHEEL_OWNER, F_WHEELS, F_WINDOW_AT, F_Z0, F_Z1, F_ZIG, F_ZONE_OF, F_ZONES, F_ZT_BYTES, F_RESERVE, F_STALE,
-  K_SNAPSHOT, REC, RING_DESC, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING, RR_BITS, STREAM_BYTES, EV_BYTES,
+  BLOCK_BYTES, F_DELTA, F_HOP, F_LOSS, F_MAGIC, F_R_NET, F_R_ZONE, F_WINDOW, F_ALPHA, MAGIC, K_SNAPSHOT, REC, RING_DESC, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING, RR_BITS, STREAM_BYTES, EV_BYTES,
 } from "./layout";
 import { enter, geti, getf, ptr, seti, setf } from "./state";
 import { F_NOW, F_SEQ } from "./layout";
@@ -42,7 +42,9 @@ let top: usize = 0;
 }
 
 /** The sizes engineInit lays out, from the block's parameters (E_* when they are out of range). */
-function check(): i32 {
+function check(block: usize): i32 {
+  let e = checkBuf(block, BLOCK_BYTES, 1, 8); if (e != OK) return e;
+  enter(block);
   const N = geti(F_NODES), Z = geti(F_ZONES), A = geti(F_ATOMS);
   if (A < 64 || A > 1024 || (A & 63) != 0) return E_ATOMS;
   if (N < 1 || N > (1 << 22) || Z < 1 || Z > N) return E_COUNT;
@@ -52,6 +54,19 @@ function check(): i32 {
   const k = <i32>getf(F_CANDIDATES);
   if (k < 1 || k > 4096) return E_ARG;
   const offs = ptr(F_OFFSETS);
+  e = checkBuf(offs, <i64>Z + 1, 4); if (e != OK) return e;
+  e = checkBuf(ptr(F_BITMAPS), <i64>N * (A >> 6), 8); if (e != OK) return e;
+  e = checkBuf(ptr(F_R_ZONE), <i64>Z * STREAM_BYTES, 1, 16); if (e != OK) return e;
+  e = checkBuf(ptr(F_R_NET), <i64>Z * STREAM_BYTES, 1, 16); if (e != OK) return e;
+  e = checkBuf(ptr(F_R_REPORT), <i64>Z * STREAM_BYTES, 1, 16); if (e != OK) return e;
+  for (let z = 0; z < Z; z++) {
+    for (let s = 0; s < 3; s++) {
+      const p = ptr(s == 0 ? F_R_ZONE : s == 1 ? F_R_NET : F_R_REPORT) + <usize>z * STREAM_BYTES;
+      if ((load<u32>(p) | load<u32>(p, 4) | load<u32>(p, 8) | load<u32>(p, 12)) == 0) return E_ARG; // xoshiro's fixed point
+    }
+  }
+  if (!(getf(F_HOP) >= 0) || !(getf(F_DELTA) >= 1) || !(getf(F_WINDOW) >= 1) || !(getf(F_LOSS) >= 0 && getf(F_LOSS) < 1)) return E_ARG;
+  if (!(getf(F_SIGMA) >= 0 && getf(F_SIGMA) <= 1e30) || !(getf(F_ALPHA) > 0 && getf(F_ALPHA) <= 1)) return E_ARG;
   if (load<i32>(offs) != 0 || load<i32>(offs + (<usize>Z << 2)) != N) return E_ID;
   for (let z = 0; z < Z; z++) {
     const nz = load<i32>(offs + (<usize>(z + 1) << 2)) - load<i32>(offs + (<usize>z << 2));
@@ -173,8 +188,7 @@ function placeDas(p: usize, cap: i32): void {
 
 /** Bytes engineInit needs for the parameters in the block (or an E_* code). */
 export function engineBytes(block: usize): f64 {
-  enter(block);
-  const e = check();
+  const e = check(block);
   if (e != OK) return <f64>e;
   return <f64>(layout(0, false) + 16);
 }
@@ -205,11 +219,14 @@ function zigTables(zig: usize): void {
  * E_BOUNDS when the region is too small or outside memory.
  */
 export function engineInit(block: usize, base: usize, bytes: f64): i32 {
-  enter(block);
-  const e = check();
+  const e = check(block);
   if (e != OK) return e;
   const need = <f64>(layout(0, false) + 16);
-  if (base < __heap_base || bytes < need || <f64>base + bytes > <f64>memory.size() * 65536) return -2;
+  if (base < __heap_base) return E_NULL;
+  if (!(bytes >= need) || <f64>base + bytes > <f64>memory.size() * 65536) return E_BOUNDS;
+  // the region may not overlap the block or the host's tables the engine reads
+  if (overlaps(base, bytes, block, BLOCK_BYTES) || overlaps(base, bytes, ptr(F_BITMAPS), <f64>geti(F_NODES) * <f64>geti(F_ROW_BYTES))
+    || overlaps(base, bytes, ptr(F_OFFSETS), <f64>(geti(F_ZONES) + 1) * 4)) return E_ARG;
   const N = geti(F_NODES), Z = geti(F_ZONES), A = geti(F_ATOMS), offs = ptr(F_OFFSETS);
   // the caller's tables: offsets, bitmaps and streams were checked by check() for sizes only
   // the Zones [z0, z1) this engine runs: all of them, or a partition's share (perhaps none)
@@ -258,12 +275,24 @@ export function engineInit(block: usize, base: usize, bytes: f64): i32 {
     store<f64>(ptr(F_NEXT_REPORT) + (<usize>n << 3), x - r >= 0.5 ? r + 1 : r);
   }
   for (let z = z0; z < z1; z++) push(getf(F_BROADCAST), K_SNAPSHOT, z);
+  seti(F_MAGIC, MAGIC);
   return OK;
+}
+
+function overlaps(a: usize, an: f64, b: usize, bn: f64): bool {
+  return <f64>a < <f64>b + bn && <f64>b < <f64>a + an;
+}
+
+/** Whether the block holds an engine engineInit laid out (else the call returns E_ARG). */
+export function ready(block: usize): bool {
+  if (checkBuf(block, BLOCK_BYTES, 1, 8) != OK) return false;
+  enter(block);
+  return geti(F_MAGIC) == MAGIC;
 }
 
 /** Bytes the room the last E_FULL asked for needs (engineGrow's region). */
 export function engineRoomBytes(block: usize): f64 {
-  enter(block);
+  if (!ready(block)) return <f64>E_ARG;
   const what = geti(F_ROOM_WHAT), need = geti(F_ROOM_NEED);
   if (what < 0 || (what >= ROOM_RING && (((what - ROOM_RING) & 15) != 0 || ((what - ROOM_RING) >> 4) >= geti(F_ZONES)))) return <f64>E_ARG;
   if (what == 0) return <f64>grownCap(geti(F_DA_CAP), need) * <f64>(DA_BYTES + 8 + geti(F_ROW_BYTES)) + 16;
@@ -284,7 +313,8 @@ function grownCap(have: i32, need: i32): i32 {
 export function engineGrow(block: usize, base: usize, bytes: f64): i32 {
   const need = engineRoomBytes(block);
   if (need < 0) return <i32>need;
-  if (base < __heap_base || bytes < need || <f64>base + bytes > <f64>memory.size() * 65536) return -2;
+  if (base < __heap_base) return E_NULL;
+  if (!(bytes >= need) || <f64>base + bytes > <f64>memory.size() * 65536) return E_BOUNDS;
   const p = (base + 15) & ~<usize>15, what = geti(F_ROOM_WHAT), want = geti(F_ROOM_NEED);
   if (what == 0) {
     const old = geti(F_DA_CAP), cap = grownCap(old, want), rb = <usize>geti(F_ROW_BYTES);
