@@ -59,7 +59,7 @@ enum laminar_status {
   LAMINAR_E_COUNT = -5,     /* negative count (or zero where at least one is needed) */
   LAMINAR_E_K = -6,         /* k outside [0, atoms] (or a run mask past the row) */
   LAMINAR_E_CONFLICT = -7,  /* take of an atom that is not free / release of a free atom; wheel: id already scheduled */
-  LAMINAR_E_FULL = -8,      /* reserved: not returned by ABI version 2 (a wheel id beyond capacity is E_ID) */
+  LAMINAR_E_FULL = -8,      /* a Zone engine table needs room: engineRoomBytes, engineGrow, call again */
   LAMINAR_E_ID = -9,        /* an id or index outside its table (also: bad Zone offsets) */
   LAMINAR_E_HORIZON = -10,  /* a deadline beyond the timing wheel's horizon */
   LAMINAR_E_ARG = -11,      /* any other invalid argument (NaN, temperature <= 0, u outside [0,1), bad tick) */
@@ -275,7 +275,19 @@ typedef struct laminar_mem_block {
   X(double, wheelNow, (laminar_ptr w))                                                                  \
   X(int32_t, memRecordBytes, (void))                                                                    \
   X(int32_t, memTick, (laminar_ptr block))                                                              \
-  X(int32_t, streamDraw, (int32_t kind, laminar_ptr state, laminar_ptr zig, laminar_ptr out, int32_t n, double arg))
+  X(int32_t, streamDraw, (int32_t kind, laminar_ptr state, laminar_ptr zig, laminar_ptr out, int32_t n, double arg)) \
+  X(int32_t, engineBlockBytes, (void))                                                                  \
+  X(int32_t, engineDaBytes, (void))                                                                     \
+  X(int32_t, engineEmitBytes, (void))                                                                   \
+  X(int32_t, engineEventBytes, (void))                                                                  \
+  X(double, engineBytes, (laminar_ptr block))                                                           \
+  X(int32_t, engineInit, (laminar_ptr block, laminar_ptr base, double bytes))                          \
+  X(double, engineRoomBytes, (laminar_ptr block))                                                       \
+  X(int32_t, engineGrow, (laminar_ptr block, laminar_ptr base, double bytes))                          \
+  X(int32_t, engineRun, (laminar_ptr block, double until, double msgAt))                               \
+  X(int32_t, enginePost, (laminar_ptr block, double delay, int32_t kind, int32_t subject))             \
+  X(int32_t, engineEmit, (laminar_ptr block, laminar_ptr src, int32_t n))                              \
+  X(int32_t, engineSetVerdict, (laminar_ptr block, int32_t d, int32_t v))
 
 #ifndef LAMINAR_NO_PROTOTYPES
 
@@ -445,6 +457,57 @@ int32_t memTick(laminar_ptr block);
  *  out[i] by log, log1p, exp of it (V8's fdlibm results) and ignore state and zig. Returns n,
  *  E_COUNT (n < 0), E_ARG (bad kind or arg, all-zero state, overlapping buffers) or a buffer code. */
 int32_t streamDraw(int32_t kind, laminar_ptr state, laminar_ptr zig, laminar_ptr out, int32_t n, double arg);
+
+/* --- Zone admission engine (docs/abi.md, "Zone engine") ---
+ * block: LAMINAR_ENGINE_BLOCK_BYTES, 8-aligned, zeroed, then the parameter fields written
+ * (field i at byte 8 * i; an int32 or pointer in the field's first 4 bytes). */
+#define LAMINAR_ENGINE_BLOCK_BYTES 1280u
+#define LAMINAR_ENGINE_DA_BYTES 96u
+#define LAMINAR_ENGINE_EMIT_BYTES 64u
+#define LAMINAR_ENGINE_EVENT_BYTES 24u
+/* engineRun's outcomes besides status codes */
+#define LAMINAR_ENGINE_RAN_TO 0
+#define LAMINAR_ENGINE_HOST_EVENT 1
+#define LAMINAR_ENGINE_HOST_MESSAGE 2
+/* block fields */
+enum laminar_engine_field {
+  LAMINAR_EF_NOW = 0, LAMINAR_EF_SEQ = 1, LAMINAR_EF_HEAP_SIZE = 3, LAMINAR_EF_HEAP_CAP = 4,
+  LAMINAR_EF_HOST_KIND = 5, LAMINAR_EF_HOST_SUBJECT = 6,
+  LAMINAR_EF_HOP = 9, LAMINAR_EF_DELTA = 10, LAMINAR_EF_WINDOW = 11, LAMINAR_EF_SILENCE = 12, LAMINAR_EF_DEADLINE = 13,
+  LAMINAR_EF_REPORT = 14, LAMINAR_EF_MIN_GAP = 15, LAMINAR_EF_BROADCAST = 16, LAMINAR_EF_STALE = 17, LAMINAR_EF_TTL = 18,
+  LAMINAR_EF_REPORT_DELAY = 19, LAMINAR_EF_ROW_SILENCE = 20, LAMINAR_EF_LOSS = 21, LAMINAR_EF_OS_JITTER_MS = 22,
+  LAMINAR_EF_PATIENCE_FLOOR = 23, LAMINAR_EF_ACTION_COST = 24, LAMINAR_EF_REDIRECT_COST = 25, LAMINAR_EF_BOUNCE_COST = 26,
+  LAMINAR_EF_RESERVE = 27, LAMINAR_EF_DEPOSIT = 28, LAMINAR_EF_BITMAP_NS = 29, LAMINAR_EF_CANDIDATES = 30,
+  LAMINAR_EF_REPORT_JITTER = 31, LAMINAR_EF_ALPHA = 32, LAMINAR_EF_GUARD = 33, LAMINAR_EF_PROJECTION = 34,
+  LAMINAR_EF_RING = 35, LAMINAR_EF_COPIES = 36, LAMINAR_EF_ATOMS = 37, LAMINAR_EF_ROW_BYTES = 38, LAMINAR_EF_NODES = 39,
+  LAMINAR_EF_ZONES = 40, LAMINAR_EF_N0 = 41, LAMINAR_EF_N1 = 42, LAMINAR_EF_Z0 = 43, LAMINAR_EF_Z1 = 44,
+  LAMINAR_EF_OFFSETS = 46, LAMINAR_EF_BITMAPS = 47, LAMINAR_EF_AGG_S = 60, LAMINAR_EF_AGG_H = 61, LAMINAR_EF_FORFEIT = 65,
+  LAMINAR_EF_R_ZONE = 66, LAMINAR_EF_R_NET = 67, LAMINAR_EF_R_REPORT = 68, LAMINAR_EF_DA_CAP = 72, LAMINAR_EF_DA_LIVE = 73,
+  LAMINAR_EF_OUTBOX = 83, LAMINAR_EF_OUT_N = 84, LAMINAR_EF_SIGMA = 94,
+  LAMINAR_EF_PROBE_ACTIONS = 100, LAMINAR_EF_BOUNCES = 103, LAMINAR_EF_COMPLETED = 110, LAMINAR_EF_RUNNING = 111,
+  LAMINAR_EF_PROCESSED = 118, LAMINAR_EF_DA_ENDS = 120, LAMINAR_EF_GAMMA = 148, LAMINAR_EF_DEGRADE_HEAT = 149
+};
+
+/** Bytes of the engine's region for the block's parameters (or a status code, as a double). */
+double engineBytes(laminar_ptr block);
+/** Lay the engine out in [base, base + bytes) and start it: snapshot 0, first reports, first snapshots. */
+int32_t engineInit(laminar_ptr block, laminar_ptr base, double bytes);
+/** Run the events before until: 0 ran to until, 1 a host event (HOST_KIND, HOST_SUBJECT), 2 at msgAt, E_FULL, or a fault. */
+int32_t engineRun(laminar_ptr block, double until, double msgAt);
+/** Schedule (kind, subject) delay ns from now on the engine's queue; E_FULL when it needs room. */
+int32_t enginePost(laminar_ptr block, double delay, int32_t kind, int32_t subject);
+/** n DA emissions (LAMINAR_ENGINE_EMIT_BYTES records at src), each addressing its launchpad a hop from now. */
+int32_t engineEmit(laminar_ptr block, laminar_ptr src, int32_t n);
+/** The proxy's answer to DA d's pull request: 1 start, 2 duplicate, 3 late. */
+int32_t engineSetVerdict(laminar_ptr block, int32_t d, int32_t v);
+/** Bytes of the region the last E_FULL asked for (or a status code, as a double). */
+double engineRoomBytes(laminar_ptr block);
+/** Move the table the last E_FULL asked room for to [base, base + bytes). */
+int32_t engineGrow(laminar_ptr block, laminar_ptr base, double bytes);
+int32_t engineBlockBytes(void);
+int32_t engineDaBytes(void);
+int32_t engineEmitBytes(void);
+int32_t engineEventBytes(void);
 
 #endif /* LAMINAR_NO_PROTOTYPES */
 
