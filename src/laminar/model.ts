@@ -138,9 +138,13 @@ export class LaminarModel extends LaminarState {
     const ze = this.zoneEngine;
     if (ze === null) this.engine.run(until, this.dispatch);
     else {
-      // the core runs the Zones' events and hands back the gateway side's, in the one (time, sequence) order
+      // The core runs the Zones' events and hands back the gateway side's, in the one (time, sequence) order.
+      // It need not stop for the gateway side's messages: what they change is read only by the gateway's
+      // own events (which apply them first, in dispatch) and by a pull's completion, which comes at least a
+      // delay after its request is delivered, so after the end-of-window drain that applied the proxy's
+      // answer (delivery + hop - delta + compute >= the end of the delivery's window).
       for (;;) {
-        const r = ze.run(until, this.nextMsgAt);
+        const r = ze.run(until, Infinity);
         if (r === RAN_TO) break;
         if (r === HOST_MESSAGE) this.drain(ze.now);
         else {
