@@ -5,12 +5,13 @@
 // machines drift two- to four-fold from day to day; the ratio does not.
 //
 //   npm run bench:sim -- [--nodes=5000] [--rho=0.8] [--duration=2] [--rounds=3] [--workers=1,2]
-//        [--set=name=value ...] [--no-yardstick] [--no-native] [--json]
+//        [--engines=ts,core] [--set=name=value ...] [--no-yardstick] [--no-native] [--json]
 //
-// With several worker counts (--workers=1,2), each round runs every count
-// one after the other (side by side, so machine noise hits all alike) and
-// the summary adds each count's median and the median per-round speed-up
-// over the first count.
+// With several worker counts (--workers=1,2) or Zone engines (--engines=ts,core:
+// the TypeScript model and the core's Zone engine, sim.engine), each round runs
+// every combination one after the other (side by side, so machine noise hits
+// all alike) and the summary adds each one's median and the median per-round
+// speed-up over the first.
 // Each round runs one simulation in its own child process (a cold JIT, as a
 // user's run has) and reads the run's own figures from its result: simulated
 // tasks per wall second and per CPU second (CPU time is steadier on a shared
@@ -72,23 +73,30 @@ async function main(): Promise<void> {
   const nodes = opt("nodes", "5000"), rho = opt("rho", "0.8"), duration = opt("duration", "2"), rounds = Number(opt("rounds", "3"));
   const workers = opt("workers", "1").split(",").map(Number);
   if (workers.some((w) => !Number.isInteger(w) || w < 1)) throw new Error(`bench: --workers takes positive integers, got ${opt("workers", "1")}`);
+  const engineArg = opt("engines", "");
+  const engines = engineArg === "" ? [null] : engineArg.split(",");
+  if (engines.some((e) => e !== null && !["ts", "core", "auto"].includes(e))) throw new Error(`bench: --engines takes ts, core or auto, got ${engineArg}`);
+  /** The combinations each round runs, in order: engine (null: the configuration's), then workers. */
+  const variants = engines.flatMap((engine) => workers.map((w) => ({ engine, workers: w, key: `${engine ?? "-"}/${w}` })));
   const extra = args.filter((a) => a.startsWith("--set=")).map((a) => a.slice(6));
   const sets = [`cluster.nodes=${nodes}`, `workload.rho=${rho}`, `sim.durationS=${duration}`, "sim.drainS=0", ...extra];
   const self = fileURLToPath(import.meta.url);
-  const results = new Map<number, Round[]>(workers.map((w) => [w, []]));
+  const results = new Map<string, Round[]>(variants.map((v) => [v.key, []]));
   let first: Round | null = null;
   for (let i = 0; i < rounds; i++) {
-    for (const w of workers) {
-      const out = execFileSync(process.execPath, [self, "--child", String(w), ...sets], { encoding: "utf8", maxBuffer: 1 << 20 });
+    for (const { engine, workers: w, key } of variants) {
+      const vsets = engine === null ? sets : [...sets, `sim.engine=${engine}`];
+      const out = execFileSync(process.execPath, [self, "--child", String(w), ...vsets], { encoding: "utf8", maxBuffer: 1 << 20 });
       const r = JSON.parse(out) as Round;
-      const same = results.get(w)![0];
+      // runs with the same worker count process the same events, on either engine
+      const same = variants.filter((v) => v.workers === w).map((v) => results.get(v.key)![0]).find((x) => x !== undefined);
       if ((first !== null && (r.arrived !== first.arrived || r.started !== first.started)) || (same !== undefined && r.eventsProcessed !== same.eventsProcessed)) {
         throw new Error("bench: runs of the same configuration disagree: the run is not deterministic");
       }
       first ??= r;
-      results.get(w)!.push(r);
+      results.get(key)!.push(r);
       const threads = r.waitShare === null ? "" : `; threads: setup ${r.setupS!.toFixed(2)} s, ${(100 * r.waitShare).toFixed(1)}% of their time waiting at window ends`;
-      if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${w} worker(s): ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s${threads}\n`);
+      if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${label(engine, w)}: ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s${threads}\n`);
     }
     if (yardstick) {
       const y = await probeYardstick(native);
@@ -98,11 +106,12 @@ async function main(): Promise<void> {
   }
   /** Per round, the run's wall time per task in that round's probe actions (null without the yardstick). */
   const perTask = (rs: Round[]) => (sticks.length === 0 ? null : median(rs.map((r, i) => probesPerTask(r.wallSeconds, r.arrived, sticks[i]))));
-  const base = results.get(workers[0])!;
-  const byWorkers = workers.map((w) => {
-    const rs = results.get(w)!;
+  const base = results.get(variants[0].key)!;
+  const byWorkers = variants.map(({ engine, workers: w, key }) => {
+    const rs = results.get(key)!;
     const pick = (k: Exclude<keyof Round, "waitShare" | "setupS">) => median(rs.map((r) => r[k]));
     return {
+      engine,
       workers: w,
       eventsProcessed: rs[0].eventsProcessed,
       medianWallSeconds: pick("wallSeconds"),
@@ -127,10 +136,10 @@ async function main(): Promise<void> {
   else {
     console.log(`laminar sim, ${nodes} nodes, rho ${rho}, ${duration} s simulated, ${first!.arrived} tasks, ${summary.eventsPerTask.toFixed(2)} events/task`);
     for (const b of byWorkers) {
-      console.log(`${b.workers} worker(s), median over ${rounds} rounds: ` +
+      console.log(`${label(b.engine, b.workers)}, median over ${rounds} rounds: ` +
         (b.medianProbeActionsPerTask === null ? "" : `${b.medianProbeActionsPerTask.toFixed(2)} probe actions of wall time per task, `) +
         `${Math.round(b.medianTasksPerWallSecond)} tasks/wall-s, ${Math.round(b.medianTasksPerCpuSecond)} tasks/CPU-s, ${b.medianWallSeconds.toFixed(2)} s wall, peak ${b.medianPeakRssMiB.toFixed(0)} MiB` +
-        (b.workers === workers[0] ? "" : `, speed-up ${b.medianSpeedup.toFixed(2)}x`));
+        (b === byWorkers[0] ? "" : `, speed-up over ${label(byWorkers[0].engine, byWorkers[0].workers)} ${b.medianSpeedup.toFixed(2)}x`));
     }
     if (summary.yardstick !== null) {
       console.log(`yardstick: one probe action (${summary.yardstick.impl}) ${summary.yardstick.medianNsPerProbe.toFixed(0)} ns, median of ${rounds} rounds timed between the runs (${new Date().toISOString().slice(0, 10)})`);
@@ -138,5 +147,18 @@ async function main(): Promise<void> {
   }
 }
 
+/** A combination's name in the output. */
+function label(engine: string | null, workers: number): string {
+  return `${engine === null ? "" : `engine ${engine}, `}${workers} worker(s)`;
+}
+
 if (process.argv[2] === "--child") await child(Number(process.argv[3]), process.argv.slice(4));
-else await main();
+else {
+  try {
+    await main();
+  } catch (e) {
+    // a bad option or a failed round: one line, exit 2
+    process.stderr.write(`bench:sim: ${(e as Error).message.split("\n")[0]}\n`);
+    process.exit(2);
+  }
+}

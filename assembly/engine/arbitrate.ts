@@ -11,7 +11,7 @@ import {
   F_FALSE_OPTIMISM, F_HOP, F_RESERVATIONS, F_RESERVE, F_ROW0, F_RUN_OUT, F_SILENCE, F_SQUATTING, F_TTL, F_WINDOW,
   F_WINDOW_AT, FLAG_PULL, FLAG_SECONDARY, K_PULL, M_PULL, TO_GATEWAY, US, V_NONE,
 } from "./layout";
-import { addf, ATOMS, da, E, f64At, freeOf, getf, jsRound, mask, ptr, Q_HEAD, Q_TAIL, row, ROW_BYTES, setF64At, setFree, zoneOf } from "./state";
+import { addf, ATOMS, copyWords, da, E, f64At, freeOf, getf, jsRound, mask, ptr, Q_HEAD, Q_TAIL, row, ROW_BYTES, setF64At, setFree, zoneOf } from "./state";
 import { post } from "./events";
 import { openWindow } from "./queue";
 import { armTtl } from "./reserve";
@@ -65,7 +65,7 @@ export function arbitrate(n: i32): void {
     if (overdue(r, now)) { daEnd(d, (load<u8>(r + DA_FLAGS) & FLAG_SECONDARY) != 0 ? END_LATE : END_DEADLINE, CAUSE_DEADLINE); continue; }
     const m = load<i32>(r + DA_M), contiguous = load<u8>(r + DA_CLS) != CLASS_F;
     if (i < q - 1 && row0 == live) {
-      memory.copy(copy, live, <usize>ROW_BYTES);
+      copyWords(copy, live, <usize>ROW_BYTES);
       row0 = copy;
     }
     if (take(n, m, contiguous, mask(d))) {

@@ -70,3 +70,9 @@ export function enter(block: usize): void {
   const r = Math.floor(x);
   return x - r >= 0.5 ? r + 1 : r;
 }
+
+/** Copy `bytes` (a multiple of 8, a bitmap row or a report record) in 8-byte words: no bulk-memory call for a few words. */
+// @ts-ignore: decorator
+@inline export function copyWords(dst: usize, src: usize, bytes: usize): void {
+  for (let o: usize = 0; o < bytes; o += 8) store<u64>(dst + o, load<u64>(src + o));
+}

@@ -16,7 +16,7 @@ import {
   DA_ARRIVE, DA_NEXT, K_BCAST, K_SNAPSHOT, K_UPLOAD, M_UPLOAD, NS_PER_MS, RING_DESC, RR_BITS, RR_H, RR_NODE, RR_S,
   STREAM_BYTES, TO_GATEWAY,
 } from "./layout";
-import { addf, da, E, f64At, freeOf, getf, geti, i32At, jsRound, offset, ptr, Q_HEAD, row, ROW_BYTES, setF64At, setI32At, zoneOf } from "./state";
+import { addf, copyWords, da, E, f64At, freeOf, getf, geti, i32At, jsRound, offset, ptr, Q_HEAD, row, ROW_BYTES, setF64At, setI32At, zoneOf } from "./state";
 import { post } from "./events";
 import { send } from "./outbox";
 import { fault } from "./fault";
@@ -74,14 +74,15 @@ function sendReport(n: i32, heat: i32, measNs: f64, z: i32): void {
   const desc = ptr(F_RINGS) + <usize>z * RING_DESC;
   const recs = <usize>load<u32>(desc), cap = load<i32>(desc, 4), head = load<i32>(desc, 8), size = load<i32>(desc, 12);
   // the engine made room before the event (ringRoom)
-  const j = (head + size) % cap;
+  let j = head + size;
+  if (j >= cap) j -= cap;
   store<i32>(desc, size + 1, 12);
   const rec = recs + <usize>j * (<usize>geti(F_RING_REC) << 2);
   store<f64>(rec, measNs);
   store<i32>(rec + (RR_NODE << 2), n);
   store<i32>(rec + (RR_S << 2), freeOf(n));
   store<i32>(rec + (RR_H << 2), heat);
-  memory.copy(rec + (RR_BITS << 2), row(n), <usize>ROW_BYTES);
+  copyWords(rec + (RR_BITS << 2), row(n), <usize>ROW_BYTES);
 }
 
 /** Zone z's snapshot: due reports first, then the publication; the broadcast, upload and next snapshot are scheduled. */
@@ -113,11 +114,14 @@ function snapshot(z: i32, nowNs: f64): void {
   const rowsAt = <usize>i32At(F_ROWS_AT, z), words = ROW_BYTES;
   let keep = 0;
   for (let i = 0; i < size; i++) {
-    const j = (head + i) % cap, rj = recs + <usize>j * recBytes;
+    let j = head + i;
+    if (j >= cap) j -= cap;
+    const rj = recs + <usize>j * recBytes;
     const measNs = load<f64>(rj), arrive = measNs + delay;
     if (arrive > nowNs) {
-      const k = (head + keep++) % cap;
-      if (k != j) memory.copy(recs + <usize>k * recBytes, rj, recBytes);
+      let k = head + keep++;
+      if (k >= cap) k -= cap;
+      if (k != j) copyWords(recs + <usize>k * recBytes, rj, recBytes);
       continue;
     }
     const n = load<i32>(rj + (RR_NODE << 2)), sj = load<i32>(rj + (RR_S << 2)), hj = load<i32>(rj + (RR_H << 2));
@@ -133,7 +137,7 @@ function snapshot(z: i32, nowNs: f64): void {
     store<f32>(b + 4 * nzb, <f32>measMs);
     setF64At(F_LAST_MEAS, n, measMs);
     setF64At(F_LAST_HEARD, n, arrive);
-    memory.copy(m + rowsAt + <usize>r * <usize>words, rj + (RR_BITS << 2), <usize>words);
+    copyWords(m + rowsAt + <usize>r * <usize>words, rj + (RR_BITS << 2), <usize>words);
   }
   store<i32>(desc, keep, 12);
   const v = i32At(F_TAKEN, z);

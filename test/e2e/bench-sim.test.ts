@@ -20,6 +20,18 @@ describe("bench:sim", () => {
     expect(s.medianProbeActionsPerTask).toBeCloseTo((s.medianWallSeconds * 1e9) / s.arrived / s.yardstick.medianNsPerProbe, 6);
   }, 180_000);
 
+  it("runs the TypeScript model and the core's Zone engine side by side, on the same events", () => {
+    const r = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.1", "--rounds=1", "--no-yardstick", "--engines=ts,core", "--json"], { encoding: "utf8", timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as { byWorkers: { engine: string; eventsProcessed: number; medianSpeedup: number }[] };
+    expect(s.byWorkers.map((b) => b.engine)).toEqual(["ts", "core"]);
+    expect(s.byWorkers[1].eventsProcessed).toBe(s.byWorkers[0].eventsProcessed);
+    expect(s.byWorkers[1].medianSpeedup).toBeGreaterThan(0);
+    const bad = spawnSync(process.execPath, [bench, "--engines=wasm"], { encoding: "utf8", timeout: 60_000 });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split("\n")).toEqual(["bench:sim: bench: --engines takes ts, core or auto, got wasm"]);
+  }, 180_000);
+
   it("divides wall time per task by the yardstick", () => {
     expect(probesPerTask(2, 1_000_000, { impl: "native", nsPerProbe: 400 })).toBe(5);
   });

@@ -30,7 +30,7 @@ const { runLaminarParallel } = (await import(pathToFileURL(join(packageRoot(), "
  * defaults they change nothing its runs do (the event traces stay pinned);
  * the result's config is hashed without them, as it was when pinned.
  */
-const ADDED_AFTER_PIN: ReadonlyArray<[string, string]> = [["baselines", "sparrow"], ["workload", "kind"], ["workload", "trace"]];
+const ADDED_AFTER_PIN: ReadonlyArray<[string, string]> = [["baselines", "sparrow"], ["workload", "kind"], ["workload", "trace"], ["sim", "engine"]];
 
 /** The result without the fields that measure the run itself or count its partitions' work. */
 function outcome(r: SimResult): string {
