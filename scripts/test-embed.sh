@@ -11,6 +11,9 @@
 #     host's share of the probe action) and wabt's runtime, and run.
 #     Installs the Debian package wabt when wasm2c is missing (needs root).
 #
+# Both harnesses also drive a Zone engine through test/embed/zone-script.txt
+# and compare the transcript with Node's, test/embed/zone-script.expected.
+#
 # Prints each harness's report, then one plain line `N passed, N failed`
 # (both harnesses together); exits 1 on any failure.
 set -u

@@ -6,7 +6,12 @@
  *   wasm2c build/laminar-scalar.wasm -n laminar -o out/laminar.c
  *   gcc -O2 -ffp-contract=off -I out -I /usr/share/wabt/wasm2c out/laminar.c \
  *       test/embed/wasm2c_main.c bench/native/ziggurat.c /usr/share/wabt/wasm2c/wasm-rt-impl.c -lm
- *   ./a.out
+ *   ./a.out [DIR]
+ *
+ * The "zone script" group drives a Zone engine through DIR/zone-script.txt (default
+ * test/embed, relative to the repository root) with the driver its header specifies, as
+ * test/embed/zone-script.mjs does in Node, and compares the transcript with
+ * DIR/zone-script.expected line for line (each matching line is a passed check).
  *
  * Prints one line per failure, then `wasm2c: N passed, N failed` and the
  * machine-readable line `RESULT <passed> <failed>`; exit status 1 on failure.
@@ -841,8 +846,15 @@ static void group_streams(void) {
 /* docs/laminar_core.h: its constants against this build (its signatures are
  * checked against the module's types by the wasmtime harness). */
 #define COUNT_EXPORT(ret, name, params) +1
+/* Every function the header lists, by its wasm2c name: a header entry without a translated
+ * export does not compile. */
+#define EXPORT_ADDRESS(ret, name, params) (const void *)&X(name),
+static const void *const header_exports[] = {LAMINAR_CORE_EXPORTS(EXPORT_ADDRESS)};
 static void group_header(void) {
-  check_i("header: LAMINAR_CORE_EXPORTS lists 37 functions", 0 LAMINAR_CORE_EXPORTS(COUNT_EXPORT), 37);
+  check_i("header: LAMINAR_CORE_EXPORTS lists 49 functions", 0 LAMINAR_CORE_EXPORTS(COUNT_EXPORT), 49);
+  int linked = 0;
+  for (size_t i = 0; i < sizeof header_exports / sizeof header_exports[0]; i++) linked += header_exports[i] != NULL;
+  check_i("header: every listed function is a translated export", linked, 49);
   check_i("header: LAMINAR_E_NULL", LAMINAR_E_NULL, E_NULL);
   check_i("header: LAMINAR_E_NOFIT", LAMINAR_E_NOFIT, E_NOFIT);
   check_i("header: LAMINAR_E_HORIZON", LAMINAR_E_HORIZON, E_HORIZON);
@@ -860,6 +872,267 @@ static void group_header(void) {
   const uint32_t tbl = 4096, fld = 8192;
   check_i("header: LAMINAR_ROW_PTR", LAMINAR_ROW_PTR(tbl, 3, 256), tbl + 96);
   check_i("header: LAMINAR_FIELD_ARRAY_PTR(stamp)", LAMINAR_FIELD_ARRAY_PTR(fld, 10, LAMINAR_FIELD_STAMP), fld + 160);
+}
+
+/* ---- the Zone engine driven through test/embed/zone-script.txt (its header specifies the
+ * layout, the driver and the transcript); the transcript must be zone-script.expected, Node's,
+ * line for line ---- */
+static const char *zone_dir = "test/embed";
+
+enum {
+  ZF_NOW = 0, ZF_HOST_KIND = 5, ZF_HOST_SUBJECT = 6, ZF_HOP = 9, ZF_DELTA = 10, ZF_DEADLINE = 13, ZF_ATOMS = 37,
+  ZF_NODES = 39, ZF_ZONES = 40, ZF_OFFSETS = 46, ZF_BITMAPS = 47, ZF_OUTBOX = 83, ZF_OUT_N = 84
+};
+static const int zone_counters[] = {100, 103, 110, 111, 118, 120, 121, 122, 123, 124, 125, 126, 127};
+
+typedef struct { double v[10]; } zone_emit; /* time task node class atoms arrival ev budget service key */
+static zone_emit *zs_emits;
+static int zs_n, zs_cap, zs_nbatch, *zs_first; /* batch b: emissions [zs_first[b], zs_first[b + 1]) */
+static uint32_t zs_block, zs_emit_at;
+static FILE *zs_expected;
+static int zs_line, zs_mismatch;
+
+static double zgetf(int i) { return rdd(zs_block + 8 * i); }
+static int32_t zgeti(int i) { return rdi(zs_block + 8 * i); }
+static void zsetf(int i, double v) { wrd(zs_block + 8 * i, &v, 1); }
+static void zseti(int i, int32_t v) { wri(zs_block + 8 * i, &v, 1); }
+
+/* A number as the transcript prints it: an integer up to 2^53 in decimal, anything else as its f64 bits. */
+static void fmt_num(char *b, size_t n, double v) {
+  if (isfinite(v) && v == floor(v) && fabs(v) <= 9007199254740992.0) {
+    snprintf(b, n, "%lld", (long long)v);
+  } else {
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    snprintf(b, n, "0x%016llx", (unsigned long long)u);
+  }
+}
+
+/* One transcript line against the next line of zone-script.expected (the first mismatch is printed). */
+static void zs_compare(const char *got) {
+  char want[512];
+  zs_line++;
+  if (zs_mismatch) return;
+  if (!fgets(want, sizeof want, zs_expected)) want[0] = 0;
+  want[strcspn(want, "\n")] = 0;
+  if (strcmp(got, want) == 0) {
+    passed++;
+  } else {
+    zs_mismatch = 1;
+    failed++;
+    printf("FAIL   zone script: transcript line %d: got %s, want %s\n", zs_line, got, want[0] ? want : "(end of file)");
+  }
+}
+
+static int zs_fail(const char *what, double r) {
+  failed++;
+  printf("FAIL   zone script: %s returned %g\n", what, r);
+  return -1;
+}
+
+static int zs_grow(void) {
+  double need = X(engineRoomBytes)(I, zs_block);
+  if (need < 0) return zs_fail("engineRoomBytes", need);
+  int32_t r = (int32_t)X(engineGrow)(I, zs_block, alloc_a((uint32_t)need, 16), need);
+  return r < 0 ? zs_fail("engineGrow", r) : 0;
+}
+
+static int zs_post(double delay, int32_t kind, int32_t subject) {
+  for (;;) {
+    int32_t r = (int32_t)X(enginePost)(I, zs_block, delay, (uint32_t)kind, (uint32_t)subject);
+    if (r == 0) return 0;
+    if (r != E_FULL) return zs_fail("enginePost", r);
+    if (zs_grow()) return -1;
+  }
+}
+
+static int zs_emit(int b) {
+  int n = zs_first[b + 1] - zs_first[b];
+  for (int i = 0; i < n; i++) {
+    const double *e = zs_emits[zs_first[b] + i].v;
+    uint32_t p = zs_emit_at + 64u * (uint32_t)i;
+    const int32_t head[4] = {(int32_t)e[1], (int32_t)e[2], (int32_t)e[3], (int32_t)e[4]};
+    const double body[5] = {e[0], e[5], e[6], e[7], e[8]};
+    const uint32_t key = (uint32_t)e[9];
+    const int32_t flags = 0;
+    wri(p, head, 4);
+    wrd(p + 16, body, 5);
+    memcpy(M() + p + 56, &key, 4);
+    wri(p + 60, &flags, 1);
+  }
+  for (;;) {
+    int32_t r = (int32_t)X(engineEmit)(I, zs_block, zs_emit_at, (uint32_t)n);
+    if (r == 0) return 0;
+    if (r != E_FULL) return zs_fail("engineEmit", r);
+    if (zs_grow()) return -1;
+  }
+}
+
+static void group_zone_script(void) {
+  char path[1024], line[512];
+  snprintf(path, sizeof path, "%s/zone-script.txt", zone_dir);
+  FILE *in = fopen(path, "r");
+  snprintf(path, sizeof path, "%s/zone-script.expected", zone_dir);
+  zs_expected = fopen(path, "r");
+  if (!in || !zs_expected) {
+    failed++;
+    printf("FAIL   zone script: cannot open %s/zone-script.txt and .expected\n", zone_dir);
+    if (in) fclose(in);
+    if (zs_expected) fclose(zs_expected);
+    return;
+  }
+  zs_block = alloc_a((uint32_t)X(engineBlockBytes)(I), 16);
+  memset(M() + zs_block, 0, (size_t)X(engineBlockBytes)(I));
+  int field, streams[3], nstream = 0, bad = 0;
+  uint32_t words[3][4];
+  double end = -1;
+  char type;
+  double value;
+  zs_n = zs_nbatch = zs_line = zs_mismatch = 0;
+  while (fgets(line, sizeof line, in)) {
+    char kw[16];
+    if (sscanf(line, "%15s", kw) != 1 || kw[0] == '#') continue;
+    if (strcmp(kw, "param") == 0 && sscanf(line, "param %d %c %lf", &field, &type, &value) == 3) {
+      if (type == 'i') zseti(field, (int32_t)value);
+      else zsetf(field, value);
+    } else if (strcmp(kw, "stream") == 0 && nstream < 3 &&
+               sscanf(line, "stream %d %u %u %u %u", &streams[nstream], &words[nstream][0], &words[nstream][1],
+                      &words[nstream][2], &words[nstream][3]) == 5) {
+      nstream++;
+    } else if (strcmp(kw, "end") == 0 && sscanf(line, "end %lf", &end) == 1) {
+    } else if (strcmp(kw, "emit") == 0) {
+      if (zs_n == zs_cap) {
+        zs_cap = zs_cap ? 2 * zs_cap : 1024;
+        zs_emits = realloc(zs_emits, sizeof *zs_emits * (size_t)zs_cap);
+      }
+      double *e = zs_emits[zs_n].v;
+      if (sscanf(line, "emit %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &e[0], &e[1], &e[2], &e[3], &e[4], &e[5], &e[6],
+                 &e[7], &e[8], &e[9]) != 10) bad = 1;
+      zs_n++;
+    } else {
+      bad = 1;
+    }
+  }
+  fclose(in);
+  if (bad || nstream != 3 || end < 0 || zs_n == 0 || zgeti(ZF_ZONES) != 1) {
+    failed++;
+    printf("FAIL   zone script: cannot parse zone-script.txt (or not one Zone)\n");
+    fclose(zs_expected);
+    return;
+  }
+  /* batches: runs of equal emission times */
+  zs_first = realloc(zs_first, sizeof *zs_first * (size_t)(zs_n + 1));
+  int max_batch = 0;
+  for (int i = 0; i < zs_n; i++)
+    if (i == 0 || zs_emits[i].v[0] != zs_emits[i - 1].v[0]) zs_first[zs_nbatch++] = i;
+  zs_first[zs_nbatch] = zs_n;
+  for (int b = 0; b < zs_nbatch; b++)
+    if (zs_first[b + 1] - zs_first[b] > max_batch) max_batch = zs_first[b + 1] - zs_first[b];
+  /* the proxy's table */
+  int tasks = 0;
+  for (int i = 0; i < zs_n; i++)
+    if ((int)zs_emits[i].v[1] + 1 > tasks) tasks = (int)zs_emits[i].v[1] + 1;
+  double *arrival = calloc((size_t)tasks, sizeof *arrival);
+  char *started = calloc((size_t)tasks, 1);
+  for (int i = 0; i < zs_n; i++) arrival[(int)zs_emits[i].v[1]] = zs_emits[i].v[5];
+
+  /* layout */
+  int32_t nodes = zgeti(ZF_NODES), row_bytes = zgeti(ZF_ATOMS) / 8;
+  uint32_t offsets = alloc_a(8, 8);
+  wri(offsets, (const int32_t[]){0, nodes}, 2);
+  zseti(ZF_OFFSETS, (int32_t)offsets);
+  uint32_t bitmaps = alloc_a((uint32_t)(nodes * row_bytes), 16);
+  memset(M() + bitmaps, 0xff, (size_t)(nodes * row_bytes));
+  zseti(ZF_BITMAPS, (int32_t)bitmaps);
+  for (int s = 0; s < 3; s++) {
+    uint32_t p = alloc_a(32, 16);
+    memset(M() + p, 0, 32);
+    memcpy(M() + p, words[s], 16);
+    zseti(streams[s], (int32_t)p);
+  }
+  double bytes = X(engineBytes)(I, zs_block);
+  int32_t r;
+  if (bytes < 0 || (r = (int32_t)X(engineInit)(I, zs_block, alloc_a((uint32_t)bytes, 16), bytes)) != 0) {
+    zs_fail("engineBytes/engineInit", bytes < 0 ? bytes : r);
+    goto done;
+  }
+  zs_emit_at = alloc_a(64u * (uint32_t)max_batch, 8);
+
+  /* the driver */
+  const double hop = zgetf(ZF_HOP), delta = zgetf(ZF_DELTA), deadline = zgetf(ZF_DEADLINE);
+  char out[512], num[32];
+  int next = 0;
+  for (double w = 0; w < end; w += delta) {
+    const double w_end = w + delta;
+    for (; next < zs_nbatch && zs_emits[zs_first[next]].v[0] < w_end; next++)
+      if (zs_post(zs_emits[zs_first[next]].v[0] - zgetf(ZF_NOW), 3, next)) goto done;
+    for (;;) {
+      r = (int32_t)X(engineRun)(I, zs_block, w_end, INFINITY);
+      if (r == 0) break;
+      if (r == 1) {
+        if (zgeti(ZF_HOST_KIND) != 3) {
+          zs_fail("engineRun's host event kind", zgeti(ZF_HOST_KIND));
+          goto done;
+        }
+        if (zs_emit(zgeti(ZF_HOST_SUBJECT))) goto done;
+      } else if (r == E_FULL) {
+        if (zs_grow()) goto done;
+      } else {
+        zs_fail("engineRun", r);
+        goto done;
+      }
+    }
+    int32_t n = zgeti(ZF_OUT_N);
+    uint32_t box = (uint32_t)zgeti(ZF_OUTBOX);
+    for (int32_t i = 0; i < n; i++) {
+      double f[10];
+      size_t len = 0;
+      for (int j = 0; j < 10; j++) {
+        f[j] = rdd(box + 8u * (uint32_t)(10 * i + j));
+        fmt_num(num, sizeof num, f[j]);
+        len += (size_t)snprintf(out + len, sizeof out - len, j ? " %s" : "%s", num);
+      }
+      zs_compare(out);
+      if (f[2] != 3) continue;
+      int task = (int)f[4], d = (int)f[5], v;
+      double at = f[0] + hop - delta + f[7];
+      if (task < 0 || task >= tasks) {
+        zs_fail("a pull request's task", task);
+        goto done;
+      }
+      if (started[task]) {
+        v = 2;
+      } else if (at < arrival[task] + deadline) {
+        v = 1;
+        started[task] = 1;
+      } else {
+        v = 3;
+      }
+      r = (int32_t)X(engineSetVerdict)(I, zs_block, (uint32_t)d, (uint32_t)v);
+      if (r != 0) {
+        zs_fail("engineSetVerdict", r);
+        goto done;
+      }
+      if (zs_post(at - w_end, 7, d)) goto done;
+    }
+    zseti(ZF_OUT_N, 0);
+  }
+  {
+    size_t len = (size_t)snprintf(out, sizeof out, "counters");
+    for (size_t j = 0; j < sizeof zone_counters / sizeof zone_counters[0]; j++) {
+      fmt_num(num, sizeof num, zgetf(zone_counters[j]));
+      len += (size_t)snprintf(out + len, sizeof out - len, " %s", num);
+    }
+    zs_compare(out);
+    if (!zs_mismatch && fgets(line, sizeof line, zs_expected)) {
+      failed++;
+      printf("FAIL   zone script: transcript ends after %d lines; zone-script.expected has more\n", zs_line);
+    }
+  }
+done:
+  free(arrival);
+  free(started);
+  fclose(zs_expected);
 }
 
 /* ---- regressions: each probe under its own trap guard ---- */
@@ -941,6 +1214,8 @@ int main(int argc, char **argv) {
   run_group("memory", group_memory);
   run_group("streams", group_streams);
   run_group("header", group_header);
+  if (argc > 1) zone_dir = argv[1];
+  run_group("zone script", group_zone_script);
   run_group("regressions", group_regressions);
   wasm_rt_free();
   printf("wasm2c (laminar-scalar.wasm): %d passed, %d failed\n", passed, failed);

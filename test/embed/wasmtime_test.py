@@ -9,6 +9,12 @@ Prints one line per failure, then `wasmtime: N passed, N failed` (and, last,
 the machine-readable line `RESULT <passed> <failed>`). Exit status 1 on any
 failure.
 
+The "zone script" group drives a Zone engine through test/embed/zone-script.txt
+(the driver its header specifies, as test/embed/zone-script.mjs does in Node)
+and compares the transcript with test/embed/zone-script.expected line for
+line: each matching line counts as a passed check, the first mismatch is
+printed as a failure.
+
 The "regressions" checks pin bugs these harnesses found and that were fixed
 (bounds checks that wrapped around in i32 arithmetic and trapped); each runs
 under its own trap guard and counts like any other check.
@@ -900,6 +906,171 @@ def check_blocks(t, c):
     t.check("zoneAggregate leaves its block unchanged", c.read(b, "B", 40), before)
 
 
+ZONE_SCRIPT = os.path.join(ROOT, "test", "embed", "zone-script.txt")
+ZONE_EXPECTED = os.path.join(ROOT, "test", "embed", "zone-script.expected")
+
+
+def fmt_num(v):
+    """A transcript number: an integer up to 2^53 in decimal, anything else as 0x and its f64 bits."""
+    if math.isfinite(v) and v == math.floor(v) and abs(v) <= 2.0 ** 53:
+        return str(int(v))
+    return "0x%016x" % struct.unpack("<Q", struct.pack("<d", v))[0]
+
+
+def parse_zone_script(path):
+    """zone-script.txt: parameters (field, type, value), streams (field, words), the end, batches of emissions."""
+    params, streams, batches, end = [], [], [], None
+    with open(path) as fh:
+        for line in fh:
+            t = line.split()
+            if not t or t[0].startswith("#"):
+                continue
+            if t[0] == "param":
+                params.append((int(t[1]), t[2], float(t[3])))
+            elif t[0] == "stream":
+                streams.append((int(t[1]), [int(w) for w in t[2:6]]))
+            elif t[0] == "end":
+                end = float(t[1])
+            elif t[0] == "emit":
+                e = [int(v) for v in t[1:11]]
+                if not batches or batches[-1][0] != e[0]:
+                    batches.append((e[0], []))
+                batches[-1][1].append(e)
+            else:
+                raise ValueError("zone script: unknown line %r" % line)
+    return params, streams, end, batches
+
+
+def run_zone_script(c, path=ZONE_SCRIPT):
+    """The driver of zone-script.txt's header on one core instance: returns the transcript's lines."""
+    params, streams, end, batches = parse_zone_script(path)
+    NOW, HOST_KIND, HOST_SUBJECT, HOP, DELTA, DEADLINE = 0, 5, 6, 9, 10, 13
+    ATOMS, NODES, ZONES, OFFSETS, BITMAPS, OUTBOX, OUT_N = 37, 39, 40, 46, 47, 83, 84
+    COUNTERS = [100, 103, 110, 111, 118] + list(range(120, 128))
+    block = c.alloc(c.engineBlockBytes(), 16)
+    c.fill(block, c.engineBlockBytes(), 0)
+
+    def getf(i):
+        return c.read(block + 8 * i, "d", 1)[0]
+
+    def geti(i):
+        return c.read(block + 8 * i, "i", 1)[0]
+
+    def setf(i, v):
+        c.write(block + 8 * i, "d", [v])
+
+    def seti(i, v):
+        c.write(block + 8 * i, "i", [int(v)])
+
+    def ok(r, what):
+        if r < 0:
+            raise RuntimeError("%s returned %s" % (what, r))
+        return r
+
+    for field, typ, value in params:
+        (seti if typ == "i" else setf)(field, value)
+    nodes, row_bytes = geti(NODES), geti(ATOMS) // 8
+    if geti(ZONES) != 1:
+        raise RuntimeError("zone script: one Zone expected")
+    offsets = c.alloc(8, 8)
+    c.write(offsets, "i", [0, nodes])
+    seti(OFFSETS, offsets)
+    bitmaps = c.alloc(nodes * row_bytes, 16)
+    c.fill(bitmaps, nodes * row_bytes, 0xFF)
+    seti(BITMAPS, bitmaps)
+    for field, words in streams:
+        p = c.alloc(32, 16)
+        c.fill(p, 32, 0)
+        c.write(p, "I", words)
+        seti(field, p)
+    nbytes = ok(c.engineBytes(block), "engineBytes")
+    ok(c.engineInit(block, c.alloc(int(nbytes), 16), nbytes), "engineInit")
+    emit_at = c.alloc(64 * max(len(b[1]) for b in batches), 8)
+
+    def grow():
+        need = ok(c.engineRoomBytes(block), "engineRoomBytes")
+        ok(c.engineGrow(block, c.alloc(int(need), 16), need), "engineGrow")
+
+    def post(delay, kind, subject):
+        while True:
+            r = c.enginePost(block, float(delay), kind, subject)
+            if r == OK:
+                return
+            if r != E_FULL:
+                raise RuntimeError("enginePost(%r, %d, %d) returned %d" % (delay, kind, subject, r))
+            grow()
+
+    def emit(b):
+        es = batches[b][1]
+        buf = b"".join(struct.pack("<iiiiddddd Ii", e[1], e[2], e[3], e[4], float(e[0]), float(e[5]), float(e[6]),
+                                   float(e[7]), float(e[8]), e[9], 0) for e in es)
+        c.memory.write(c.store, buf, emit_at)
+        while True:
+            r = c.engineEmit(block, emit_at, len(es))
+            if r == OK:
+                return
+            if r != E_FULL:
+                raise RuntimeError("engineEmit of batch %d returned %d" % (b, r))
+            grow()
+
+    arrival = {e[1]: e[5] for _, es in batches for e in es}
+    started = set()
+    hop, delta, deadline = getf(HOP), getf(DELTA), getf(DEADLINE)
+    out, nxt, w = [], 0, 0.0
+    while w < end:
+        w_end = w + delta
+        while nxt < len(batches) and batches[nxt][0] < w_end:
+            post(batches[nxt][0] - getf(NOW), 3, nxt)
+            nxt += 1
+        while True:
+            r = c.engineRun(block, w_end, math.inf)
+            if r == 0:
+                break
+            if r == 1:
+                if geti(HOST_KIND) != 3:
+                    raise RuntimeError("host event of kind %d" % geti(HOST_KIND))
+                emit(geti(HOST_SUBJECT))
+            elif r == E_FULL:
+                grow()
+            else:
+                raise RuntimeError("engineRun returned %d at %r ns" % (r, getf(NOW)))
+        n, box = geti(OUT_N), geti(OUTBOX)
+        recs = c.read(box, "d", 10 * n) if n else []
+        for i in range(n):
+            f = recs[10 * i:10 * i + 10]
+            out.append(" ".join(fmt_num(v) for v in f))
+            if f[2] != 3:
+                continue
+            task, d = int(f[4]), int(f[5])
+            at = f[0] + hop - delta + f[7]
+            if task in started:
+                v = 2
+            elif at < arrival[task] + deadline:
+                v = 1
+                started.add(task)
+            else:
+                v = 3
+            ok(c.engineSetVerdict(block, d, v), "engineSetVerdict")
+            post(at - w_end, 7, d)
+        seti(OUT_N, 0)
+        w = w_end
+    out.append(" ".join(["counters"] + [fmt_num(getf(i)) for i in COUNTERS]))
+    return out
+
+
+def check_zone_script(t, c):
+    """The Zone engine driven through zone-script.txt prints zone-script.expected (Node's transcript), line for line."""
+    with open(ZONE_EXPECTED) as fh:
+        want = fh.read().splitlines()
+    got = run_zone_script(c)
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            t.check("zone script: transcript line %d" % (i + 1), g, w)
+            return
+        t.passed += 1
+    t.check("zone script: transcript length", len(got), len(want))
+
+
 def parse_header_exports(text):
     """X(ret, name, (params)) entries of LAMINAR_CORE_EXPORTS in docs/laminar_core.h."""
     start = text.index("#define LAMINAR_CORE_EXPORTS(X)")
@@ -1028,7 +1199,8 @@ def main():
               ("wheel", lambda c: check_wheel(t, c)),
               ("memory", lambda c: check_memory(t, c)),
               ("blocks", lambda c: check_blocks(t, c)),
-              ("header", lambda c: check_header(t, c))]
+              ("header", lambda c: check_header(t, c)),
+              ("zone script", lambda c: check_zone_script(t, c))]
     for name, fn in groups:
         t.guarded(name, lambda fn=fn: fn(Core(args.wasm)))
     check_regressions(t, Core(args.wasm))

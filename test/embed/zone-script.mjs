@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+// Drives one Zone engine of the core through the fixed script of DA
+// emissions in test/embed/zone-script.txt and prints the transcript: every
+// outbox record, in order, then the counters. The script's header specifies
+// the layout, the driver and the transcript's format; the Python
+// (wasmtime_test.py) and C (wasm2c_main.c) harnesses run the same driver and
+// must print test/embed/zone-script.expected, line for line, as this one
+// does. Needs only Node (no project code), so it is the reference a host in
+// another language is checked against.
+//
+//   node test/embed/zone-script.mjs build/laminar-scalar.wasm [zone-script.txt] > transcript
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const SCRIPT = join(HERE, "zone-script.txt");
+export const EXPECTED = join(HERE, "zone-script.expected");
+
+// block fields (docs/abi.md, "Zone engine"; src/core/engine-layout.ts)
+const NOW = 0, HOST_KIND = 5, HOST_SUBJECT = 6, HOP = 9, DELTA = 10, DEADLINE = 13, ATOMS = 37, NODES = 39, ZONES = 40;
+const OFFSETS = 46, BITMAPS = 47, OUTBOX = 83, OUT_N = 84;
+const COUNTERS = [100, 103, 110, 111, 118, 120, 121, 122, 123, 124, 125, 126, 127]; // PROBE_ACTIONS BOUNCES COMPLETED RUNNING PROCESSED DA_ENDS[0..7]
+const E_FULL = -8, REC = 10, EMIT_BYTES = 64, STREAM_BYTES = 32;
+const K_BATCH = 3, K_PULL = 7, M_PULL = 3;
+const V_START = 1, V_DUP = 2, V_LATE = 3;
+
+/** The script: parameters [field, type, value], streams [field, words], the end, and the batches of emissions. */
+export function parseScript(text) {
+  const params = [], streams = [], batches = [];
+  let end = NaN;
+  for (const raw of text.split("\n")) {
+    const t = raw.trim().split(/\s+/);
+    if (t[0] === "" || t[0].startsWith("#")) continue;
+    if (t[0] === "param") params.push([Number(t[1]), t[2], Number(t[3])]);
+    else if (t[0] === "stream") streams.push([Number(t[1]), t.slice(2, 6).map(Number)]);
+    else if (t[0] === "end") end = Number(t[1]);
+    else if (t[0] === "emit") {
+      const e = t.slice(1, 11).map(Number);
+      if (batches.length === 0 || batches[batches.length - 1].time !== e[0]) batches.push({ time: e[0], emits: [] });
+      batches[batches.length - 1].emits.push(e);
+    } else throw new Error(`zone script: unknown line ${JSON.stringify(raw)}`);
+  }
+  return { params, streams, end, batches };
+}
+
+/** A number as the transcript prints it: an integer up to 2^53 in decimal, anything else as its f64 bits. */
+export function fmt(v) {
+  if (Number.isInteger(v) && Math.abs(v) <= 2 ** 53) return String(v === 0 ? 0 : v);
+  const dv = new DataView(new ArrayBuffer(8));
+  dv.setFloat64(0, v, true);
+  return "0x" + dv.getBigUint64(0, true).toString(16).padStart(16, "0");
+}
+
+/** Run the script on a core build (its bytes); returns the transcript's lines. */
+export function runZoneScript(wasm, text = readFileSync(SCRIPT, "utf8")) {
+  const s = parseScript(text);
+  const { exports: k } = new WebAssembly.Instance(new WebAssembly.Module(wasm), {});
+  const mem = k.memory;
+  let dv = new DataView(mem.buffer);
+  let top = k.heapBase();
+  const alloc = (bytes, align) => {
+    const p = Math.ceil(top / align) * align;
+    top = p + bytes;
+    if (top > mem.buffer.byteLength) {
+      mem.grow(Math.ceil((top - mem.buffer.byteLength) / 65536));
+      dv = new DataView(mem.buffer);
+    }
+    new Uint8Array(mem.buffer, p, bytes).fill(0);
+    return p;
+  };
+  const block = alloc(k.engineBlockBytes(), 16);
+  const getf = (i) => dv.getFloat64(block + 8 * i, true), setf = (i, v) => dv.setFloat64(block + 8 * i, v, true);
+  const geti = (i) => dv.getInt32(block + 8 * i, true), seti = (i, v) => dv.setInt32(block + 8 * i, v, true);
+  const check = (r, what) => { if (r < 0) throw new Error(`zone script: ${what} returned ${r}`); return r; };
+
+  // layout: parameters, offsets, bitmaps, streams, the engine's region
+  for (const [field, type, value] of s.params) (type === "i" ? seti : setf)(field, value);
+  const nodes = geti(NODES), rowBytes = geti(ATOMS) / 8;
+  if (geti(ZONES) !== 1) throw new Error("zone script: one Zone expected");
+  const offsets = alloc(8, 8);
+  dv.setInt32(offsets, 0, true);
+  dv.setInt32(offsets + 4, nodes, true);
+  seti(OFFSETS, offsets);
+  const bitmaps = alloc(nodes * rowBytes, 16);
+  new Uint8Array(mem.buffer, bitmaps, nodes * rowBytes).fill(0xff);
+  seti(BITMAPS, bitmaps);
+  for (const [field, words] of s.streams) {
+    const p = alloc(STREAM_BYTES, 16);
+    words.forEach((w, j) => dv.setUint32(p + 4 * j, w, true));
+    seti(field, p);
+  }
+  const bytes = check(k.engineBytes(block), "engineBytes");
+  check(k.engineInit(block, alloc(bytes, 16), bytes), "engineInit");
+  const maxBatch = Math.max(0, ...s.batches.map((b) => b.emits.length));
+  const emitAt = alloc(maxBatch * EMIT_BYTES, 8);
+
+  const grow = () => {
+    const need = check(k.engineRoomBytes(block), "engineRoomBytes");
+    check(k.engineGrow(block, alloc(need, 16), need), "engineGrow");
+  };
+  const post = (delay, kind, subject) => {
+    for (;;) {
+      const r = k.enginePost(block, delay, kind, subject);
+      if (r === 0) return;
+      if (r !== E_FULL) throw new Error(`zone script: enginePost(${delay}, ${kind}, ${subject}) returned ${r}`);
+      grow();
+    }
+  };
+  const emitBatch = (b) => {
+    const es = s.batches[b].emits;
+    es.forEach((e, i) => {
+      const p = emitAt + i * EMIT_BYTES;
+      dv.setInt32(p, e[1], true); dv.setInt32(p + 4, e[2], true); dv.setInt32(p + 8, e[3], true); dv.setInt32(p + 12, e[4], true);
+      dv.setFloat64(p + 16, e[0], true); dv.setFloat64(p + 24, e[5], true); dv.setFloat64(p + 32, e[6], true);
+      dv.setFloat64(p + 40, e[7], true); dv.setFloat64(p + 48, e[8], true);
+      dv.setUint32(p + 56, e[9], true); dv.setInt32(p + 60, 0, true);
+    });
+    for (;;) {
+      const r = k.engineEmit(block, emitAt, es.length);
+      if (r === 0) return;
+      if (r !== E_FULL) throw new Error(`zone script: engineEmit of batch ${b} returned ${r}`);
+      grow();
+    }
+  };
+
+  // the proxy's table: each task's arrival, and whether it started
+  const arrival = new Map(), started = new Set();
+  for (const b of s.batches) for (const e of b.emits) arrival.set(e[1], e[5]);
+  const hop = getf(HOP), delta = getf(DELTA), deadline = getf(DEADLINE);
+  const out = [];
+  let next = 0;
+  for (let w = 0; w < s.end; w += delta) {
+    const wEnd = w + delta;
+    for (; next < s.batches.length && s.batches[next].time < wEnd; next++) post(s.batches[next].time - getf(NOW), K_BATCH, next);
+    for (;;) {
+      const r = k.engineRun(block, wEnd, Infinity);
+      if (r === 0) break;
+      if (r === 1) {
+        if (geti(HOST_KIND) !== K_BATCH) throw new Error(`zone script: host event of kind ${geti(HOST_KIND)}`);
+        emitBatch(geti(HOST_SUBJECT));
+      } else if (r === E_FULL) grow();
+      else throw new Error(`zone script: engineRun returned ${r} at ${getf(NOW)} ns`);
+    }
+    const n = geti(OUT_N), box = geti(OUTBOX);
+    for (let i = 0; i < n; i++) {
+      const f = Array.from({ length: REC }, (_, j) => dv.getFloat64(box + 8 * (i * REC + j), true));
+      out.push(f.map(fmt).join(" "));
+      if (f[2] !== M_PULL) continue;
+      const task = f[4], d = f[5], at = f[0] + hop - delta + f[7];
+      let v;
+      if (started.has(task)) v = V_DUP;
+      else if (at < arrival.get(task) + deadline) { v = V_START; started.add(task); }
+      else v = V_LATE;
+      check(k.engineSetVerdict(block, d, v), "engineSetVerdict");
+      post(at - wEnd, K_PULL, d);
+    }
+    seti(OUT_N, 0);
+  }
+  out.push(["counters", ...COUNTERS.map((i) => fmt(getf(i)))].join(" "));
+  return out;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const wasm = process.argv[2];
+  if (!wasm) {
+    console.error("usage: node test/embed/zone-script.mjs build/laminar-scalar.wasm [zone-script.txt]");
+    process.exit(2);
+  }
+  const lines = runZoneScript(readFileSync(wasm), readFileSync(process.argv[3] ?? SCRIPT, "utf8"));
+  process.stdout.write(lines.join("\n") + "\n");
+}

@@ -1,0 +1,67 @@
+// The Zone engine driven from outside the project's own code: the Node
+// driver of test/embed/zone-script.mjs (the reference the Python and C
+// harnesses of `npm run test:embed` are compared with) runs the fixed script
+// of DA emissions on both builds and prints test/embed/zone-script.expected,
+// line for line; the script is the one its generator writes for the
+// default configuration, and it makes every outcome the harnesses should
+// see happen.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { packageRoot } from "../../src/core/paths.js";
+
+const root = packageRoot();
+const dir = join(root, "test", "embed");
+const expected = readFileSync(join(dir, "zone-script.expected"), "utf8");
+
+function node(...args: string[]): string {
+  const r = spawnSync(process.execPath, args, { cwd: root, encoding: "utf8", timeout: 60_000, maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited with ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** The first line where two transcripts differ (undefined when equal), for a readable failure. */
+function firstDifference(got: string, want: string): string | undefined {
+  const g = got.split("\n"), w = want.split("\n");
+  for (let i = 0; i < Math.max(g.length, w.length); i++) {
+    if (g[i] !== w[i]) return `line ${i + 1}: got ${JSON.stringify(g[i])}, want ${JSON.stringify(w[i])}`;
+  }
+  return undefined;
+}
+
+describe("the Zone engine driven through zone-script.txt", () => {
+  for (const build of ["simd", "scalar"]) {
+    it(`prints zone-script.expected on the ${build} build`, () => {
+      const got = node(join(dir, "zone-script.mjs"), join(root, "build", `laminar-${build}.wasm`));
+      expect(firstDifference(got, expected)).toBeUndefined();
+    });
+  }
+
+  it("runs the script its generator writes from the default configuration", () => {
+    const tmp = mkdtempSync(join(tmpdir(), "zone-script-"));
+    try {
+      node(join(dir, "make-zone-script.mjs"), "--out", join(tmp, "zone-script.txt"));
+      expect(readFileSync(join(tmp, "zone-script.txt"), "utf8")).toBe(readFileSync(join(dir, "zone-script.txt"), "utf8"));
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("has starts, bounces and every failure the harnesses compare", () => {
+    const lines = expected.trimEnd().split("\n");
+    const counters = lines[lines.length - 1].split(" ");
+    expect(counters[0]).toBe("counters");
+    const [, , bounces, completed, , , fastFail, lost, , deadline, duplicate, late] = counters.map(Number);
+    const records = lines.slice(0, -1).map((l) => l.split(" "));
+    const kinds = new Map<string, number>();
+    for (const r of records) kinds.set(r[2], (kinds.get(r[2]) ?? 0) + 1);
+    expect(kinds.get("3")).toBeGreaterThan(1000); // pull requests
+    expect(kinds.get("6")).toBeGreaterThan(0); // uploads
+    expect(completed).toBeGreaterThan(1000);
+    for (const n of [bounces, fastFail, lost, deadline, duplicate, late]) expect(n).toBeGreaterThan(0);
+    // every DA end is a record of kind 1
+    expect(kinds.get("1")).toBe(counters.slice(6).reduce((a, v) => a + Number(v), 0));
+  });
+});
