@@ -33,7 +33,7 @@ export const sim = {
     description: "check the model's invariants and stop at the first violation: Laminar's bitmap, reservation, queue and accounting invariants on every transition (docs/laminar-model.md); the baselines' atoms and accounting after every 10 ms slice (docs/baselines.md)",
   }),
   engine: enm({
-    values: ["ts", "core", "auto"], default: "ts", unit: "choice",
+    values: ["ts", "core", "auto"], default: "auto", unit: "choice",
     source: ours("the TypeScript model is the reference twin of the core's Zone engine"),
     description: "where Laminar's Zone side runs: the TypeScript model (ts), the core's Zone admission engine (core; an error for what it does not run yet: memory.enabled, da.acceptProjected, sim.checkInvariants), or the engine where it can and the model elsewhere (auto); both give the same result (docs/engine.md)",
   }),
