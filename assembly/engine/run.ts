@@ -12,7 +12,7 @@ import {
   BLOCK_BYTES, DA_ARRIVAL, DA_BYTES, DA_CLS, DA_DEPOSIT, DA_EMITTED, DA_EV, DA_FLAGS, DA_KEY, DA_M, DA_NODE, DA_PATIENCE,
   DA_SERVICE, DA_STATE, DA_TASK, DA_VERDICT, D_MOVING, EMIT_BYTES, EM_ARRIVAL, EM_BUDGET, EM_CLS, EM_EMITTED, EM_EV,
   EM_FLAGS, EM_KEY, EM_M, EM_NODE, EM_SERVICE, EM_TASK, EV_BYTES, F_DA_CAP, F_DA_LIVE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE,
-  F_HOP, F_HOST_KIND, F_TOUCH_BOUND, F_N0, F_N1, F_ATOMS, F_HOST_SUBJECT, F_NOW, F_OUT_CAP, F_OUT_N, F_PROCESSED, F_ROOM_NEED, F_ROOM_WHAT, K_ADDRESS,
+  F_HOP, F_HOST_KIND, F_TOUCH_BOUND, F_N0, F_N1, F_Z0, F_Z1, F_ATOMS, F_HOST_SUBJECT, F_NOW, F_OUT_CAP, F_OUT_N, F_PROCESSED, F_ROOM_NEED, F_ROOM_WHAT, K_ADDRESS,
   K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING,
 } from "./layout";
 import { addf, da, enter, geti, getf, ptr, seti, setf, zoneOf } from "./state";
@@ -120,6 +120,14 @@ export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
 export function enginePost(block: usize, delay: f64, kind: i32, subject: i32): i32 {
   if (!ready(block)) return E_ARG;
   if (!(delay >= 0) || delay != Math.floor(delay) || getf(F_NOW) + delay > 9007199254740991 || kind < 0) return E_ARG;
+  // an engine event's subject names one of its DAs, own nodes or own Zones
+  if (kind == K_ADDRESS || kind == K_PULL || kind == K_COMPLETE) {
+    if (subject < 0 || subject >= geti(F_DA_CAP)) return E_ID;
+  } else if (kind == K_ARBITRATE || kind == K_WHEEL) {
+    if (subject < geti(F_N0) || subject >= geti(F_N1)) return E_ID;
+  } else if (kind == K_SNAPSHOT || kind == K_BCAST || kind == K_UPLOAD) {
+    if (subject < geti(F_Z0) || subject >= geti(F_Z1)) return E_ID;
+  }
   if (geti(F_HEAP_SIZE) + 1 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + 1);
   push(getf(F_NOW) + delay, kind, subject);
   return 0;

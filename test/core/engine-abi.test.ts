@@ -1,0 +1,106 @@
+// The Zone engine's exports refuse bad input with a status code and change
+// nothing: a block engineInit did not lay out, parameters out of range, a
+// region too small, an event for a subject the engine does not own, an
+// emission it cannot take (checked before any is taken), room asked for
+// when none was requested. (That a laid-out engine runs the model's Zone
+// side exactly is test/laminar/zone-engine.test.ts.)
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { packageRoot } from "../../src/core/paths.js";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
+import { loadCore } from "../../src/core/wasm.js";
+import { Status } from "../../src/core/status.js";
+import { EF, EM, EMIT_BYTES, ENGINE_BLOCK_BYTES } from "../../src/core/engine-layout.js";
+import { LaminarModel } from "../../src/laminar/model.js";
+
+/** A model on the engine, started: its block is laid out. */
+function started() {
+  const core = loadCore("auto");
+  const m = new LaminarModel(core, applySets(defaultConfig(), ["cluster.nodes=300", "sim.durationS=0.05", "sim.engine=core"]));
+  m.start();
+  return { core, k: core.exports, block: m.zoneEngine!.block, ze: m.zoneEngine! };
+}
+
+describe("the core allocates nothing", () => {
+  it("neither build links the runtime's allocator (an array literal in the engine would, over the host's memory)", () => {
+    for (const f of ["laminar-simd.wat", "laminar-scalar.wat"]) {
+      const wat = readFileSync(join(packageRoot(), "build", f), "utf8");
+      expect(wat).not.toMatch(/rt\/stub|__alloc|__new/);
+    }
+  });
+});
+
+describe("the Zone engine's exports", () => {
+  for (const flavor of ["simd", "scalar"] as const) {
+    it(`${flavor}: a block engineInit did not lay out is refused by every call`, () => {
+      const core = loadCore(flavor), k = core.exports;
+      const block = core.arena.alloc(ENGINE_BLOCK_BYTES, 16), src = core.arena.alloc(EMIT_BYTES, 16);
+      core.arena.u8.fill(0, block, block + ENGINE_BLOCK_BYTES);
+      expect(k.engineRun(block, 1000, Infinity)).toBe(Status.E_ARG);
+      expect(k.enginePost(block, 0, 3, 0)).toBe(Status.E_ARG);
+      expect(k.engineEmit(block, src, 1)).toBe(Status.E_ARG);
+      expect(k.engineSetVerdict(block, 0, 1)).toBe(Status.E_ARG);
+      expect(k.engineRoomBytes(block)).toBe(Status.E_ARG);
+      expect(k.engineGrow(block, src, 64)).toBe(Status.E_ARG);
+      expect(k.engineRun(0, 1000, Infinity)).toBe(Status.E_ARG);
+      // parameters out of range: no atoms, then no nodes
+      expect(k.engineBytes(block)).toBe(Status.E_ATOMS);
+      core.arena.i32[(block >> 2) + 2 * EF.ATOMS] = 256;
+      expect(k.engineBytes(block)).toBe(Status.E_COUNT);
+      expect(k.engineBytes(8)).toBe(Status.E_NULL);
+    });
+  }
+
+  it("init refuses a region smaller than engineBytes, or one over its own block", () => {
+    const { core, k, block } = started();
+    const need = k.engineBytes(block);
+    expect(need).toBeGreaterThan(0);
+    const small = core.arena.alloc(1024, 16);
+    expect(k.engineInit(block, small, 1024)).toBe(Status.E_BOUNDS);
+    expect(k.engineInit(block, block, need)).toBe(Status.E_ARG);
+  });
+
+  it("an event for a subject it does not own, or a bad delay, is refused", () => {
+    const { k, block, ze } = started();
+    const size = ze.geti(EF.HEAP_SIZE);
+    expect(k.enginePost(block, 10, 4, -1)).toBe(Status.E_ID); // a DA slot
+    expect(k.enginePost(block, 10, 6, 300)).toBe(Status.E_ID); // a node
+    expect(k.enginePost(block, 10, 13, 99)).toBe(Status.E_ID); // a Zone
+    expect(k.enginePost(block, 0.5, 3, 0)).toBe(Status.E_ARG);
+    expect(k.enginePost(block, -1, 3, 0)).toBe(Status.E_ARG);
+    expect(k.enginePost(block, 10, -3, 0)).toBe(Status.E_ARG);
+    expect(ze.geti(EF.HEAP_SIZE)).toBe(size);
+    expect(k.engineRun(block, -5, Infinity)).toBe(Status.E_ARG);
+    expect(k.engineRun(block, NaN, Infinity)).toBe(Status.E_ARG);
+    expect(k.engineSetVerdict(block, -1, 1)).toBe(Status.E_ID);
+    expect(k.engineSetVerdict(block, 0, 9)).toBe(Status.E_ARG);
+    expect(k.engineRoomBytes(block)).toBe(Status.E_ARG); // no room was asked for
+  });
+
+  it("a batch of emissions with one bad record is refused whole", () => {
+    const { core, k, block, ze } = started();
+    const src = core.arena.alloc(3 * EMIT_BYTES, 16), i32 = core.arena.i32, f64 = core.arena.f64;
+    for (let i = 0; i < 3; i++) {
+      const b = src + i * EMIT_BYTES;
+      i32[(b + EM.TASK) >> 2] = i; i32[(b + EM.NODE) >> 2] = 5; i32[(b + EM.CLS) >> 2] = 0; i32[(b + EM.M) >> 2] = 4;
+      f64[(b + EM.EMITTED) >> 3] = 0; f64[(b + EM.ARRIVAL) >> 3] = 0; f64[(b + EM.EV) >> 3] = 72; f64[(b + EM.BUDGET) >> 3] = 72;
+      f64[(b + EM.SERVICE) >> 3] = 1e6; i32[(b + EM.KEY) >> 2] = i; i32[(b + EM.FLAGS) >> 2] = 0;
+    }
+    const live = ze.live, size = ze.geti(EF.HEAP_SIZE);
+    const last = src + 2 * EMIT_BYTES;
+    i32[(last + EM.NODE) >> 2] = 300;
+    expect(k.engineEmit(block, src, 3)).toBe(Status.E_ID);
+    i32[(last + EM.NODE) >> 2] = 5; i32[(last + EM.M) >> 2] = 257;
+    expect(k.engineEmit(block, src, 3)).toBe(Status.E_K);
+    i32[(last + EM.M) >> 2] = 4; f64[(last + EM.SERVICE) >> 3] = -1;
+    expect(k.engineEmit(block, src, 3)).toBe(Status.E_ARG);
+    i32[(last + EM.FLAGS) >> 2] = 2; f64[(last + EM.SERVICE) >> 3] = 1e6;
+    expect(k.engineEmit(block, src, 3)).toBe(Status.E_ARG);
+    expect(k.engineEmit(block, src, -1)).toBe(Status.E_COUNT);
+    expect([ze.live, ze.geti(EF.HEAP_SIZE)]).toEqual([live, size]);
+    i32[(last + EM.FLAGS) >> 2] = 0;
+    expect(k.engineEmit(block, src, 3)).toBe(0);
+    expect([ze.live, ze.geti(EF.HEAP_SIZE)]).toEqual([live + 3, size + 3]);
+  });
+});
