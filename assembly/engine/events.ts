@@ -21,10 +21,10 @@ import {
 } from "./layout";
 import { E, getf, geti, ptr, seti, setf } from "./state";
 
-const SHIFT: i32 = 11;
+const SHIFT: i32 = 9;
 const W: f64 = <f64>(1 << SHIFT);
 const INV_W: f64 = 1.0 / W;
-const S: i32 = 8192;
+const S: i32 = 32768;
 const MASK: i32 = S - 1;
 /** A pooled wheel record: an event, then the index of the next in its bucket's list. */
 const POOL_BYTES: usize = 32;
