@@ -1,8 +1,9 @@
 // The Zone admission engine's state block: one 8-byte slot per field (an
-// i32 or pointer sits in the slot's first 4 bytes), laid out by the host
-// (src/engine/layout.ts mirrors these indices; docs/abi.md, "Zone engine").
-// The engine allocates nothing: every table is the host's, and when one
-// would overflow the engine stops before the event and asks for room.
+// i32 or pointer sits in the slot's first 4 bytes). The host writes the
+// parameters; engineInit lays the tables out in a region the host gives
+// and keeps their pointers here (src/core/engine-layout.ts mirrors these
+// indices; docs/abi.md, "Zone engine"). The engine allocates nothing: when a
+// table would overflow, it stops before the event and asks for room.
 
 // clock and event queue
 export const F_NOW = 0, F_SEQ = 1, F_HEAP = 2, F_HEAP_SIZE = 3, F_HEAP_CAP = 4;

@@ -1,11 +1,11 @@
-// The Zone admission engine's exports (docs/abi.md, "Zone engine"): the
-// host lays out the state block and its tables (src/laminar/zone-engine.ts),
-// hands the engine DA emissions and proxy verdicts, posts its own events
-// into the same queue, and runs it to a time: the engine runs its Zones'
-// events and stops at the first event of the host's (the gateway side's),
-// at the first event at or after the host's next message (the host applies
-// it first), or when a table needs room (the host grows it and calls
-// again; nothing of the event has happened yet).
+// The Zone admission engine's running exports (docs/abi.md, "Zone engine";
+// its layout and start are setup.ts): the host hands the engine DA
+// emissions and proxy verdicts, posts its own events into the same queue,
+// and runs it to a time: the engine runs its Zones' events and stops at the
+// first event of the host's (the gateway side's), at the first event at or
+// after the host's next message (for a host that must apply it first), or
+// when a table needs room (the host gives a region, engineGrow moves the
+// table, and the call is made again; nothing of the event has happened yet).
 import { checkBuf, E_ARG, E_COUNT, E_FULL, E_ID, E_K, OK } from "../abi";
 import { ready } from "./setup";
 import {

@@ -9,10 +9,11 @@
 // engine, and the result is the same, number for number (the twin is the
 // rest of src/laminar; test/laminar/zone-engine.test.ts compares them).
 //
-// This file lays out the engine's tables in core memory, takes over the
-// Zone side's state after the model's start(), grows a table when the
-// engine asks for room, and carries emissions, verdicts, outgoing messages
-// and counters across.
+// This file writes the engine's parameters (the model's configuration,
+// timings, cluster rows and Zone streams) and has the core lay the engine
+// out and start it (engineInit) in place of the model's own start of the
+// Zone side, grows a table when the engine asks for room, and carries
+// emissions, verdicts, outgoing messages and counters across.
 import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
@@ -81,7 +82,7 @@ export class ZoneEngine {
   /** Counters as last carried to the model (they are carried as differences). */
   private readonly last = new Float64Array(ENGINE_BLOCK_BYTES / 8);
 
-  /** Views of core memory, rebuilt after every allocation (the only thing that grows it once the model is built). */
+  /** Views of core memory: rebuilt after this class's allocations, and whenever another's growth detached them. */
   private f64!: Float64Array;
   private i32!: Int32Array;
 
