@@ -30,10 +30,10 @@ let s0: u32 = 0, s1: u32 = 0, s2: u32 = 0, s3: u32 = 0;
   store<u32>(rng, s3, 12);
 }
 
-/** probeCandidates' work on checked arguments (see probe.ts). */
+/** probeCandidates' work on checked arguments (see probe.ts); with choose = false, only the sampling and the noise (returns 0). */
 export function probeCore(
   field: usize, nodeCount: i32, table: usize, atoms: i32, cand: usize, k: i32, now: f32, m: i32, contiguous: i32,
-  gamma: f32, degradeAge: f32, noise: usize, sigma: f64, rng: usize, zig: usize, seen: usize, start: i32,
+  gamma: f32, degradeAge: f32, noise: usize, sigma: f64, rng: usize, zig: usize, seen: usize, start: i32, choose: bool = true,
 ): i32 {
   const words = atoms >> 6;
   s0 = load<u32>(rng); s1 = load<u32>(rng, 4); s2 = load<u32>(rng, 8); s3 = load<u32>(rng, 12);
@@ -80,5 +80,7 @@ export function probeCore(
     for (let i = start; i < k; i++) store<f32>(noise + (<usize>i << 2), 0);
   }
   saveStream(rng);
+  // choose = false: the caller scores the candidates its own way (the Zone engine's wider acceptance)
+  if (!choose) return 0;
   return bestCandidate(field, nodeCount, table, words, cand, k, now, m, contiguous, gamma, degradeAge, noise);
 }

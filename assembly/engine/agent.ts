@@ -3,6 +3,8 @@
 // replica, the move to the chosen node's queue), the bounce, and the pull,
 // start and completion of a winner.
 import { probeCore } from "../probe-core";
+import { bmCountAtLeast, bmFirstRun } from "../bitmap";
+import { utility } from "../score";
 import { streamExp, streamFloat, streamInt } from "../stream";
 import { C_ATOMS, C_CAND, C_DEGRADE_AGE, C_GAMMA, C_NOISE, P_SEEN, P_SIGMA, P_ZIG } from "../blocks";
 import { E_DEFER, E_NOFIT } from "../abi";
@@ -11,9 +13,9 @@ import {
   CLASS_F, D_EXPIRED, D_MOVING, D_RESIDENT, F_ACTION_COST, F_BOUNCE_COST, F_BOUNCES, F_CANDIDATES, F_COMPLETED, F_DEADLINE,
   F_HOP, F_LOSS, F_OS_JITTER_MS, F_PACKETS_LOST, F_PATIENCE_FLOOR, F_PROBE, F_PROBE_ACTIONS, F_R_ZONE, F_REDIRECT_COST,
   F_RESERVE, F_RUNNING, F_SCORE_OPS, F_SILENCE, FLAG_PULL, FLAG_SECONDARY, K_ADDRESS, K_COMPLETE, NS_PER_MS,
-  STREAM_BYTES, V_DUP, V_NONE, V_START,
+  STREAM_BYTES, V_DUP, V_NONE, V_START, F_ACCEPT_PROJECTED, F_RUN_OUT,
 } from "./layout";
-import { addf, da, E, getf, geti, jsRound, offset, ptr, zoneOf } from "./state";
+import { addf, ATOMS, da, E, getf, geti, jsRound, offset, ptr, ROW_BYTES, zoneOf } from "./state";
 import { post } from "./events";
 import { enqueue, releaseAtoms } from "./queue";
 import { disarmTtl } from "./reserve";
@@ -74,16 +76,45 @@ function chooseTarget(n: i32, z: i32, nz: i32, m: i32, contiguous: i32): i32 {
   const zig = <usize>load<u32>(b + P_ZIG), seen = <usize>load<u32>(b + P_SEEN), atoms = load<i32>(b + C_ATOMS);
   const gamma = load<f32>(b + C_GAMMA), degradeAge = load<f32>(b + C_DEGRADE_AGE), nowMs = <f32>(now / NS_PER_MS);
   const table = zt + rowsOffset(z);
-  let res = probeCore(zt, nz, table, atoms, cand, k, nowMs, m, contiguous, gamma, degradeAge, noise, sigma, rng, zig, seen, 0);
+  const projected = geti(F_ACCEPT_PROJECTED) != 0;
+  let res = probeCore(zt, nz, table, atoms, cand, k, nowMs, m, contiguous, gamma, degradeAge, noise, sigma, rng, zig, seen, 0, !projected);
   while (res == E_DEFER) {
     // a normal draw off the ziggurat's fast path: finished here, from the word the probe stopped at
     const i = load<i32>(rng, 16);
     store<f32>(noise + (<usize>i << 2), <f32>(sigma * streamNormalFinish(rng, zig, load<i32>(rng, 20))));
-    res = probeCore(zt, nz, table, atoms, cand, k, nowMs, m, contiguous, gamma, degradeAge, noise, sigma, rng, zig, seen, i + 1);
+    res = probeCore(zt, nz, table, atoms, cand, k, nowMs, m, contiguous, gamma, degradeAge, noise, sigma, rng, zig, seen, i + 1, !projected);
   }
+  if (projected && res >= 0) res = scoreProjected(zt, nz, table, k, now / NS_PER_MS, m, contiguous, cand, noise, <f32>gamma);
   if (res == E_NOFIT) return -1;
   if (res < 0) { fault(res); return -2; }
   return load<i32>(cand + (<usize>res << 2));
+}
+
+/**
+ * The artifact's wider acceptance (da.acceptProjected; addressing.ts
+ * scoreProjected is the twin): a candidate is placable when its projected
+ * Slack covers the demand, or else its replica row fits it; the same
+ * utility and noise choose. The index into cand of the best, or E_NOFIT.
+ */
+function scoreProjected(zt: usize, nz: i32, table: usize, k: i32, nowMs: f64, m: i32, contiguous: i32, cand: usize, noise: usize, gamma: f32): i32 {
+  const nzb = <usize>nz << 2, rb = <usize>ROW_BYTES, out = ptr(F_RUN_OUT);
+  let best = -Infinity, bi = -1;
+  for (let i = 0; i < k; i++) {
+    const j = load<i32>(cand + (<usize>i << 2)), f = zt + (<usize>j << 2);
+    const age = Math.max(0, nowMs - <f64>load<f32>(f + 4 * nzb));
+    if (age > 1e20) continue; // DEGRADE_AGE: a missing row
+    const sp = Math.max(0, <f64>load<f32>(f) + age * <f64>load<f32>(f + 2 * nzb));
+    const hp = Math.max(0, <f64>load<f32>(f + nzb) + age * <f64>load<f32>(f + 3 * nzb));
+    let ok = sp >= <f64>m;
+    if (!ok) {
+      const row = table + <usize>j * rb;
+      ok = (contiguous != 0 ? bmFirstRun(row, 1, ATOMS, m, out) : bmCountAtLeast(row, 1, ATOMS, m, out)) == 1;
+    }
+    if (!ok) continue;
+    const u = <f64>utility(<f32>sp, <f32>hp, gamma) + <f64>load<f32>(noise + (<usize>i << 2));
+    if (bi < 0 || u > best) { best = u; bi = i; }
+  }
+  return bi < 0 ? E_NOFIT : bi;
 }
 
 /** Bounce: pay, and go to a uniformly random node of the same Zone (one lossy hop), to address again. */

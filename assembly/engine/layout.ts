@@ -49,6 +49,8 @@ export const F_Q_CUR = 140, F_RUN_POS = 141, F_RUN_LEN = 142, F_POOL_FREE = 143,
 export const F_TOUCH_BOUND = 147;
 /** For engineInit: the utility's gamma (da.lambda) and a missing row's extra Heat (zhaf.degradeHeat). */
 export const F_GAMMA = 148, F_DEGRADE_HEAT = 149;
+/** i32: da.acceptProjected (a candidate is placable when its projected Slack covers the demand, or its replica row fits). */
+export const F_ACCEPT_PROJECTED = 150;
 /** Set by engineInit: the block holds a laid-out engine (the other calls refuse a block without it). */
 export const F_MAGIC = 159, MAGIC: i32 = 0x315a454c; // LEZ1 in little-endian bytes
 export const FIELDS = 160;

@@ -31,7 +31,6 @@ import type { ZoneField } from "./zhaf.js";
 /** Why the engine cannot run this configuration, or null when it can. */
 export function engineUnsupported(c: Config): string | null {
   if (c.memory.enabled) return "memory.enabled (the runtime memory model and Airlock run on the TypeScript model only)";
-  if (c.da.acceptProjected) return "da.acceptProjected (the artifact's wider acceptance runs on the TypeScript model only)";
   if (c.sim.checkInvariants) return "sim.checkInvariants (the invariant checker watches the TypeScript model)";
   return null;
 }
@@ -150,6 +149,7 @@ export class ZoneEngine {
     f(EF.CANDIDATES, c.da.candidates); f(EF.REPORT_JITTER, c.zhaf.reportJitter); f(EF.ALPHA, c.zhaf.smoothing);
     f(EF.GAMMA, c.da.lambda); f(EF.SIGMA, c.da.noiseSigma); f(EF.DEGRADE_HEAT, c.zhaf.degradeHeat);
     n(EF.GUARD, c.zhaf.missingnessGuard ? 1 : 0); n(EF.PROJECTION, c.zhaf.projection ? 1 : 0);
+    n(EF.ACCEPT_PROJECTED, c.da.acceptProjected ? 1 : 0);
     n(EF.RING, z.ring); n(EF.COPIES, z.copies); n(EF.ATOMS, s.atoms); n(EF.ROW_BYTES, s.rowBytes); n(EF.NODES, s.nodes); n(EF.ZONES, Z);
     n(EF.Z0, s.z0); n(EF.Z1, s.z1); n(EF.DA_CAP, ZoneEngine.initialCapacity);
     n(EF.OFFSETS, this.put(s.offsets));

@@ -40,7 +40,9 @@ const cases: [string, string[]][] = [
   ["Z-HAF synchronisation delay, projection and guard off", [...base, "zhaf.syncDelayMs=30", "zhaf.projection=false", "zhaf.missingnessGuard=false"]],
   ["64 atoms per node", [...base, "cluster.atomsPerNode=64"]],
   ["1,024 atoms per node", [...base, "cluster.atomsPerNode=1024", "workload.rho=0.9"]],
-  ["the artifact's profile (acceptance aside)", [...base, "network.hopMs=0.1", "network.loss=0", "reservation.deposit=20"]],
+  ["the artifact's network and deposit", [...base, "network.hopMs=0.1", "network.loss=0", "reservation.deposit=20"]],
+  ["the artifact's wider acceptance (projected Slack or a fitting replica row)", [...base, "da.acceptProjected=true", "cluster.preoccupancy.enabled=true"]],
+  ["the artifact's wider acceptance for contiguous and dispersed demands under load", [...base, "da.acceptProjected=true", "workload.rho=1", "da.noiseSigma=0"]],
 ];
 
 describe("the core's Zone engine gives the TypeScript model's result", () => {
@@ -112,7 +114,8 @@ describe("what the engine does not run yet", () => {
     expect(engineUnsupported(mem)).toMatch(/memory\.enabled/);
     expect(() => usesEngine(mem)).toThrow(/sim\.engine=core: the core's Zone engine does not run memory\.enabled/);
     expect(usesEngine(applySets(defaultConfig(), ["memory.enabled=true", "sim.engine=auto"]))).toBe(false);
-    expect(usesEngine(applySets(defaultConfig(), ["da.acceptProjected=true", "sim.engine=auto"]))).toBe(false);
+    expect(usesEngine(applySets(defaultConfig(), ["sim.checkInvariants=true", "sim.engine=auto"]))).toBe(false);
+    expect(() => usesEngine(applySets(defaultConfig(), ["sim.checkInvariants=true", "sim.engine=core"]))).toThrow(/sim\.checkInvariants/);
     expect(usesEngine(applySets(defaultConfig(), ["sim.engine=auto"]))).toBe(true);
     expect(usesEngine(applySets(defaultConfig(), ["sim.engine=ts"]))).toBe(false);
   });
