@@ -76,6 +76,13 @@ function check(block: usize): i32 {
   return OK;
 }
 
+/** Nodes of the Zones [Z0, Z1) (checked by engineInit; 0 when out of range here). */
+function ownNodes(): i32 {
+  const offs = ptr(F_OFFSETS), Z = geti(F_ZONES), z0 = geti(F_Z0), z1 = geti(F_Z1);
+  if (z0 < 0 || z1 > Z || z0 > z1) return 0;
+  return load<i32>(offs + (<usize>z1 << 2)) - load<i32>(offs + (<usize>z0 << 2));
+}
+
 function maxZone(): i32 {
   const offs = ptr(F_OFFSETS), Z = geti(F_ZONES);
   let m = 1;
@@ -134,9 +141,11 @@ function layout(base: usize, write: bool): usize {
   { const p = take(<i64>dc * (DA_BYTES + 8 + rb)); if (write) placeDas(p, dc); }
   // wheels
   const wb = wheelBytes(A);
-  { const p = take(<i64>N * wb); if (write) { seti(F_WHEELS, <i32>p); seti(F_WHEEL_BYTES, wb); } }
-  { const p = take(<i64>N * A << 2); if (write) seti(F_WHEEL_OWNER, <i32>p); }
-  { const p = take(<i64>N << 3); if (write) seti(F_WHEEL_CHECK, <i32>p); }
+  // wheels and their owners for the own nodes only, and only with reservations on
+  const own = ownNodes(), wn = getf(F_RESERVE) != 0 ? own : 0;
+  { const p = take(<i64>wn * wb); if (write) { seti(F_WHEELS, <i32>p); seti(F_WHEEL_BYTES, wb); } }
+  { const p = take(<i64>wn * A << 2); if (write) seti(F_WHEEL_OWNER, <i32>p); }
+  { const p = take(<i64>own << 3); if (write) seti(F_WHEEL_CHECK, <i32>p); }
   { const p = take(<i64>A << 2); if (write) seti(F_WHEEL_OUT, <i32>p); }
   // outbox
   { const p = take(1024 * REC * 8); if (write) { seti(F_OUTBOX, <i32>p); seti(F_OUT_CAP, 1024); seti(F_OUT_N, 0); } }
@@ -263,7 +272,7 @@ export function engineInit(block: usize, base: usize, bytes: f64): i32 {
     store<f64>(ptr(F_WHEEL_CHECK) + (<usize>(n - n0) << 3), Infinity);
     if (getf(F_RESERVE) != 0) wheelInit(ptr(F_WHEELS) + <usize>(n - n0) * <usize>geti(F_WHEEL_BYTES), A, 0);
   }
-  memory.fill(ptr(F_WHEEL_OWNER), 0xff, <usize>N * <usize>A << 2);
+  if (getf(F_RESERVE) != 0) memory.fill(ptr(F_WHEEL_OWNER), 0xff, <usize>(n1 - n0) * <usize>A << 2);
   memory.fill(ptr(F_FORFEIT), 0, <usize>Z << 3);
   // Z-HAF: every master row from the node's state at time 0, published as version 0 to every replica
   for (let z = 0; z < Z; z++) initSnapshot(z);
