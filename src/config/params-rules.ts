@@ -18,7 +18,24 @@ const fitsNode = (param: "fAtoms" | "lAtoms" | "squatterAtoms"): CrossRule => ({
   mustBe: (c) => `<= cluster.atomsPerNode (${c.cluster.atomsPerNode})`,
 });
 
+/**
+ * Why the core's Zone engine cannot run this configuration yet, or null
+ * when it can (docs/engine.md): sim.engine=core then is an error, and auto
+ * runs the TypeScript model.
+ */
+export function engineUnsupported(c: Config): string | null {
+  if (c.memory.enabled) return "memory.enabled (the runtime memory model and Airlock run on the TypeScript model only)";
+  if (c.sim.checkInvariants) return "sim.checkInvariants (the invariant checker watches the TypeScript model)";
+  return null;
+}
+
 export const CROSS_RULES: readonly CrossRule[] = [
+  {
+    // the core's Zone engine does not run everything the model does yet
+    param: "sim.engine",
+    ok: (c) => c.sim.engine !== "core" || engineUnsupported(c) === null,
+    mustBe: (c) => `auto or ts with ${(engineUnsupported(c) ?? "").split(" (")[0]} (the core's Zone engine does not run it yet: docs/engine.md)`,
+  },
   {
     // a trace workload reads its tasks from a file: there must be one
     param: "workload.trace.file",

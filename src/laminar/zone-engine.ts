@@ -15,6 +15,9 @@
 // Zone side, grows a table when the engine asks for room, and carries
 // emissions, verdicts, outgoing messages and counters across.
 import type { Config } from "../config/params.js";
+import { engineUnsupported } from "../config/params-rules.js";
+
+export { engineUnsupported };
 import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import { Status } from "../core/status.js";
@@ -27,13 +30,6 @@ import type { Timings } from "./timings.js";
 import type { Mailbox } from "./mailbox.js";
 import type { RunMetrics } from "../metrics/run-metrics.js";
 import type { ZoneField } from "./zhaf.js";
-
-/** Why the engine cannot run this configuration, or null when it can. */
-export function engineUnsupported(c: Config): string | null {
-  if (c.memory.enabled) return "memory.enabled (the runtime memory model and Airlock run on the TypeScript model only)";
-  if (c.sim.checkInvariants) return "sim.checkInvariants (the invariant checker watches the TypeScript model)";
-  return null;
-}
 
 /** Whether a run with this configuration uses the engine (sim.engine; core with an unsupported setting is an error). */
 export function usesEngine(c: Config): boolean {

@@ -134,6 +134,18 @@ describe("laminar sim --check-invariants", () => {
   });
 });
 
+describe("laminar sim on the core's Zone engine and on the TypeScript model", () => {
+  it("gives the same result, field for field, and says in the table where the Zone side ran", () => {
+    const ts = laminar("sim", ...SMALL, "--seed", SEED, "--json", "--set", "sim.engine=ts");
+    expect(ts.code, ts.err).toBe(0);
+    const a = withoutWall(JSON.parse(ts.out)), b = withoutWall(result);
+    (a.config as { sim: { engine: string } }).sim.engine = (b.config as { sim: { engine: string } }).sim.engine;
+    expect(a).toEqual(b);
+    const table = laminar("sim", ...SMALL, "--seed", SEED);
+    expect(table.out).toMatch(/Zone side ran on +the core's Zone engine \(sim\.engine=auto\)/);
+  });
+});
+
 describe("laminar sim (table)", () => {
   it("prints a readable table with the start success", () => {
     const r = laminar("sim", ...SMALL, "--seed", "3");
@@ -200,6 +212,9 @@ describe("laminar sim: bad input", () => {
     refused([...SMALL, "--json", "--set", "network.hopMs=-1"], /network\.hopMs/);
     refused([...SMALL, "--json", "--set", "nosuch.param=1"], /nosuch\.param/);
     refused(["--duration", "0.2", "--no-progress", "--json", "--set", "cluster.nodes=abc"], /cluster\.nodes/);
+    refused([...SMALL, "--json", "--set", "sim.engine=wasm"], /sim\.engine/);
+    refused([...SMALL, "--json", "--set", "sim.engine=core", "--set", "memory.enabled=true"], /sim\.engine: must be auto or ts with memory\.enabled/);
+    refused([...SMALL, "--json", "--set", "sim.engine=core", "--check-invariants"], /sim\.engine/);
   });
 
   it("bad --config files", () => {

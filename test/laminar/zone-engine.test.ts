@@ -110,12 +110,11 @@ describe("the core's Zone engine gives the TypeScript model's result", () => {
 
 describe("what the engine does not run yet", () => {
   it("sim.engine=core refuses it in one line; auto runs it on the model", () => {
-    const mem = applySets(defaultConfig(), ["memory.enabled=true", "sim.engine=core"]);
-    expect(engineUnsupported(mem)).toMatch(/memory\.enabled/);
-    expect(() => usesEngine(mem)).toThrow(/sim\.engine=core: the core's Zone engine does not run memory\.enabled/);
+    expect(engineUnsupported(applySets(defaultConfig(), ["memory.enabled=true"]))).toMatch(/memory\.enabled/);
+    expect(() => applySets(defaultConfig(), ["memory.enabled=true", "sim.engine=core"])).toThrow(/sim\.engine: must be auto or ts with memory\.enabled/);
+    expect(() => applySets(defaultConfig(), ["sim.checkInvariants=true", "sim.engine=core"])).toThrow(/sim\.engine: must be auto or ts with sim\.checkInvariants/);
     expect(usesEngine(applySets(defaultConfig(), ["memory.enabled=true", "sim.engine=auto"]))).toBe(false);
     expect(usesEngine(applySets(defaultConfig(), ["sim.checkInvariants=true", "sim.engine=auto"]))).toBe(false);
-    expect(() => usesEngine(applySets(defaultConfig(), ["sim.checkInvariants=true", "sim.engine=core"]))).toThrow(/sim\.checkInvariants/);
     expect(usesEngine(applySets(defaultConfig(), ["sim.engine=auto"]))).toBe(true);
     expect(usesEngine(applySets(defaultConfig(), ["sim.engine=ts"]))).toBe(false);
   });

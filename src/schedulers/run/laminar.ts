@@ -4,10 +4,14 @@ import type { CommonResult } from "../../metrics/result.js";
 import type { SimResult } from "../../laminar/result.js";
 import { fmt, type Rows, type SchedulerImpl } from "../../run/impl.js";
 import { runLaminar } from "../../run/laminar.js";
+import { engineUnsupported } from "../../laminar/zone-engine.js";
 
 function rows(r: CommonResult): Rows {
   const l = r as SimResult;
+  const why = engineUnsupported(l.config);
+  const side = l.config.sim.engine === "ts" ? "the TypeScript model" : why === null ? "the core's Zone engine" : `the TypeScript model (the engine does not run ${why.split(" (")[0]})`;
   return [
+    ["Zone side ran on", `${side} (sim.engine=${l.config.sim.engine})`],
     ["control work per start", `${fmt(l.controlWorkPerSuccessUs, 4)} us`],
     ["probe actions / bounces / Fast-Fails", `${l.probeActions} / ${l.bounces} / ${l.fastFails}`],
     ["regenerations / duplicate winners", `${l.regenerations} / ${l.duplicateWinners}`],
