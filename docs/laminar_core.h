@@ -286,8 +286,10 @@ typedef struct laminar_mem_block {
   X(int32_t, engineGrow, (laminar_ptr block, laminar_ptr base, double bytes))                          \
   X(int32_t, engineRun, (laminar_ptr block, double until, double msgAt))                               \
   X(int32_t, enginePost, (laminar_ptr block, double delay, int32_t kind, int32_t subject))             \
+  X(int32_t, enginePostBatch, (laminar_ptr block, laminar_ptr src, int32_t n))                         \
   X(int32_t, engineEmit, (laminar_ptr block, laminar_ptr src, int32_t n))                              \
-  X(int32_t, engineSetVerdict, (laminar_ptr block, int32_t d, int32_t v))
+  X(int32_t, engineSetVerdict, (laminar_ptr block, int32_t d, int32_t v))                             \
+  X(int32_t, engineSetVerdicts, (laminar_ptr block, laminar_ptr src, int32_t n))
 
 #ifndef LAMINAR_NO_PROTOTYPES
 
@@ -501,6 +503,10 @@ int32_t enginePost(laminar_ptr block, double delay, int32_t kind, int32_t subjec
 int32_t engineEmit(laminar_ptr block, laminar_ptr src, int32_t n);
 /** The proxy's answer to DA d's pull request: 1 start, 2 duplicate, 3 late. */
 int32_t engineSetVerdict(laminar_ptr block, int32_t d, int32_t v);
+/** n answers at once: int32 pairs (DA, verdict) at src. */
+int32_t engineSetVerdicts(laminar_ptr block, laminar_ptr src, int32_t n);
+/** n events at once, in order: 16-byte records (double absolute time, int32 kind, int32 subject) at src. */
+int32_t enginePostBatch(laminar_ptr block, laminar_ptr src, int32_t n);
 /** Bytes of the region the last E_FULL asked for (or a status code, as a double). */
 double engineRoomBytes(laminar_ptr block);
 /** Move the table the last E_FULL asked room for to [base, base + bytes). */

@@ -30,6 +30,9 @@ export function engineDaBytes(): i32 { return DA_BYTES; }
 export function engineEmitBytes(): i32 { return EMIT_BYTES; }
 export function engineEventBytes(): i32 { return EV_BYTES; }
 
+/** An enginePostBatch record: f64 absolute time, i32 kind, i32 subject. */
+const POST_BYTES: i32 = 16;
+
 /** engineRun's outcomes besides errors. */
 const RAN_TO = 0, HOST_EVENT = 1, HOST_MESSAGE = 2;
 
@@ -116,10 +119,9 @@ export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
   return RAN_TO; // not reached
 }
 
-/** Schedule (kind, subject) `delay` ns (an integer >= 0) from now, in the engine's queue; E_FULL when it has no room. */
-export function enginePost(block: usize, delay: f64, kind: i32, subject: i32): i32 {
-  if (!ready(block)) return E_ARG;
-  if (!(delay >= 0) || delay != Math.floor(delay) || getf(F_NOW) + delay > 9007199254740991 || kind < 0) return E_ARG;
+/** E_ID / E_ARG when (kind, subject) at `time` is not an event the engine can take; 0 otherwise. */
+function checkEvent(time: f64, kind: i32, subject: i32): i32 {
+  if (!(time >= getf(F_NOW)) || time != Math.floor(time) || time > 9007199254740991 || kind < 0) return E_ARG;
   // an engine event's subject names one of its DAs, own nodes or own Zones
   if (kind == K_ADDRESS || kind == K_PULL || kind == K_COMPLETE) {
     if (subject < 0 || subject >= geti(F_DA_CAP)) return E_ID;
@@ -128,8 +130,39 @@ export function enginePost(block: usize, delay: f64, kind: i32, subject: i32): i
   } else if (kind == K_SNAPSHOT || kind == K_BCAST || kind == K_UPLOAD) {
     if (subject < geti(F_Z0) || subject >= geti(F_Z1)) return E_ID;
   }
+  return 0;
+}
+
+/** Schedule (kind, subject) `delay` ns (an integer >= 0) from now, in the engine's queue; E_FULL when it has no room. */
+export function enginePost(block: usize, delay: f64, kind: i32, subject: i32): i32 {
+  if (!ready(block)) return E_ARG;
+  const e = checkEvent(getf(F_NOW) + delay, kind, subject);
+  if (e != 0 || !(delay >= 0)) return e != 0 ? e : E_ARG;
   if (geti(F_HEAP_SIZE) + 1 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + 1);
   push(getf(F_NOW) + delay, kind, subject);
+  return 0;
+}
+
+/**
+ * n events at once, in order (POST_BYTES records at `src`: f64 absolute
+ * time, i32 kind, i32 subject), as n enginePost calls would schedule them.
+ * Every record is checked before any is scheduled; E_FULL (nothing done)
+ * when the queue lacks room.
+ */
+export function enginePostBatch(block: usize, src: usize, n: i32): i32 {
+  if (!ready(block)) return E_ARG;
+  if (n < 0) return E_COUNT;
+  let e = checkBuf(src, <i64>n * POST_BYTES, 1, 8); if (e != OK) return e;
+  for (let i = 0; i < n; i++) {
+    const r = src + <usize>i * POST_BYTES;
+    e = checkEvent(load<f64>(r), load<i32>(r, 8), load<i32>(r, 12));
+    if (e != 0) return e;
+  }
+  if (geti(F_HEAP_SIZE) + n > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + n);
+  for (let i = 0; i < n; i++) {
+    const r = src + <usize>i * POST_BYTES;
+    push(load<f64>(r), load<i32>(r, 8), load<i32>(r, 12));
+  }
   return 0;
 }
 
@@ -180,5 +213,20 @@ export function engineSetVerdict(block: usize, d: i32, v: i32): i32 {
   if (d < 0 || d >= geti(F_DA_CAP)) return E_ID;
   if (v < 0 || v > 3) return E_ARG;
   store<u8>(da(d) + DA_VERDICT, <u8>v);
+  return 0;
+}
+
+/** n answers at once (i32 pairs DA, verdict at `src`); every pair is checked before any is written. */
+export function engineSetVerdicts(block: usize, src: usize, n: i32): i32 {
+  if (!ready(block)) return E_ARG;
+  if (n < 0) return E_COUNT;
+  const e = checkBuf(src, <i64>n * 2, 4); if (e != OK) return e;
+  const cap = geti(F_DA_CAP);
+  for (let i = 0; i < n; i++) {
+    const d = load<i32>(src + (<usize>i << 3)), v = load<i32>(src + (<usize>i << 3), 4);
+    if (d < 0 || d >= cap) return E_ID;
+    if (v < 0 || v > 3) return E_ARG;
+  }
+  for (let i = 0; i < n; i++) store<u8>(da(load<i32>(src + (<usize>i << 3))) + DA_VERDICT, <u8>load<i32>(src + (<usize>i << 3), 4));
   return 0;
 }

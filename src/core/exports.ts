@@ -68,7 +68,9 @@ export interface CoreExports {
   engineGrow(block: number, base: number, bytes: number): number;
   engineRun(block: number, until: number, msgAt: number): number;
   enginePost(block: number, delay: number, kind: number, subject: number): number;
+  enginePostBatch(block: number, src: number, n: number): number;
   engineEmit(block: number, src: number, n: number): number;
   engineSetVerdict(block: number, d: number, v: number): number;
+  engineSetVerdicts(block: number, src: number, n: number): number;
   // --- end Zone admission engine ---
 }

@@ -28,6 +28,9 @@ import type { EventQueue } from "../sim/event-queue.js";
 import type { Rng } from "../sim/rng.js";
 import type { Timings } from "./timings.js";
 import type { Mailbox } from "./mailbox.js";
+
+/** An enginePostBatch record: f64 absolute time, i32 kind, i32 subject. */
+const POST_BYTES = 16;
 import type { RunMetrics } from "../metrics/run-metrics.js";
 import type { ZoneField } from "./zhaf.js";
 
@@ -74,6 +77,13 @@ export class ZoneEngine {
   private emitAt = 0;
   private emitCap = 0;
   private emitN = 0;
+  /** Events posted and answers given since the last run call, handed over in one call each before it (in order). */
+  private postAt = 0;
+  private postCap = 0;
+  private postN = 0;
+  private verdictAt = 0;
+  private verdictCap = 0;
+  private verdictN = 0;
   /** Counters as last carried to the model (they are carried as differences). */
   private readonly last = new Float64Array(ENGINE_BLOCK_BYTES / 8);
 
@@ -160,9 +170,13 @@ export class ZoneEngine {
     this.check(bytes, "engineBytes");
     const base = this.alloc(bytes, 16);
     this.check(this.k.engineInit(this.block, base, bytes), "engineInit");
-    this.ready = true;
     this.emitCap = 4096;
     this.emitAt = this.alloc(this.emitCap * EMIT_BYTES, 8);
+    this.postCap = 4096;
+    this.postAt = this.alloc(this.postCap * POST_BYTES, 8);
+    this.verdictCap = 4096;
+    this.verdictAt = this.alloc(this.verdictCap * 8, 8);
+    this.ready = true;
   }
 
   /** The aggregates of Zone z's snapshot 0 (for the gateway's table at the start). */
@@ -179,25 +193,50 @@ export class ZoneEngine {
     this.check(this.k.engineGrow(this.block, p, bytes), "engineGrow");
   }
 
-  /** Post (kind, subject) delay ns from now on the engine's queue (the host's events and the Zones' alike). */
+  /**
+   * Post (kind, subject) delay ns from now on the engine's queue (the host's
+   * events and the Zones' alike). Posts wait in order in a buffer that goes
+   * over in one call before anything else reaches the queue (emissions, a
+   * run), so their sequence numbers are those single posts would get.
+   */
   post(delay: number, kind: number, subject: number): void {
     if (!this.ready) throw new Error("zone engine: an event posted before the engine was laid out (the model's start())");
+    if (this.postN === this.postCap) this.postAt = this.grown(this.postAt, (this.postCap *= 2), POST_BYTES, this.postN);
+    this.views();
+    const b = this.postAt + this.postN++ * POST_BYTES;
+    this.f64[b >> 3] = this.f64[this.block >> 3] + delay; // the clock is the block's field 0
+    this.i32[(b + 8) >> 2] = kind;
+    this.i32[(b + 12) >> 2] = subject;
+  }
+
+  /** A copy of a buffer's first n records in a new region of ncap records; returns it. */
+  private grown(at: number, ncap: number, rec: number, n: number): number {
+    const p = this.alloc(ncap * rec, 8);
+    this.core.arena.u8.copyWithin(p, at, at + n * rec);
+    return p;
+  }
+
+  private flushPosts(): void {
+    if (this.postN === 0) return;
     for (;;) {
-      const r = this.k.enginePost(this.block, delay, kind, subject);
-      if (r === 0) return;
-      if (r !== Status.E_FULL) throw new RangeError(`zone engine: post of kind ${kind} after ${delay} ns refused (status ${r})`);
+      const r = this.k.enginePostBatch(this.block, this.postAt, this.postN);
+      if (r === 0) break;
+      if (r !== Status.E_FULL) throw new RangeError(`zone engine: posted events refused (status ${r})`);
       this.makeRoom();
     }
+    this.postN = 0;
+  }
+
+  private flushVerdicts(): void {
+    if (this.verdictN === 0) return;
+    const r = this.k.engineSetVerdicts(this.block, this.verdictAt, this.verdictN);
+    if (r !== 0) throw new Error(`zone engine: the proxy's answers refused (status ${r})`);
+    this.verdictN = 0;
   }
 
   /** A DA of task t emitted at `emitted` goes to launchpad `node` (handed over with the batch's others by flushEmits). */
   emit(t: number, node: number, cls: number, m: number, emitted: number, arrival: number, ev: number, budget: number, service: number, key: number, flags: number): void {
-    if (this.emitN === this.emitCap) {
-      const cap = this.emitCap * 2, p = this.alloc(cap * EMIT_BYTES, 8);
-      this.core.arena.u8.copyWithin(p, this.emitAt, this.emitAt + this.emitN * EMIT_BYTES);
-      this.emitAt = p;
-      this.emitCap = cap;
-    }
+    if (this.emitN === this.emitCap) this.emitAt = this.grown(this.emitAt, (this.emitCap *= 2), EMIT_BYTES, this.emitN);
     this.views();
     const b = this.emitAt + this.emitN++ * EMIT_BYTES, i32 = this.i32, f64 = this.f64;
     i32[(b + EM.TASK) >> 2] = t; i32[(b + EM.NODE) >> 2] = node; i32[(b + EM.CLS) >> 2] = cls; i32[(b + EM.M) >> 2] = m;
@@ -209,6 +248,7 @@ export class ZoneEngine {
   /** Hand the batch's emissions to the engine: each DA addresses its launchpad a hop from now, in order. */
   flushEmits(): void {
     if (this.emitN === 0) return;
+    this.flushPosts(); // the events posted before these emissions keep their place
     for (;;) {
       const r = this.k.engineEmit(this.block, this.emitAt, this.emitN);
       if (r === 0) break;
@@ -218,13 +258,19 @@ export class ZoneEngine {
     this.emitN = 0;
   }
 
+  /** The proxy's answer v to DA d's pull request (handed over before the next run call). */
   setVerdict(d: number, v: number): void {
-    const r = this.k.engineSetVerdict(this.block, d, v);
-    if (r !== 0) throw new Error(`zone engine: verdict for DA ${d} refused (status ${r})`);
+    if (this.verdictN === this.verdictCap) this.verdictAt = this.grown(this.verdictAt, (this.verdictCap *= 2), 8, this.verdictN);
+    this.views();
+    const b = (this.verdictAt >> 2) + 2 * this.verdictN++;
+    this.i32[b] = d;
+    this.i32[b + 1] = v;
   }
 
   /** Run until the next host event (HOST_EVENT), host message time (HOST_MESSAGE) or `until` (RAN_TO). */
   run(until: number, msgAt: number): number {
+    this.flushPosts();
+    this.flushVerdicts();
     for (;;) {
       const r = this.k.engineRun(this.block, until, msgAt);
       if (r === RAN_TO || r === HOST_EVENT || r === HOST_MESSAGE) return r;

@@ -78,6 +78,27 @@ describe("the Zone engine's exports", () => {
     expect(k.engineRoomBytes(block)).toBe(Status.E_ARG); // no room was asked for
   });
 
+  it("a batch of posts or of answers with one bad record is refused whole", () => {
+    const { core, k, block, ze } = started();
+    const src = core.arena.alloc(3 * 16, 16), f64 = core.arena.f64, i32 = core.arena.i32;
+    const now = ze.getf(EF.NOW), size = ze.geti(EF.HEAP_SIZE);
+    for (let i = 0; i < 3; i++) { f64[(src >> 3) + 2 * i] = now + 1000 * (i + 1); i32[(src >> 2) + 4 * i + 2] = 3; i32[(src >> 2) + 4 * i + 3] = 0; }
+    i32[(src >> 2) + 4 * 2 + 2] = 6; i32[(src >> 2) + 4 * 2 + 3] = 300; // arbitrate a node it does not own
+    expect(k.enginePostBatch(block, src, 3)).toBe(Status.E_ID);
+    i32[(src >> 2) + 4 * 2 + 3] = 3; f64[(src >> 3) + 4] = now - 1; // before the clock
+    expect(k.enginePostBatch(block, src, 3)).toBe(Status.E_ARG);
+    expect(ze.geti(EF.HEAP_SIZE)).toBe(size);
+    f64[(src >> 3) + 4] = now + 3000;
+    expect(k.enginePostBatch(block, src, 3)).toBe(0);
+    expect(ze.geti(EF.HEAP_SIZE)).toBe(size + 3);
+    const pairs = core.arena.alloc(2 * 8, 8), p32 = core.arena.i32;
+    p32[pairs >> 2] = 0; p32[(pairs >> 2) + 1] = 1; p32[(pairs >> 2) + 2] = 1 << 30; p32[(pairs >> 2) + 3] = 1;
+    expect(k.engineSetVerdicts(block, pairs, 2)).toBe(Status.E_ID);
+    p32[(pairs >> 2) + 2] = 1; p32[(pairs >> 2) + 3] = 7;
+    expect(k.engineSetVerdicts(block, pairs, 2)).toBe(Status.E_ARG);
+    expect(k.engineSetVerdicts(block, pairs, -1)).toBe(Status.E_COUNT);
+  });
+
   it("a batch of emissions with one bad record is refused whole", () => {
     const { core, k, block, ze } = started();
     const src = core.arena.alloc(3 * EMIT_BYTES, 16), i32 = core.arena.i32, f64 = core.arena.f64;
