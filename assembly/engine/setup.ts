@@ -33,12 +33,13 @@ import { push, queueBytes, queueInit, queueMove } from "./events";
 import { initSnapshot } from "./zone";
 
 /** A bump allocator over the region being laid out. */
-let top: usize = 0;
+let top: u64 = 0;
 // @ts-ignore: decorator
 @inline function take(bytes: i64): usize {
-  const p = (top + 15) & ~<usize>15;
-  top = p + <usize>bytes;
-  return p;
+  // in 64 bits: a layout past 4 GiB is reported by engineBytes (E_BOUNDS), not wrapped
+  const p = (top + 15) & ~<u64>15;
+  top = p + <u64>bytes;
+  return <usize>p;
 }
 
 /** The sizes engineInit lays out, from the block's parameters (E_* when they are out of range). */
@@ -91,8 +92,8 @@ function maxZone(): i32 {
 }
 
 /** Lay the tables out from `base` (when write), returning the end. */
-function layout(base: usize, write: bool): usize {
-  top = base;
+function layout(base: usize, write: bool): u64 {
+  top = <u64>base;
   const N = geti(F_NODES), Z = geti(F_ZONES), A = geti(F_ATOMS), rb = geti(F_ROW_BYTES), ring = geti(F_RING);
   const copies = geti(F_COPIES), offs = ptr(F_OFFSETS), k = <i32>getf(F_CANDIDATES), dc = geti(F_DA_CAP);
   // (no arrays of field indices here: a literal would allocate, and the core never allocates)
@@ -199,7 +200,8 @@ function placeDas(p: usize, cap: i32): void {
 export function engineBytes(block: usize): f64 {
   const e = check(block);
   if (e != OK) return <f64>e;
-  return <f64>(layout(0, false) + 16);
+  const end = layout(0, false) + 16;
+  return end > <u64>0xffff0000 ? <f64>E_BOUNDS : <f64>end;
 }
 
 /** The ziggurat's tables (src/sim/ziggurat.ts setup, with V8's exp and log: the same bits). */
@@ -230,7 +232,9 @@ function zigTables(zig: usize): void {
 export function engineInit(block: usize, base: usize, bytes: f64): i32 {
   const e = check(block);
   if (e != OK) return e;
-  const need = <f64>(layout(0, false) + 16);
+  const end = layout(0, false) + 16;
+  if (end > <u64>0xffff0000) return E_BOUNDS;
+  const need = <f64>end;
   if (base < __heap_base) return E_NULL;
   if (!(bytes >= need) || <f64>base + bytes > <f64>memory.size() * 65536) return E_BOUNDS;
   // the region may not overlap the block or the host's tables the engine reads
