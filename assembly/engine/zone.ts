@@ -40,7 +40,7 @@ export function heatAt(n: i32, r: f64): i32 {
 /** Upper bound of the reports node n has due before (or at) now: the room a touch may need in its Zone's ring. */
 export function dueBound(n: i32, now: f64): i32 {
   const next = f64At(F_NEXT_REPORT, n);
-  return now >= next ? <i32>Math.floor((now - next) / getf(F_MIN_GAP)) + 1 : 0;
+  return now >= next ? <i32>Math.min(Math.floor((now - next) / getf(F_MIN_GAP)) + 1, <f64>(1 << 30)) : 0;
 }
 
 /** Free records in Zone z's ring. */
@@ -100,9 +100,9 @@ export function snapshotEvent(z: i32): void {
 
 /** Room Zone z's snapshot may need in its ring. */
 export function snapshotRoom(z: i32, now: f64): i32 {
-  let need = 0;
-  for (let n = offset(z), end = offset(z + 1); n < end; n++) need += dueBound(n, now);
-  return need;
+  let need: f64 = 0;
+  for (let n = offset(z), end = offset(z + 1); n < end; n++) need += <f64>dueBound(n, now);
+  return <i32>Math.min(need, <f64>(1 << 30));
 }
 
 /** Apply the reports that have arrived, then publish the master table as the next version. */
