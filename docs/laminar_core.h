@@ -464,7 +464,7 @@ int32_t streamDraw(int32_t kind, laminar_ptr state, laminar_ptr zig, laminar_ptr
  * block: LAMINAR_ENGINE_BLOCK_BYTES, 8-aligned, zeroed, then the parameter fields written
  * (field i at byte 8 * i; an int32 or pointer in the field's first 4 bytes). */
 #define LAMINAR_ENGINE_BLOCK_BYTES 1280u
-#define LAMINAR_ENGINE_DA_BYTES 96u
+#define LAMINAR_ENGINE_DA_BYTES 64u
 #define LAMINAR_ENGINE_EMIT_BYTES 64u
 #define LAMINAR_ENGINE_EVENT_BYTES 24u
 /* engineRun's outcomes besides status codes */

@@ -15,7 +15,7 @@ import {
   F_RESERVE, F_RUNNING, F_SCORE_OPS, F_SILENCE, FLAG_PULL, FLAG_SECONDARY, K_ADDRESS, K_COMPLETE, NS_PER_MS,
   STREAM_BYTES, V_DUP, V_NONE, V_START, F_ACCEPT_PROJECTED, F_RUN_OUT,
 } from "./layout";
-import { addf, ATOMS, da, E, getf, geti, jsRound, offset, ptr, ROW_BYTES, zoneOf } from "./state";
+import { addf, ATOMS, da, dc, E, getf, geti, jsRound, offset, ptr, ROW_BYTES, zoneOf } from "./state";
 import { post } from "./events";
 import { enqueue, releaseAtoms } from "./queue";
 import { disarmTtl } from "./reserve";
@@ -152,11 +152,12 @@ export function pulled(d: i32): void {
     daEnd(d, verdict == V_DUP ? END_DUPLICATE : END_LATE, CAUSE_DEADLINE);
     return;
   }
-  store<f64>(r + DA_PATIENCE, load<f64>(r + DA_PATIENCE) + load<f64>(r + DA_DEPOSIT));
-  store<f64>(r + DA_DEPOSIT, 0);
+  const c = dc(d);
+  store<f64>(r + DA_PATIENCE, load<f64>(r + DA_PATIENCE) + load<f64>(c + DA_DEPOSIT));
+  store<f64>(c + DA_DEPOSIT, 0);
   store<u8>(r + DA_STATE, D_RESIDENT);
   addf(F_RUNNING, 1);
-  post(load<f64>(r + DA_SERVICE), K_COMPLETE, d);
+  post(load<f64>(c + DA_SERVICE), K_COMPLETE, d);
 }
 
 /** The task completes: atoms released, the resident DA retired with it. */

@@ -11,7 +11,7 @@ import {
   F_FALSE_OPTIMISM, F_HOP, F_RESERVATIONS, F_RESERVE, F_ROW0, F_RUN_OUT, F_SILENCE, F_SQUATTING, F_TTL, F_WINDOW,
   F_WINDOW_AT, FLAG_PULL, FLAG_SECONDARY, K_PULL, M_PULL, TO_GATEWAY, US, V_NONE,
 } from "./layout";
-import { addf, ATOMS, copyWords, da, E, f64At, freeOf, getf, jsRound, mask, ptr, Q_HEAD, Q_TAIL, row, ROW_BYTES, setF64At, setFree, zoneOf } from "./state";
+import { addf, ATOMS, copyWords, da, dc, E, f64At, freeOf, getf, jsRound, mask, ptr, Q_HEAD, Q_TAIL, row, ROW_BYTES, setF64At, setFree, zoneOf } from "./state";
 import { post } from "./events";
 import { openWindow } from "./queue";
 import { armTtl } from "./reserve";
@@ -113,7 +113,7 @@ function win(d: i32, n: i32, computeNs: f64): void {
     const p = load<f64>(r + DA_PATIENCE);
     const dep = Math.min(getf(F_DEPOSIT), Math.max(0, p));
     store<f64>(r + DA_PATIENCE, p - dep);
-    store<f64>(r + DA_DEPOSIT, dep);
+    store<f64>(dc(d) + DA_DEPOSIT, dep);
     armTtl(d, n);
   }
   if (load<u8>(r + DA_CLS) == CLASS_SQUATTER) {

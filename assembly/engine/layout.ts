@@ -51,16 +51,23 @@ export const F_TOUCH_BOUND = 147;
 export const F_GAMMA = 148, F_DEGRADE_HEAT = 149;
 /** i32: da.acceptProjected (a candidate is placable when its projected Slack covers the demand, or its replica row fits). */
 export const F_ACCEPT_PROJECTED = 150;
+/** The DAs' cold records (DA_COLD_BYTES each). */
+export const F_DAS_COLD = 151;
 /** Set by engineInit: the block holds a laid-out engine (the other calls refuse a block without it). */
 export const F_MAGIC = 159, MAGIC: i32 = 0x315a454c; // LEZ1 in little-endian bytes
 export const FIELDS = 160;
 export const BLOCK_BYTES = FIELDS * 8;
 
-/** A DA record (bytes). */
-export const DA_BYTES = 96;
-export const DA_PATIENCE = 0, DA_EMITTED = 8, DA_ARRIVE = 16, DA_DEPOSIT = 24, DA_EV = 32, DA_ARRIVAL = 40, DA_SERVICE = 48,
-  DA_TASK = 56, DA_NODE = 60, DA_NEXT = 64, DA_FIRST_ATOM = 68, DA_M = 72, DA_KEY = 76,
-  DA_STATE = 80, DA_FLAGS = 81, DA_VERDICT = 82, DA_CLS = 83;
+/**
+ * A DA record, in two parts: the hot one (64 bytes, one cache line; what
+ * addressing, arbitration and the reports read) and the cold one (32 bytes:
+ * what only a win, a pull or a completion reads), in two tables.
+ */
+export const DA_BYTES = 64, DA_COLD_BYTES = 32;
+export const DA_PATIENCE = 0, DA_EMITTED = 8, DA_ARRIVE = 16, DA_EV = 24, DA_ARRIVAL = 32,
+  DA_NODE = 40, DA_NEXT = 44, DA_M = 48, DA_TASK = 52, DA_STATE = 56, DA_FLAGS = 57, DA_VERDICT = 58, DA_CLS = 59;
+/** Cold part (at dc(d)). */
+export const DA_DEPOSIT = 0, DA_SERVICE = 8, DA_FIRST_ATOM = 16, DA_KEY = 20;
 
 /** An inbound DA emission (bytes): task, node, class, atoms, then emission time, arrival, E_v,init, budget, service, key. */
 export const EMIT_BYTES = 64;

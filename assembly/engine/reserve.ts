@@ -8,7 +8,7 @@ import {
   DA_DEPOSIT, DA_FIRST_ATOM, DA_FLAGS, DA_STATE, D_EXPIRED, D_SQUATTING, F_FORFEIT, F_N0, F_RES_EXPIRED, F_SQUATTING, F_TTL,
   F_WHEEL_BYTES, F_WHEEL_CHECK, F_WHEEL_OUT, F_WHEEL_OWNER, F_WHEELS, FLAG_PULL, K_WHEEL, US,
 } from "./layout";
-import { addf, ATOMS, da, E, f64At, geti, getf, mask, ptr, ROW_BYTES, setF64At, zoneOf } from "./state";
+import { addf, ATOMS, da, dc, E, f64At, geti, getf, mask, ptr, ROW_BYTES, setF64At, zoneOf } from "./state";
 import { post } from "./events";
 import { releaseAtoms } from "./queue";
 import { daEnd } from "./ends";
@@ -24,7 +24,7 @@ const END_EXPIRED = 6, CAUSE_EXPIRED = 5;
 
 export function armTtl(d: i32, n: i32): void {
   const first = firstAtom(d);
-  store<i32>(da(d) + DA_FIRST_ATOM, first);
+  store<i32>(dc(d) + DA_FIRST_ATOM, first);
   const now = load<f64>(E);
   const deadlineTick = Math.ceil((now + getf(F_TTL)) / US);
   const r = wheelSchedule(wheel(n), first, deadlineTick);
@@ -50,7 +50,7 @@ function firstAtom(d: i32): i32 {
 }
 
 export function disarmTtl(d: i32, n: i32): void {
-  const first = load<i32>(da(d) + DA_FIRST_ATOM);
+  const first = load<i32>(dc(d) + DA_FIRST_ATOM);
   const r = wheelCancel(wheel(n), first);
   if (r != 1) { fault(r == 0 ? -2001 : r); return; }
   store<i32>(ownerAt(n - geti(F_N0), first), -1);
@@ -87,8 +87,8 @@ function expire(d: i32, n: i32): void {
   const r = da(d);
   addf(F_RES_EXPIRED, 1);
   const fz = ptr(F_FORFEIT) + (<usize>zoneOf(n) << 3);
-  store<f64>(fz, load<f64>(fz) + load<f64>(r + DA_DEPOSIT));
-  store<f64>(r + DA_DEPOSIT, 0);
+  store<f64>(fz, load<f64>(fz) + load<f64>(dc(d) + DA_DEPOSIT));
+  store<f64>(dc(d) + DA_DEPOSIT, 0);
   releaseAtoms(d, n);
   if (load<u8>(r + DA_STATE) == D_SQUATTING) addf(F_SQUATTING, -1);
   if ((load<u8>(r + DA_FLAGS) & FLAG_PULL) != 0) {

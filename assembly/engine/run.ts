@@ -15,7 +15,7 @@ import {
   F_HOP, F_HOST_KIND, F_TOUCH_BOUND, F_N0, F_N1, F_Z0, F_Z1, F_ATOMS, F_HOST_SUBJECT, F_NOW, F_OUT_CAP, F_OUT_N, F_PROCESSED, F_ROOM_NEED, F_ROOM_WHAT, K_ADDRESS,
   K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING,
 } from "./layout";
-import { addf, da, enter, geti, getf, ptr, seti, setf, zoneOf } from "./state";
+import { addf, da, dc, enter, geti, getf, ptr, seti, setf, zoneOf } from "./state";
 import { pop, popKind, popSubject, push, top, topTime } from "./events";
 import { address, complete, pulled } from "./agent";
 import { arbitrate } from "./arbitrate";
@@ -196,11 +196,12 @@ export function engineEmit(block: usize, src: usize, n: i32): i32 {
     store<f64>(r + DA_ARRIVAL, load<f64>(e + EM_ARRIVAL));
     store<f64>(r + DA_EV, load<f64>(e + EM_EV));
     store<f64>(r + DA_PATIENCE, load<f64>(e + EM_BUDGET));
-    store<f64>(r + DA_SERVICE, load<f64>(e + EM_SERVICE));
-    store<u32>(r + DA_KEY, load<u32>(e + EM_KEY));
+    const c = dc(d);
+    store<f64>(c + DA_SERVICE, load<f64>(e + EM_SERVICE));
+    store<u32>(c + DA_KEY, load<u32>(e + EM_KEY));
     store<u8>(r + DA_FLAGS, 0);
     store<u8>(r + DA_STATE, D_MOVING);
-    store<f64>(r + DA_DEPOSIT, 0);
+    store<f64>(c + DA_DEPOSIT, 0);
     store<u8>(r + DA_VERDICT, 0);
     push(getf(F_NOW) + hop, K_ADDRESS, d);
   }

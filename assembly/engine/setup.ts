@@ -18,7 +18,7 @@ import {
   Z_DEGRADE_AGE, Z_DEGRADE_HEAT, Z_OFFSETS, Z_OUT_HEAT, Z_OUT_SLACK, Z_ZONES,
 } from "../blocks";
 import {
-  DA_BYTES, F_AGG_BLOCK, F_AGG_H, F_AGG_OFFSETS, F_AGG_OUT, F_AGG_S, F_ATOMS, F_BATCH, F_BITMAPS, F_BROADCAST, F_CANDIDATES,
+  DA_BYTES, DA_COLD_BYTES, F_DAS_COLD, F_AGG_BLOCK, F_AGG_H, F_AGG_OFFSETS, F_AGG_OUT, F_AGG_S, F_ATOMS, F_BATCH, F_BITMAPS, F_BROADCAST, F_CANDIDATES,
   F_COPIES, F_DA_CAP, F_DA_FREE, F_DA_FREE_TOP, F_DA_FRESH, F_DA_LIVE, F_DAS, F_DEGRADE_HEAT, F_DELIVERED, F_FORFEIT, F_FREE,
   F_GAMMA, F_GUARD, F_HEAP_CAP, F_HEAP_SIZE, F_LAST_HEARD, F_LAST_MEAS, F_MASKS, F_MASTER, F_MIN_GAP, F_N0, F_N1,
   F_NEXT_REPORT, F_NODES, F_OFFSETS, F_OUT_CAP, F_OUT_N, F_OUTBOX, F_PROBE, F_Q_HEAD, F_Q_TAIL, F_R_REPORT, F_REPLICA,
@@ -139,7 +139,7 @@ function layout(base: usize, write: bool): u64 {
     }
   }
   // DAs: records, free list, masks, the arbitration batch
-  { const p = take(<i64>dc * (DA_BYTES + 8 + rb)); if (write) placeDas(p, dc); }
+  { const p = take(<i64>dc * (DA_BYTES + DA_COLD_BYTES + 8 + rb) + 48); if (write) placeDas(p, dc); }
   // wheels
   const wb = wheelBytes(A);
   // wheels and their owners for the own nodes only, and only with reservations on
@@ -186,14 +186,19 @@ function layout(base: usize, write: bool): u64 {
   return top;
 }
 
+/**
+ * The DA tables for cap DAs from p (16-aligned; the hot records start on a
+ * 64-byte line, 48 bytes of slack allowed for): hot records, cold records,
+ * free list, arbitration batch, masks.
+ */
 function placeDas(p: usize, cap: i32): void {
-  const rb = <usize>geti(F_ROW_BYTES);
-  seti(F_DAS, <i32>p);
-  seti(F_DA_FREE, <i32>(p + <usize>cap * DA_BYTES));
-  seti(F_BATCH, <i32>(p + <usize>cap * (DA_BYTES + 4)));
-  seti(F_MASKS, <i32>(p + <usize>cap * (DA_BYTES + 8)));
+  const hot = (p + 63) & ~<usize>63, c = <usize>cap;
+  seti(F_DAS, <i32>hot);
+  seti(F_DAS_COLD, <i32>(hot + c * DA_BYTES));
+  seti(F_DA_FREE, <i32>(hot + c * (DA_BYTES + DA_COLD_BYTES)));
+  seti(F_BATCH, <i32>(hot + c * (DA_BYTES + DA_COLD_BYTES + 4)));
+  seti(F_MASKS, <i32>(hot + c * (DA_BYTES + DA_COLD_BYTES + 8)));
   seti(F_DA_CAP, cap);
-  void rb;
 }
 
 /** Bytes engineInit needs for the parameters in the block (or an E_* code). */
@@ -308,7 +313,7 @@ export function engineRoomBytes(block: usize): f64 {
   if (!ready(block)) return <f64>E_ARG;
   const what = geti(F_ROOM_WHAT), need = geti(F_ROOM_NEED);
   if (what < 0 || (what >= ROOM_RING && (((what - ROOM_RING) & 15) != 0 || ((what - ROOM_RING) >> 4) >= geti(F_ZONES)))) return <f64>E_ARG;
-  if (what == 0) return <f64>grownCap(geti(F_DA_CAP), need) * <f64>(DA_BYTES + 8 + geti(F_ROW_BYTES)) + 16;
+  if (what == 0) return <f64>grownCap(geti(F_DA_CAP), need) * <f64>(DA_BYTES + DA_COLD_BYTES + 8 + geti(F_ROW_BYTES)) + 64;
   if (what == ROOM_HEAP) return <f64>queueBytes(grownCap(geti(F_HEAP_CAP), need)) + 16;
   if (what == ROOM_OUTBOX) return <f64>grownCap(geti(F_OUT_CAP), need) * REC * 8 + 16;
   const z = (what - ROOM_RING) >> 4, d = ptr(F_RINGS) + <usize>z * RING_DESC;
@@ -331,10 +336,11 @@ export function engineGrow(block: usize, base: usize, bytes: f64): i32 {
   const p = (base + 15) & ~<usize>15, what = geti(F_ROOM_WHAT), want = geti(F_ROOM_NEED);
   if (what == 0) {
     const old = geti(F_DA_CAP), cap = grownCap(old, want), rb = <usize>geti(F_ROW_BYTES);
-    const das = ptr(F_DAS), free = ptr(F_DA_FREE), masks = ptr(F_MASKS);
+    const das = ptr(F_DAS), cold = ptr(F_DAS_COLD), free = ptr(F_DA_FREE), masks = ptr(F_MASKS);
     placeDas(p, cap);
     enter(block);
     memory.copy(ptr(F_DAS), das, <usize>old * DA_BYTES);
+    memory.copy(ptr(F_DAS_COLD), cold, <usize>old * DA_COLD_BYTES);
     memory.copy(ptr(F_DA_FREE), free, <usize>old << 2);
     memory.copy(ptr(F_MASKS), masks, <usize>old * rb);
   } else if (what == ROOM_HEAP) {

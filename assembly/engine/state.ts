@@ -2,18 +2,19 @@
 // block's pointers once per call from the host, and the mechanisms read and
 // write the block's fields and tables through the accessors here.
 import {
-  F_ATOMS, F_BITMAPS, F_DAS, F_FREE, F_MASKS, F_OFFSETS, F_Q_HEAD, F_Q_TAIL, F_ROW_BYTES, F_ZONE_OF, DA_BYTES,
+  F_ATOMS, F_BITMAPS, F_DAS, F_DAS_COLD, F_FREE, F_MASKS, F_OFFSETS, F_Q_HEAD, F_Q_TAIL, F_ROW_BYTES, F_ZONE_OF, DA_BYTES, DA_COLD_BYTES,
 } from "./layout";
 
 /** The block of the call in progress. */
 export let E: usize = 0;
-export let DAS: usize = 0, MASKS: usize = 0, ZONE_OF: usize = 0, OFFSETS: usize = 0, BITMAPS: usize = 0, FREE: usize = 0;
+export let DAS: usize = 0, DAS_COLD: usize = 0, MASKS: usize = 0, ZONE_OF: usize = 0, OFFSETS: usize = 0, BITMAPS: usize = 0, FREE: usize = 0;
 export let Q_HEAD: usize = 0, Q_TAIL: usize = 0;
 export let ATOMS: i32 = 0, ROW_BYTES: i32 = 0;
 
 export function enter(block: usize): void {
   E = block;
   DAS = ptr(F_DAS);
+  DAS_COLD = ptr(F_DAS_COLD);
   MASKS = ptr(F_MASKS);
   ZONE_OF = ptr(F_ZONE_OF);
   OFFSETS = ptr(F_OFFSETS);
@@ -41,6 +42,9 @@ export function enter(block: usize): void {
 /** DA d's record. */
 // @ts-ignore: decorator
 @inline export function da(d: i32): usize { return DAS + <usize>d * DA_BYTES; }
+/** DA d's cold record (deposit, service time, first atom, key). */
+// @ts-ignore: decorator
+@inline export function dc(d: i32): usize { return DAS_COLD + <usize>d * DA_COLD_BYTES; }
 /** DA d's mask row (the atoms it holds). */
 // @ts-ignore: decorator
 @inline export function mask(d: i32): usize { return MASKS + <usize>d * <usize>ROW_BYTES; }

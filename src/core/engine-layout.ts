@@ -23,7 +23,7 @@ export const EF = {
 } as const;
 export const END_SLOTS = 20;
 export const ENGINE_BLOCK_BYTES = 160 * 8;
-export const DA_BYTES = 96;
+export const DA_BYTES = 64;
 export const EMIT_BYTES = 64;
 export const EM = { TASK: 0, NODE: 4, CLS: 8, M: 12, EMITTED: 16, ARRIVAL: 24, EV: 32, BUDGET: 40, SERVICE: 48, KEY: 56, FLAGS: 60 } as const;
 export const EV_BYTES = 24;
