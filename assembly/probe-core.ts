@@ -4,31 +4,7 @@
 // export of the module (index.ts re-exports probe.ts, not this file).
 import { E_DEFER } from "./abi";
 import { bestCandidate } from "./choose";
-
-// the stream's state while a call runs (module globals: the cheapest place WASM has)
-let s0: u32 = 0, s1: u32 = 0, s2: u32 = 0, s3: u32 = 0;
-
-/** xoshiro128** (as src/sim/rng.ts nextU32). */
-// @ts-ignore: decorator
-@inline function next(): u32 {
-  const a0 = s0, a1 = s1;
-  const t2 = s2 ^ a0, t3 = s3 ^ a1;
-  const x = a1 * 5;
-  const r = ((x << 7) | (x >>> 25)) * 9;
-  s0 = a0 ^ t3;
-  s1 = a1 ^ t2;
-  s2 = t2 ^ (a1 << 9);
-  s3 = (t3 << 11) | (t3 >>> 21);
-  return r;
-}
-
-// @ts-ignore: decorator
-@inline function saveStream(rng: usize): void {
-  store<u32>(rng, s0);
-  store<u32>(rng, s1, 4);
-  store<u32>(rng, s2, 8);
-  store<u32>(rng, s3, 12);
-}
+import { streamHeldNext as next, streamHold, streamPut as saveStream } from "./stream";
 
 /** probeCandidates' work on checked arguments (see probe.ts); with choose = false, only the sampling and the noise (returns 0). */
 export function probeCore(
@@ -36,7 +12,7 @@ export function probeCore(
   gamma: f32, degradeAge: f32, noise: usize, sigma: f64, rng: usize, zig: usize, seen: usize, start: i32, choose: bool = true,
 ): i32 {
   const words = atoms >> 6;
-  s0 = load<u32>(rng); s1 = load<u32>(rng, 4); s2 = load<u32>(rng, 8); s3 = load<u32>(rng, 12);
+  streamHold(rng);
   if (start == 0) {
     if (k == nodeCount) {
       for (let i = 0; i < k; i++) store<i32>(cand + (<usize>i << 2), i);
