@@ -47,7 +47,7 @@ import { NodeRuntime } from "./runtime.js";
 import { AirlockLedger } from "./airlock-ledger.js";
 import { SecondaryLanding } from "./landing.js";
 import { PullAndStart } from "./pull.js";
-import { HOST_MESSAGE, RAN_TO } from "../core/engine-layout.js";
+import { RAN_TO } from "../core/engine-layout.js";
 import type { ZoneEngine } from "./zone-engine.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 import {
@@ -143,14 +143,10 @@ export class LaminarModel extends LaminarState {
       // own events (which apply them first, in dispatch) and by a pull's completion, which comes at least a
       // delay after its request is delivered, so after the end-of-window drain that applied the proxy's
       // answer (delivery + hop - delta + compute >= the end of the delivery's window).
-      for (;;) {
-        const r = ze.run(until, Infinity);
-        if (r === RAN_TO) break;
-        if (r === HOST_MESSAGE) this.drain(ze.now);
-        else {
-          this.engine.processed++;
-          this.dispatch(ze.hostKind, ze.hostSubject);
-        }
+      while (ze.run(until, Infinity) !== RAN_TO) {
+        // a host event: the clock is at its time
+        this.engine.processed++;
+        this.dispatch(ze.hostKind, ze.hostSubject);
       }
     }
     this.drain(until - 1);

@@ -267,7 +267,7 @@ export class ZoneEngine {
     this.i32[b + 1] = v;
   }
 
-  /** Run until the next host event (HOST_EVENT), host message time (HOST_MESSAGE) or `until` (RAN_TO). */
+  /** Run until the next host event (HOST_EVENT), the host's message time `msgAt` (HOST_MESSAGE) or `until` (RAN_TO). */
   run(until: number, msgAt: number): number {
     this.flushPosts();
     this.flushVerdicts();
