@@ -19,7 +19,7 @@ import {
   EV_BYTES, F_FAR_SIZE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE, F_NOW, F_POOL_FREE, F_POOL_FRESH, F_Q_CUR, F_RUN_LEN, F_RUN_POS,
   F_SEQ, F_WHEEL_N,
 } from "./layout";
-import { E, getf, geti, ptr, seti, setf } from "./state";
+import { copyWords, E, getf, geti, ptr, seti, setf } from "./state";
 
 const SHIFT: i32 = 9;
 const W: f64 = <f64>(1 << SHIFT);
@@ -80,14 +80,9 @@ export function queueMove(base: usize, cap: i32): void {
   seti(F_HEAP_CAP, cap);
 }
 
-/** Copy one event record (three 8-byte words: no bulk-memory call for 24 bytes). */
+/** Copy one event record (in 8-byte words: no bulk-memory call for 24 bytes). */
 // @ts-ignore: decorator
-@inline function copyRec(dst: usize, src: usize): void {
-  const a = load<u64>(src), b = load<u64>(src, 8), c = load<u64>(src, 16);
-  store<u64>(dst, a);
-  store<u64>(dst, b, 8);
-  store<u64>(dst, c, 16);
-}
+@inline function copyRec(dst: usize, src: usize): void { copyWords(dst, src, EV_BYTES); }
 
 /** Move run records [i, len) one place up (from the end: the ranges overlap). */
 // @ts-ignore: decorator

@@ -27,7 +27,7 @@ import {
   F_WHEEL_OWNER, F_WHEELS, F_WINDOW_AT, F_Z0, F_Z1, F_ZIG, F_ZONE_OF, F_ZONES, F_ZT_BYTES, F_RESERVE, F_STALE,
   BLOCK_BYTES, F_DELTA, F_HOP, F_LOSS, F_MAGIC, F_R_NET, F_R_ZONE, F_WINDOW, F_ALPHA, MAGIC, K_SNAPSHOT, REC, RING_DESC, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING, RR_BITS, STREAM_BYTES, EV_BYTES,
 } from "./layout";
-import { enter, geti, getf, ptr, seti, setf } from "./state";
+import { enter, geti, getf, jsRound, ptr, seti, setf } from "./state";
 import { F_NOW, F_SEQ } from "./layout";
 import { push, queueBytes, queueInit, queueMove } from "./events";
 import { initSnapshot } from "./zone";
@@ -289,8 +289,7 @@ export function engineInit(block: usize, base: usize, bytes: f64): i32 {
   for (let n = n0; n < n1; n++) {
     const z = load<i32>(ptr(F_ZONE_OF) + (<usize>n << 2));
     const u = streamFloat(ptr(F_R_REPORT) + <usize>z * STREAM_BYTES);
-    const x = u * getf(F_REPORT), r = Math.floor(x);
-    store<f64>(ptr(F_NEXT_REPORT) + (<usize>n << 3), x - r >= 0.5 ? r + 1 : r);
+    store<f64>(ptr(F_NEXT_REPORT) + (<usize>n << 3), jsRound(u * getf(F_REPORT)));
   }
   for (let z = z0; z < z1; z++) push(getf(F_BROADCAST), K_SNAPSHOT, z);
   seti(F_MAGIC, MAGIC);

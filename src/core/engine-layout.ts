@@ -27,11 +27,6 @@ export const DA_BYTES = 64;
 export const EMIT_BYTES = 64;
 export const EM = { TASK: 0, NODE: 4, CLS: 8, M: 12, EMITTED: 16, ARRIVAL: 24, EV: 32, BUDGET: 40, SERVICE: 48, KEY: 56, FLAGS: 60 } as const;
 export const EV_BYTES = 24;
-export const RING_DESC = 16;
-/** Words of a report record before its bitmap (assembly/engine/layout.ts RR_BITS). */
-export const RR_BITS = 6;
 export const STREAM_BYTES = 32;
 /** engineRun's outcomes. */
 export const RAN_TO = 0, HOST_EVENT = 1, HOST_MESSAGE = 2;
-/** Room the engine asks for (ROOM_RING + 16 * zone for a Zone's report ring; 0 for DA slots). */
-export const ROOM_DAS = 0, ROOM_HEAP = 1, ROOM_OUTBOX = 2, ROOM_RING = 3;

@@ -16,8 +16,6 @@
 // emissions, verdicts, outgoing messages and counters across.
 import type { Config } from "../config/params.js";
 import { engineUnsupported } from "../config/params-rules.js";
-
-export { engineUnsupported };
 import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import { Status } from "../core/status.js";

@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/core/paths.js";
 import type { SimResult } from "../../src/laminar/result.js";
-import { engineUnsupported, usesEngine, ZoneEngine } from "../../src/laminar/zone-engine.js";
+import { engineUnsupported } from "../../src/config/params-rules.js";
+import { usesEngine, ZoneEngine } from "../../src/laminar/zone-engine.js";
 
 // worker threads load the built files
 const { runLaminarParallel } = (await import(pathToFileURL(join(packageRoot(), "dist", "src", "run", "threads.js")).href)) as typeof import("../../src/run/threads.js");

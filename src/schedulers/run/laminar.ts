@@ -4,7 +4,7 @@ import type { CommonResult } from "../../metrics/result.js";
 import type { SimResult } from "../../laminar/result.js";
 import { fmt, type Rows, type SchedulerImpl } from "../../run/impl.js";
 import { runLaminar } from "../../run/laminar.js";
-import { engineUnsupported } from "../../laminar/zone-engine.js";
+import { engineUnsupported } from "../../config/params-rules.js";
 
 function rows(r: CommonResult): Rows {
   const l = r as SimResult;
