@@ -5,16 +5,20 @@
 //
 // A timing wheel of S buckets of W ns over [cur, cur + S) (cur: the open
 // bucket, absolute), and a 4-ary heap for what lies beyond. Most events
-// are a hop, a window or a batch ahead: they are appended to their bucket's
-// list in O(1); a bucket is sorted when it opens, into the run, which pop
-// reads in order. An event for the open bucket or an earlier one (the host
-// posts after a run call has opened a later bucket) is inserted into the
-// run in order. When the wheel moves on, the heap's events that fall inside
-// its new span move to their buckets, so every heap event lies past the span.
+// are a hop, a window or a batch ahead: they are appended to their bucket
+// in O(1); a bucket is sorted when it opens, into the run, which pop reads
+// in order. An event for the open bucket or an earlier one (the host posts
+// after a run call has opened a later bucket) is inserted into the run in
+// order. When the wheel moves on, the heap's events that fall inside its
+// new span move to their buckets, so every heap event lies past the span.
 //
-// One region of the host's (engineQueueBytes(cap)) holds it all for up to
-// cap pending events: the run, the wheel's record pool, the heap, the
-// buckets' list heads and tails, and a bit per non-empty bucket.
+// A bucket is a list of 64-byte blocks (one cache line) of two events each:
+// events posted at about the same time for about the same time share a
+// block, so a bucket opens with a miss per two events, not one per event.
+//
+// One region of the host's (queueBytes(cap)) holds it all for up to cap
+// pending events: the blocks, the run, the heap, the buckets' first and
+// last blocks, and a bit per non-empty bucket.
 import {
   EV_BYTES, F_FAR_SIZE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE, F_NOW, F_POOL_FREE, F_POOL_FRESH, F_Q_CUR, F_RUN_LEN, F_RUN_POS,
   F_SEQ, F_WHEEL_N,
@@ -26,28 +30,33 @@ const W: f64 = <f64>(1 << SHIFT);
 const INV_W: f64 = 1.0 / W;
 const S: i32 = 32768;
 const MASK: i32 = S - 1;
-/** A pooled wheel record: an event, then the index of the next in its bucket's list. */
-const POOL_BYTES: usize = 32;
+/** A block: next block (i32), events in it (i32), two event records, 8 bytes unused. */
+const BLOCK: usize = 64;
+const B_NEXT: usize = 0, B_N: usize = 4, B_REC: usize = 8;
 
-// the region's parts for cap events
+// the region's parts for cap events (base: 64-aligned; a block per event at most, as a block is never empty)
 // @ts-ignore: decorator
-@inline function runAt(base: usize, i: i32): usize { return base + <usize>i * EV_BYTES; }
+@inline function blockAt(base: usize, i: i32): usize { return base + <usize>i * BLOCK; }
 // @ts-ignore: decorator
-@inline function poolAt(base: usize, cap: i32, i: i32): usize { return base + <usize>cap * EV_BYTES + <usize>i * POOL_BYTES; }
+@inline function runAt(base: usize, cap: i32, i: i32): usize { return base + <usize>cap * BLOCK + <usize>i * EV_BYTES; }
 // @ts-ignore: decorator
-@inline function farAt(base: usize, cap: i32, i: i32): usize { return base + <usize>cap * (<usize>EV_BYTES + POOL_BYTES) + <usize>i * EV_BYTES; }
+@inline function farAt(base: usize, cap: i32, i: i32): usize { return base + <usize>cap * (BLOCK + EV_BYTES) + <usize>i * EV_BYTES; }
 // @ts-ignore: decorator
-@inline function bucketsAt(base: usize, cap: i32): usize { return base + <usize>cap * (2 * <usize>EV_BYTES + POOL_BYTES); }
+@inline function bucketsAt(base: usize, cap: i32): usize { return base + <usize>cap * (BLOCK + 2 * <usize>EV_BYTES); }
 // @ts-ignore: decorator
 @inline function bitsAt(base: usize, cap: i32): usize { return bucketsAt(base, cap) + (<usize>S << 3); }
+/** The region's first 64-byte line (the host's regions are 16-aligned: 48 bytes of slack). */
+// @ts-ignore: decorator
+@inline function aligned(p: usize): usize { return (p + 63) & ~<usize>63; }
 
 /** Bytes of a queue region for cap events. */
 export function queueBytes(cap: i32): i32 {
-  return cap * (2 * EV_BYTES + <i32>POOL_BYTES) + (S << 3) + (S >> 3);
+  return 48 + cap * (<i32>BLOCK + 2 * EV_BYTES) + (S << 3) + (S >> 3);
 }
 
-/** An empty queue in the region at base (cap events), the clock at 0. */
-export function queueInit(base: usize, cap: i32): void {
+/** An empty queue in the region at p (cap events), the clock at 0. */
+export function queueInit(p: usize, cap: i32): void {
+  const base = aligned(p);
   seti(F_HEAP, <i32>base);
   seti(F_HEAP_CAP, cap);
   seti(F_HEAP_SIZE, 0);
@@ -66,14 +75,14 @@ export function queueInit(base: usize, cap: i32): void {
   memory.fill(bitsAt(base, cap), 0, <usize>(S >> 3));
 }
 
-/** Move the queue into a new region (at base, for cap >= its size); the old one is the host's to reuse. */
-export function queueMove(base: usize, cap: i32): void {
-  const old = ptr(F_HEAP), oc = geti(F_HEAP_CAP);
+/** Move the queue into a new region (at p, for cap >= its size); the old one is the host's to reuse. */
+export function queueMove(p: usize, cap: i32): void {
+  const base = aligned(p), old = ptr(F_HEAP), oc = geti(F_HEAP_CAP);
   const runLen = geti(F_RUN_LEN), pos = geti(F_RUN_POS);
-  memory.copy(runAt(base, 0), runAt(old, pos), <usize>(runLen - pos) * EV_BYTES);
+  memory.copy(blockAt(base, 0), blockAt(old, 0), <usize>geti(F_POOL_FRESH) * BLOCK);
+  memory.copy(runAt(base, cap, 0), runAt(old, oc, pos), <usize>(runLen - pos) * EV_BYTES);
   seti(F_RUN_POS, 0);
   seti(F_RUN_LEN, runLen - pos);
-  memory.copy(poolAt(base, cap, 0), poolAt(old, oc, 0), <usize>geti(F_POOL_FRESH) * POOL_BYTES);
   memory.copy(farAt(base, cap, 0), farAt(old, oc, 0), <usize>geti(F_FAR_SIZE) * EV_BYTES);
   memory.copy(bucketsAt(base, cap), bucketsAt(old, oc), (<usize>S << 3) + <usize>(S >> 3));
   seti(F_HEAP, <i32>base);
@@ -86,8 +95,8 @@ export function queueMove(base: usize, cap: i32): void {
 
 /** Move run records [i, len) one place up (from the end: the ranges overlap). */
 // @ts-ignore: decorator
-@inline function shiftUp(base: usize, i: i32, len: i32): void {
-  for (let j = len; j > i; j--) copyRec(runAt(base, j), runAt(base, j - 1));
+@inline function shiftUp(base: usize, cap: i32, i: i32, len: i32): void {
+  for (let j = len; j > i; j--) copyRec(runAt(base, cap, j), runAt(base, cap, j - 1));
 }
 
 // @ts-ignore: decorator
@@ -126,36 +135,46 @@ export function push(time: f64, kind: i32, subject: i32): void {
 function runInsert(base: usize, cap: i32, time: f64, seq: f64, kind: i32, subject: i32): void {
   let pos = geti(F_RUN_POS), len = geti(F_RUN_LEN);
   if (len == cap) {
-    memory.copy(runAt(base, 0), runAt(base, pos), <usize>(len - pos) * EV_BYTES);
+    memory.copy(runAt(base, cap, 0), runAt(base, cap, pos), <usize>(len - pos) * EV_BYTES);
     len -= pos;
     pos = 0;
     seti(F_RUN_POS, 0);
   }
   let i = len;
-  while (i > pos && load<f64>(runAt(base, i - 1)) > time) i--;
-  shiftUp(base, i, len);
-  write(runAt(base, i), time, seq, kind, subject);
+  while (i > pos && load<f64>(runAt(base, cap, i - 1)) > time) i--;
+  shiftUp(base, cap, i, len);
+  write(runAt(base, cap, i), time, seq, kind, subject);
   seti(F_RUN_LEN, len + 1);
 }
 
+/** Append to bucket `slot`: into its last block when that has room, else into a new block at the end of its list. */
 function wheelAppend(base: usize, cap: i32, slot: i32, time: f64, seq: f64, kind: i32, subject: i32): void {
+  const bk = bucketsAt(base, cap) + (<usize>slot << 3), tail = load<i32>(bk, 4);
+  seti(F_WHEEL_N, geti(F_WHEEL_N) + 1);
+  if (tail >= 0) {
+    const t = blockAt(base, tail);
+    if (load<i32>(t, B_N) == 1) {
+      store<i32>(t, 2, B_N);
+      write(t + B_REC + EV_BYTES, time, seq, kind, subject);
+      return;
+    }
+  }
   let r = geti(F_POOL_FREE);
-  if (r >= 0) seti(F_POOL_FREE, load<i32>(poolAt(base, cap, r), 24));
+  if (r >= 0) seti(F_POOL_FREE, load<i32>(blockAt(base, r), B_NEXT));
   else {
     r = geti(F_POOL_FRESH);
     seti(F_POOL_FRESH, r + 1);
   }
-  const p = poolAt(base, cap, r);
-  write(p, time, seq, kind, subject);
-  store<i32>(p, -1, 24);
-  const bk = bucketsAt(base, cap) + (<usize>slot << 3), tail = load<i32>(bk, 4);
+  const b = blockAt(base, r);
+  store<i32>(b, -1, B_NEXT);
+  store<i32>(b, 1, B_N);
+  write(b + B_REC, time, seq, kind, subject);
   if (tail < 0) {
     store<i32>(bk, r);
     const w = bitsAt(base, cap) + (<usize>(slot >> 6) << 3);
     store<u64>(w, load<u64>(w) | (<u64>1 << <u64>(slot & 63)));
-  } else store<i32>(poolAt(base, cap, tail), r, 24);
+  } else store<i32>(blockAt(base, tail), r, B_NEXT);
   store<i32>(bk, r, 4);
-  seti(F_WHEEL_N, geti(F_WHEEL_N) + 1);
 }
 
 function farPush(base: usize, cap: i32, time: f64, seq: f64, kind: i32, subject: i32): void {
@@ -220,29 +239,31 @@ function advance(base: usize, cap: i32): void {
   }
   setf(F_Q_CUR, cur);
   // the heap's events inside the new span go to their buckets
-  const limit = cur + <f64>S, tmp = runAt(base, 0);
+  const limit = cur + <f64>S, tmp = runAt(base, cap, 0);
   while (geti(F_FAR_SIZE) > 0 && Math.floor(load<f64>(farAt(base, cap, 0)) * INV_W) < limit) {
     farPop(base, cap, tmp); // the run is empty: its first record is scratch
     const t = load<f64>(tmp);
     wheelAppend(base, cap, <i32>(<i64>Math.floor(t * INV_W) & MASK), t, load<f64>(tmp, 8), load<i32>(tmp, 16), load<i32>(tmp, 20));
   }
-  // open bucket cur: its list into the run, sorted by (time, seq)
+  // open bucket cur: its blocks' events into the run, sorted by (time, seq)
   const slot = <i32>(<i64>cur & MASK), bk = bucketsAt(base, cap) + (<usize>slot << 3);
   let r = load<i32>(bk), n = 0;
   while (r >= 0) {
-    const p = poolAt(base, cap, r), next = load<i32>(p, 24);
-    const time = load<f64>(p), seq = load<f64>(p, 8);
-    // insertion into the sorted prefix
-    let i = n;
-    while (i > 0) {
-      const q = runAt(base, i - 1), tq = load<f64>(q);
-      if (tq < time || (tq == time && load<f64>(q, 8) < seq)) break;
-      i--;
+    const b = blockAt(base, r), next = load<i32>(b, B_NEXT), k = load<i32>(b, B_N);
+    for (let e = 0; e < k; e++) {
+      const p = b + B_REC + <usize>e * EV_BYTES, time = load<f64>(p), seq = load<f64>(p, 8);
+      // insertion into the sorted prefix
+      let i = n;
+      while (i > 0) {
+        const q = runAt(base, cap, i - 1), tq = load<f64>(q);
+        if (tq < time || (tq == time && load<f64>(q, 8) < seq)) break;
+        i--;
+      }
+      shiftUp(base, cap, i, n);
+      copyRec(runAt(base, cap, i), p);
+      n++;
     }
-    shiftUp(base, i, n);
-    copyRec(runAt(base, i), p);
-    n++;
-    store<i32>(p, geti(F_POOL_FREE), 24);
+    store<i32>(b, geti(F_POOL_FREE), B_NEXT);
     seti(F_POOL_FREE, r);
     r = next;
   }
@@ -259,13 +280,14 @@ function advance(base: usize, cap: i32): void {
 export function topTime(): f64 {
   if (geti(F_HEAP_SIZE) == 0) return Infinity;
   const base = ptr(F_HEAP);
-  if (geti(F_RUN_POS) == geti(F_RUN_LEN)) advance(base, geti(F_HEAP_CAP));
-  return load<f64>(runAt(base, geti(F_RUN_POS)));
+  const cap = geti(F_HEAP_CAP);
+  if (geti(F_RUN_POS) == geti(F_RUN_LEN)) advance(base, cap);
+  return load<f64>(runAt(base, cap, geti(F_RUN_POS)));
 }
 
 /** The earliest event's record (after topTime). */
 export function top(): usize {
-  return runAt(ptr(F_HEAP), geti(F_RUN_POS));
+  return runAt(ptr(F_HEAP), geti(F_HEAP_CAP), geti(F_RUN_POS));
 }
 
 export let popKind: i32 = 0, popSubject: i32 = 0;
