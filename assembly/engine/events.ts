@@ -292,6 +292,12 @@ export function top(): usize {
 
 export let popKind: i32 = 0, popSubject: i32 = 0;
 
+/** The next event's record when it is in the run already (no bucket is opened), else 0. */
+export function peek(): usize {
+  const i = geti(F_RUN_POS);
+  return i < geti(F_RUN_LEN) ? runAt(ptr(F_HEAP), geti(F_HEAP_CAP), i) : 0;
+}
+
 /** Remove the earliest event (after topTime): the clock moves to its time; its kind and subject in popKind, popSubject. */
 export function pop(): void {
   const p = top();
