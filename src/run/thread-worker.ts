@@ -21,8 +21,10 @@ export default function runPartition(task: ParallelTask): PartitionResult {
   const t0 = performance.now();
   let waitMs = 0;
   const ctl = new Int32Array(task.control);
-  const counts = Array.from({ length: count }, (_, w) => new Int32Array(task.boxes, w * BOX_BYTES, 1));
-  const regions = Array.from({ length: count }, (_, w) => new Float64Array(task.boxes, w * BOX_BYTES + 8, BOX_RECORDS * REC));
+  // two sets of regions, used by turns: a window's set is written again only two windows later (see exchange)
+  const counts = [0, 1].map((k) => Array.from({ length: count }, (_, w) => new Int32Array(task.boxes, (k * count + w) * BOX_BYTES, 1)));
+  const regions = [0, 1].map((k) => Array.from({ length: count }, (_, w) => new Float64Array(task.boxes, (k * count + w) * BOX_BYTES + 8, BOX_RECORDS * REC)));
+  let turn = 0;
   const core = loadCore("auto");
   const m = new LaminarModel(core, config, { index, count });
   let simNow = 0;
@@ -55,16 +57,19 @@ export default function runPartition(task: ParallelTask): PartitionResult {
     if (Atomics.load(ctl, C_ERROR) !== 0) throw new PartitionFailed(`partition ${index} (${zones}) stopped at ${simNow / 1e6} ms: another partition failed`);
   };
 
+  // One barrier a window: a partition writes this window's set of regions, waits for all, and reads them all.
+  // It writes that set again two windows later, after the next window's barrier, which every partition
+  // reaches only once it has read this window's set: so nobody reads a region while it is rewritten.
   const exchange = (): void => {
-    const box = m.outbox;
+    const box = m.outbox, rs = regions[turn], cs = counts[turn];
+    turn ^= 1;
     box.sort();
     if (box.n > BOX_RECORDS) throw new Error(`${box.n} messages in one window, more than the ${BOX_RECORDS} a partition's shared mailbox holds`);
-    regions[index].set(box.buf.subarray(0, box.n * REC));
-    counts[index][0] = box.n;
+    rs[index].set(box.buf.subarray(0, box.n * REC));
+    cs[index][0] = box.n;
     barrier();
-    mergeRuns(regions, counts.map((c) => c[0]), (f, at) => m.accept(f, at));
+    mergeRuns(rs, cs.map((c) => c[0]), (f, at) => m.accept(f, at));
     m.outboxDelivered();
-    barrier();
   };
 
   const runTo = (t: number): void => {

@@ -1,9 +1,10 @@
 // One Laminar run on W worker threads (a piscina pool of W long-lived
 // tasks), one Zone partition each (docs/parallel.md). The partitions meet at
 // every window's end through shared memory: each writes its sorted outbox
-// into its own region of a SharedArrayBuffer, all wait at a barrier, each
-// reads every region in canonical order, and all wait again before the
-// regions are reused. No message object crosses a thread. At every 10 ms
+// into its own region of a SharedArrayBuffer, all wait at a barrier, and
+// each reads every region in canonical order; two sets of regions serve
+// alternate windows, so one barrier a window is enough. No message object
+// crosses a thread. At every 10 ms
 // slice the partitions also share whether they are idle, so all of them
 // stop at the same simulated time, exactly where the one-thread run would.
 //
@@ -48,7 +49,7 @@ export async function runLaminarParallel(config: Config, workers: number, opts: 
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`);
   const wall0 = performance.now();
   const control = new SharedArrayBuffer(4 * (C_PARTS + P_WORDS * workers + 1));
-  const boxes = new SharedArrayBuffer(workers * (8 + BOX_RECORDS * REC * 8));
+  const boxes = new SharedArrayBuffer(2 * workers * (8 + BOX_RECORDS * REC * 8));
   const ctl = new Int32Array(control);
   const pool = new Piscina({
     filename: fileURLToPath(new URL("./thread-worker.js", import.meta.url)),
