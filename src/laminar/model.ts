@@ -59,7 +59,7 @@ export { type Partition, zoneRange };
 export class LaminarModel extends LaminarState {
   /** The invariant checker (sim.checkInvariants), null when off. */
   declare invariants: Invariants | null;
-  /** Gateway-side messages received and not yet applied (from inHead on), in delivery order. */
+  /** Gateway-side messages received and not yet applied (from inHead on), in delivery order (with, in a buffer exchangeAlone took whole, the records that became events, which drain passes over). */
   private readonly inbox = new Mailbox();
   private inHead = 0;
   /** Delivery time of the first queued gateway-side message (Infinity: none): the one check every event pays. */
@@ -171,20 +171,30 @@ export class LaminarModel extends LaminarState {
    * answer will be back.
    */
   accept(f: Float64Array, at: number): void {
-    const dest = f[at + F_DEST], kind = f[at + F_KIND];
-    if (dest === TO_GATEWAY && kind !== M_REACTIVATE) {
+    if (forGateway(f, at)) {
       const box = this.inbox;
       if (this.inHead > 0 && box.n === box.buf.length / REC) {
         box.buf.copyWithin(0, this.inHead * REC, box.n * REC);
         box.n -= this.inHead;
         this.inHead = 0;
       }
-      box.push(f[at], f[at + F_ZONE], kind, dest, f[at + F_A], f[at + F_B], f[at + F_C], f[at + F_X], f[at + F_Y], f[at + F_W]);
+      box.push(f[at], f[at + F_ZONE], f[at + F_KIND], TO_GATEWAY, f[at + F_A], f[at + F_B], f[at + F_C], f[at + F_X], f[at + F_Y], f[at + F_W]);
       if (this.nextMsgAt === Infinity) this.nextMsgAt = f[at];
-      this.msgsPending++;
-      if (kind === M_PULL && this.ownsZone(f[at + F_C])) this.engine.post(f[at] + this.hopNs - this.deltaNs + f[at + F_X] - this.engine.now, K_PULL, f[at + F_B]);
+      this.queued(f, at);
       return;
     }
+    this.acceptEvent(f, at);
+  }
+
+  /** A gateway-side message joins the queue drain applies: counted, and a pull request from a Zone here schedules the pull's completion. */
+  private queued(f: Float64Array, at: number): void {
+    this.msgsPending++;
+    if (f[at + F_KIND] === M_PULL && this.ownsZone(f[at + F_C])) this.engine.post(f[at] + this.hopNs - this.deltaNs + f[at + F_X] - this.engine.now, K_PULL, f[at + F_B]);
+  }
+
+  /** A message that becomes an event at its delivery time (one for a Zone here, or a reactivation). */
+  private acceptEvent(f: Float64Array, at: number): void {
+    const dest = f[at + F_DEST];
     if (dest !== TO_GATEWAY && !this.ownsZone(dest)) return;
     if (this.poolTop === 0) this.growPool();
     const slot = this.poolFree[--this.poolTop];
@@ -193,12 +203,45 @@ export class LaminarModel extends LaminarState {
     this.engine.post(f[at] - this.engine.now, K_MSG, slot);
   }
 
+  /**
+   * The exchange of a run of one partition: its sorted outbox is the whole
+   * canonical sequence, so rather than copying each gateway-side message
+   * into the (drained) inbox, the outbox's buffer becomes the inbox's, and
+   * the inbox's the outbox's; drain passes over the records that became
+   * events here.
+   */
+  exchangeAlone(): void {
+    const out = this.outbox, box = this.inbox;
+    out.sort();
+    const f = out.buf, n = out.n;
+    if (this.inHead !== box.n) {
+      for (let i = 0; i < n; i++) this.accept(f, i * REC);
+    } else {
+      let first = n;
+      for (let i = 0; i < n; i++) {
+        const at = i * REC;
+        if (!forGateway(f, at)) this.acceptEvent(f, at);
+        else {
+          if (first === n) first = i;
+          this.queued(f, at);
+        }
+      }
+      out.buf = box.buf;
+      box.buf = f;
+      box.n = n;
+      this.inHead = first;
+      this.nextMsgAt = first < n ? f[first * REC] : Infinity;
+    }
+    this.outboxDelivered();
+  }
+
   /** Apply the queued gateway-side messages delivered at or before `now`, in order. */
   private drain(now: number): void {
     const box = this.inbox, f = box.buf;
     let h = this.inHead;
     while (h < box.n && f[h * REC] <= now) {
       const at = h++ * REC, a = f[at + F_A], b = f[at + F_B];
+      if (!forGateway(f, at)) continue; // an event here (a buffer exchangeAlone took whole)
       this.msgsPending--;
       switch (f[at + F_KIND]) {
         case M_DA_END: this.taskTable.taskLost(a, b); break;
@@ -286,11 +329,17 @@ export class LaminarModel extends LaminarState {
 
 /** Exchange one window's messages between partitions (all of a run's, on this thread): canonical order, every partition sees all. */
 export function exchange(models: LaminarModel[]): void {
+  if (models.length === 1) return models[0].exchangeAlone();
   for (const m of models) m.outbox.sort();
   mergeRuns(models.map((m) => m.outbox.buf), models.map((m) => m.outbox.n), (f, at) => {
     for (const m of models) m.accept(f, at);
   });
   for (const m of models) m.outboxDelivered();
+}
+
+/** Whether the record at `at` is a message for the gateway side's queue (drain); a reactivation is an event. */
+function forGateway(f: Float64Array, at: number): boolean {
+  return f[at + F_DEST] === TO_GATEWAY && f[at + F_KIND] !== M_REACTIVATE;
 }
 
 /**

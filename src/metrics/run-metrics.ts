@@ -136,11 +136,7 @@ export class RunMetrics {
 
   onStart(latencyNs: number, cls: number): void {
     this.started++;
-    this.startedHist.record(latencyNs);
-    if (cls === 0) this.startedHistF.record(latencyNs);
-    else if (cls === 1) this.startedHistL.record(latencyNs);
-    this.allHist.record(latencyNs);
-    this.windowHist.record(latencyNs);
+    LatencyHistogram.recordIn(latencyNs, this.startedHist, this.allHist, this.windowHist, cls === 0 ? this.startedHistF : cls === 1 ? this.startedHistL : null);
   }
 
   onFail(cause: number): void {

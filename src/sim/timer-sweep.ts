@@ -18,6 +18,7 @@
 import type { Engine } from "./engine.js";
 
 export class TimerSweep {
+  /** Ring capacity: a power of two (1024, doubled when full), so a position wraps with & (cap - 1). */
   private cap = 1024;
   private head = 0;
   size = 0;
@@ -36,9 +37,9 @@ export class TimerSweep {
   push(time: number, subject: number, tag: number): boolean {
     const now = this.engine.now;
     if (time < now + this.period) return false;
-    if (this.size > 0 && time < this.time[(this.head + this.size - 1) % this.cap]) return false;
+    if (this.size > 0 && time < this.time[(this.head + this.size - 1) & (this.cap - 1)]) return false;
     if (this.size === this.cap) this.grow();
-    const j = (this.head + this.size) % this.cap;
+    const j = (this.head + this.size) & (this.cap - 1);
     this.time[j] = time;
     this.subject[j] = subject;
     this.tag[j] = tag;
@@ -55,7 +56,7 @@ export class TimerSweep {
     const limit = now + this.period;
     while (this.size > 0 && this.time[this.head] < limit) {
       const s = this.subject[this.head], t = this.time[this.head], g = this.tag[this.head];
-      this.head = (this.head + 1) % this.cap;
+      this.head = (this.head + 1) & (this.cap - 1);
       this.size--;
       due(s, t, g);
     }

@@ -30,6 +30,9 @@ export class Arrivals {
   count = 0;
   private nextF: number;
   private nextL: number;
+  /** The next task's time (what peek() returns) and whether it is the F stream's: set by settle() after every draw. */
+  private head = Infinity;
+  private headF = true;
   private readonly gapF: number;
   private readonly gapL: number;
   private readonly rF: Rng;
@@ -48,29 +51,33 @@ export class Arrivals {
     this.entries = withEntry ? new EntryNodes(c) : null;
     this.nextF = this.gapF < Infinity ? this.rF.exp(this.gapF) : Infinity;
     this.nextL = this.gapL < Infinity ? this.rL.exp(this.gapL) : Infinity;
+    this.settle();
+  }
+
+  /** The next task of the two streams: F before L on a tie. */
+  private settle(): void {
+    const f = this.nextF < this.endNs ? Math.round(this.nextF) : Infinity;
+    const l = this.nextL < this.endNs ? Math.round(this.nextL) : Infinity;
+    this.headF = f <= l;
+    this.head = f <= l ? f : l;
   }
 
   /** Time of the next task (integer ns), Infinity when the arrival window is over. */
   peek(): number {
-    const f = this.nextF < this.endNs ? Math.round(this.nextF) : Infinity;
-    const l = this.nextL < this.endNs ? Math.round(this.nextL) : Infinity;
-    return f <= l ? f : l;
+    return this.head;
   }
 
   /** Take the next task into the fields (call only when peek() is finite). F before L on a tie. */
   next(): void {
     const w = this.c.workload;
-    const f = this.nextF < this.endNs ? Math.round(this.nextF) : Infinity;
-    const l = this.nextL < this.endNs ? Math.round(this.nextL) : Infinity;
-    if (f <= l) {
-      this.time = f;
+    this.time = this.head;
+    if (this.headF) {
       this.cls = CLASS_F;
       this.atoms = w.fAtoms;
       this.price = w.priceF;
       this.nextF += this.rF.exp(this.gapF);
       if (this.rService) this.service = Math.max(1, Math.round(this.rService.exp(w.fMeanMs) * NS_PER_MS));
     } else {
-      this.time = l;
       this.cls = CLASS_L;
       this.atoms = w.lAtoms;
       this.price = w.priceL;
@@ -79,6 +86,7 @@ export class Arrivals {
     }
     if (this.entries) this.entry = this.entries.next();
     this.count++;
+    this.settle();
   }
 }
 
