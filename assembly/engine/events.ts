@@ -274,6 +274,15 @@ function advance(base: usize, cap: i32): void {
   seti(F_WHEEL_N, geti(F_WHEEL_N) - n);
   seti(F_RUN_POS, 0);
   seti(F_RUN_LEN, n);
+  opened++;
+}
+
+/** Buckets opened so far (the run loop reads a new run's records ahead once per opening). */
+export let opened: i32 = 0;
+
+/** The run's record at position i (after topTime). */
+export function runFrom(i: i32): usize {
+  return runAt(ptr(F_HEAP), geti(F_HEAP_CAP), i);
 }
 
 /** Time of the earliest event (Infinity when none); may open the next bucket. */
@@ -291,12 +300,6 @@ export function top(): usize {
 }
 
 export let popKind: i32 = 0, popSubject: i32 = 0;
-
-/** The next event's record when it is in the run already (no bucket is opened), else 0. */
-export function peek(): usize {
-  const i = geti(F_RUN_POS);
-  return i < geti(F_RUN_LEN) ? runAt(ptr(F_HEAP), geti(F_HEAP_CAP), i) : 0;
-}
 
 /** Remove the earliest event (after topTime): the clock moves to its time; its kind and subject in popKind, popSubject. */
 export function pop(): void {

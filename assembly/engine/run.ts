@@ -12,11 +12,11 @@ import {
   BLOCK_BYTES, DA_ARRIVAL, DA_BYTES, DA_CLS, DA_DEPOSIT, DA_EMITTED, DA_EV, DA_FLAGS, DA_KEY, DA_M, DA_NODE, DA_PATIENCE,
   DA_SERVICE, DA_STATE, DA_TASK, DA_VERDICT, D_MOVING, EMIT_BYTES, EM_ARRIVAL, EM_BUDGET, EM_CLS, EM_EMITTED, EM_EV,
   EM_FLAGS, EM_KEY, EM_M, EM_NODE, EM_SERVICE, EM_TASK, EV_BYTES, F_DA_CAP, F_DA_LIVE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE,
-  F_HOP, F_HOST_KIND, F_TOUCH_BOUND, F_N0, F_N1, F_Z0, F_Z1, F_ATOMS, F_HOST_SUBJECT, F_NOW, F_OUT_CAP, F_OUT_N, F_PROCESSED, F_ROOM_NEED, F_ROOM_WHAT, K_ADDRESS,
+  F_HOP, F_HOST_KIND, F_RUN_LEN, F_RUN_POS, F_TOUCH_BOUND, F_N0, F_N1, F_Z0, F_Z1, F_ATOMS, F_HOST_SUBJECT, F_NOW, F_OUT_CAP, F_OUT_N, F_PROCESSED, F_ROOM_NEED, F_ROOM_WHAT, K_ADDRESS,
   K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING,
 } from "./layout";
 import { addf, da, dc, enter, geti, getf, ptr, Q_HEAD, seti, setf, zoneOf } from "./state";
-import { peek, pop, popKind, popSubject, push, top, topTime } from "./events";
+import { opened, pop, popKind, popSubject, push, runFrom, top, topTime } from "./events";
 import { address, complete, pulled } from "./agent";
 import { arbitrate } from "./arbitrate";
 import { wheelFire } from "./reserve";
@@ -70,21 +70,26 @@ function checkRoom(kind: i32, subject: i32, t: f64): i32 {
   return 0;
 }
 
-/** What readAhead read (kept, so that its reads are not dropped as dead). */
+/** What the reads ahead read (kept, so that they are not dropped as dead). */
 let aheadSum: i32 = 0;
+/** The bucket openings the loop has read ahead for. */
+let seenOpened: i32 = -1;
 
 /**
- * Read a word of the record the next event will open first (its DA's
- * record, its node's queue head): the read misses the cache while this
- * event runs, not when that one starts (WebAssembly has no prefetch).
+ * Read a word of the first record each event of a newly opened bucket will
+ * open (its DA's record, its node's queue head), all at once: the misses
+ * are in flight together while the first events run, instead of one after
+ * another as each event starts (WebAssembly has no prefetch).
  */
-// @ts-ignore: decorator
-@inline function readAhead(): void {
-  const p = peek();
-  if (p == 0) return;
-  const kind = load<i32>(p, 16), subject = load<i32>(p, 20);
-  if (kind == K_ADDRESS || kind == K_PULL || kind == K_COMPLETE) aheadSum ^= load<i32>(da(subject) + DA_NODE);
-  else if (kind == K_ARBITRATE) aheadSum ^= load<i32>(Q_HEAD + (<usize>subject << 2));
+function readRunAhead(): void {
+  const pos = geti(F_RUN_POS), len = geti(F_RUN_LEN);
+  let p = runFrom(pos), sum = aheadSum;
+  for (let i = pos; i < len; i++, p += EV_BYTES) {
+    const kind = load<i32>(p, 16), subject = load<i32>(p, 20);
+    if (kind == K_ADDRESS || kind == K_PULL || kind == K_COMPLETE) sum ^= load<i32>(da(subject) + DA_NODE);
+    else if (kind == K_ARBITRATE) sum ^= load<i32>(Q_HEAD + (<usize>subject << 2));
+  }
+  aheadSum = sum;
 }
 
 /**
@@ -102,6 +107,10 @@ export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
   if (isNaN(until) || until < getf(F_NOW) || isNaN(msgAt)) return E_ARG;
   for (;;) {
     const t = topTime();
+    if (opened != seenOpened) {
+      seenOpened = opened;
+      readRunAhead();
+    }
     if (!(t < until)) {
       if (until != Infinity) setf(F_NOW, until);
       return RAN_TO;
@@ -120,7 +129,6 @@ export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
     const rc = checkRoom(kind, subject, t);
     if (rc != 0) return rc;
     pop();
-    readAhead();
     addf(F_PROCESSED, 1);
     switch (kind) {
       case K_ADDRESS: address(subject); break;
