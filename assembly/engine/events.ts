@@ -296,7 +296,7 @@ export function topTime(): f64 {
 
 /** The earliest event's record (after topTime). */
 export function top(): usize {
-  return runAt(ptr(F_HEAP), geti(F_HEAP_CAP), geti(F_RUN_POS));
+  return runFrom(geti(F_RUN_POS));
 }
 
 export let popKind: i32 = 0, popSubject: i32 = 0;
