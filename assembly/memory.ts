@@ -142,9 +142,18 @@ export function memTick(block: usize): i32 {
     if (!(node >= 0 && node < <f64>nodes && node == Math.floor(node))) return E_ID;
     if (!(key >= 0 && key < 4294967296.0 && key == Math.floor(key))) return E_ID;
   }
+  return memAdvance(recs, count, nodes, base, usage, out, outCap, <u32>tick, <u32>seed, kappa, sigma, burstRate, burstScale, threshold);
+}
+
+/**
+ * memTick's work on checked arguments (the Zone engine calls it on its own
+ * tables): advance count records by tick `k`, recompute every node's use,
+ * list the nodes over `threshold`; returns how many.
+ */
+export function memAdvance(recs: usize, count: i32, nodes: i32, base: usize, usage: usize, out: usize, outCap: i32, k: u32, s: u32,
+  kappa: f64, sigma: f64, burstRate: f64, burstScale: f64, threshold: f64): i32 {
   if (!zigReady) zigSetup();
   for (let n = 0; n < nodes; n++) store<f64>(usage + (<usize>n << 3), load<f64>(base + (<usize>n << 3)));
-  const s = <u32>seed, k = <u32>tick;
   for (let i = 0; i < count; i++) {
     const p = recs + (<usize>i) * 48;
     const node = <usize>(<i32>load<f64>(p));

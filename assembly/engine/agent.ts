@@ -13,9 +13,10 @@ import {
   CLASS_F, D_EXPIRED, D_MOVING, D_RESIDENT, F_ACTION_COST, F_BOUNCE_COST, F_BOUNCES, F_CANDIDATES, F_COMPLETED, F_DEADLINE,
   F_HOP, F_LOSS, F_OS_JITTER_MS, F_PACKETS_LOST, F_PATIENCE_FLOOR, F_PROBE, F_PROBE_ACTIONS, F_R_ZONE, F_REDIRECT_COST,
   F_RESERVE, F_RUNNING, F_SCORE_OPS, F_SILENCE, FLAG_PULL, FLAG_SECONDARY, K_ADDRESS, K_COMPLETE, NS_PER_MS,
-  STREAM_BYTES, V_DUP, V_NONE, V_START, F_ACCEPT_PROJECTED, F_RUN_OUT,
+  STREAM_BYTES, V_DUP, V_NONE, V_START, F_ACCEPT_PROJECTED, F_RUN_OUT, DX_DECLARED, MX_OVERCLAIM_MAX, MX_OVERCLAIM_PROB,
+  TT_AWAITING,
 } from "./layout";
-import { addf, ATOMS, da, dc, E, getf, geti, jsRound, offset, ptr, ROW_BYTES, zoneOf } from "./state";
+import { addf, ATOMS, da, dc, dx, E, getf, geti, jsRound, MX, offset, ptr, ROW_BYTES, xf, zoneOf } from "./state";
 import { post } from "./events";
 import { enqueue, releaseAtoms } from "./queue";
 import { disarmTtl } from "./reserve";
@@ -23,6 +24,8 @@ import { daEnd, retire } from "./ends";
 import { netStream, replicaAt, rowsOffset } from "./zone";
 import { streamNormalFinish } from "../stream";
 import { fault } from "./fault";
+import { execute, memStream, stopExecution, taskRec, updatePressure } from "./runtime";
+import { secondaryLanded } from "./landing";
 
 const END_FASTFAIL = 0, END_LOST = 1, END_SILENCE = 2, END_DEADLINE = 3, END_DUPLICATE = 4, END_LATE = 5, END_EXPIRED = 6;
 const CAUSE_DEADLINE = 0, CAUSE_FASTFAIL = 1, CAUSE_LOST = 2, CAUSE_SILENCE = 3, CAUSE_EXPIRED = 5;
@@ -31,9 +34,14 @@ const CAUSE_DEADLINE = 0, CAUSE_FASTFAIL = 1, CAUSE_LOST = 2, CAUSE_SILENCE = 3,
 // @ts-ignore: decorator
 @inline export function zoneStream(z: i32): usize { return ptr(F_R_ZONE) + <usize>z * STREAM_BYTES; }
 
-/** A first-admission DA is overdue at its task's start deadline. */
+/**
+ * A first-admission DA is overdue at its task's start deadline; a secondary
+ * probe once its suspended task is gone (landed by another probe, resumed in
+ * place or reclaimed: the gateway side's word, in the task table).
+ */
 // @ts-ignore: decorator
 @inline export function overdue(r: usize, now: f64): bool {
+  if ((load<u8>(r + DA_FLAGS) & FLAG_SECONDARY) != 0) return load<i32>(taskRec(load<i32>(r + DA_TASK)) + TT_AWAITING) == 0;
   return now >= load<f64>(r + DA_ARRIVAL) + getf(F_DEADLINE);
 }
 
@@ -147,6 +155,7 @@ export function pulled(d: i32): void {
   }
   if (verdict == V_NONE) { fault(-3001); return; }
   if (getf(F_RESERVE) != 0) disarmTtl(d, n);
+  if ((load<u8>(r + DA_FLAGS) & FLAG_SECONDARY) != 0) { secondaryLanded(d, n); return; }
   if (verdict != V_START) {
     releaseAtoms(d, n);
     daEnd(d, verdict == V_DUP ? END_DUPLICATE : END_LATE, CAUSE_DEADLINE);
@@ -157,12 +166,23 @@ export function pulled(d: i32): void {
   store<f64>(c + DA_DEPOSIT, 0);
   store<u8>(r + DA_STATE, D_RESIDENT);
   addf(F_RUNNING, 1);
-  post(load<f64>(c + DA_SERVICE), K_COMPLETE, d);
+  if (MX == 0) {
+    post(load<f64>(c + DA_SERVICE), K_COMPLETE, d);
+    return;
+  }
+  // the memory model: the task's true footprint may exceed its declaration; its execution epoch opens
+  const declared = load<f64>(dx(d) + DX_DECLARED), rz = memStream(zoneOf(n));
+  const target = streamFloat(rz) < xf(MX_OVERCLAIM_PROB) ? declared * (1 + streamFloat(rz) * xf(MX_OVERCLAIM_MAX)) : declared;
+  execute(d, n, load<f64>(c + DA_SERVICE), declared, target, declared);
 }
 
 /** The task completes: atoms released, the resident DA retired with it. */
 export function complete(d: i32): void {
   const n = load<i32>(da(d) + DA_NODE);
+  if (MX != 0) {
+    stopExecution(d, n);
+    updatePressure(n);
+  }
   releaseAtoms(d, n);
   addf(F_COMPLETED, 1);
   addf(F_RUNNING, -1);

@@ -9,9 +9,13 @@ import {
   CLASS_F, CLASS_SQUATTER, DA_ARRIVE, DA_CLS, DA_DEPOSIT, DA_EMITTED, DA_EV, DA_FLAGS, DA_M, DA_NEXT, DA_PATIENCE, DA_STATE,
   DA_TASK, DA_VERDICT, D_PENDING, D_SQUATTING, F_ARB_LOSSES, F_ARBITRATIONS, F_BATCH, F_BITMAP_NS, F_BITMAP_OPS, F_DEPOSIT,
   F_FALSE_OPTIMISM, F_HOP, F_RESERVATIONS, F_RESERVE, F_ROW0, F_RUN_OUT, F_SILENCE, F_SQUATTING, F_TTL, F_WINDOW,
-  F_WINDOW_AT, FLAG_PULL, FLAG_SECONDARY, K_PULL, M_PULL, TO_GATEWAY, US, V_NONE,
+  F_WINDOW_AT, FLAG_PULL, FLAG_SECONDARY, K_PULL, M_PULL, TO_GATEWAY, US, V_NONE, DX_DECLARED, M_LAND_REQ, MX_ADMIT_PROJECTED,
+  MX_AIRLOCK, MX_HIGH, MX_PROBE_DROPS, MX_STATE_PULL, TT_HOME,
 } from "./layout";
-import { addf, ATOMS, copyWords, da, dc, E, f64At, freeOf, getf, jsRound, mask, ptr, Q_HEAD, Q_TAIL, row, ROW_BYTES, setF64At, setFree, zoneOf } from "./state";
+import {
+  addf, addxf, ATOMS, copyWords, da, dc, dx, E, f64At, freeOf, getf, jsRound, mask, MX, ptr, Q_HEAD, Q_TAIL, row, ROW_BYTES, setF64At,
+  setFree, xf, xi, zoneOf,
+} from "./state";
 import { post } from "./events";
 import { openWindow } from "./queue";
 import { armTtl } from "./reserve";
@@ -20,9 +24,10 @@ import { daEnd } from "./ends";
 import { send } from "./outbox";
 import { touch } from "./zone";
 import { fault } from "./fault";
+import { kib, taskRec, use } from "./runtime";
 
-const END_SILENCE = 2, END_DEADLINE = 3, END_LATE = 5;
-const CAUSE_DEADLINE = 0, CAUSE_SILENCE = 3;
+const END_SILENCE = 2, END_DEADLINE = 3, END_LATE = 5, END_PROBE_DROP = 7;
+const CAUSE_DEADLINE = 0, CAUSE_SILENCE = 3, CAUSE_PROBE_DROP = 8;
 
 /** Settle node n's window. */
 export function arbitrate(n: i32): void {
@@ -63,6 +68,12 @@ export function arbitrate(n: i32): void {
     const d = load<i32>(batch + (<usize>i << 2)), r = da(d);
     if (now - load<f64>(r + DA_EMITTED) > silence) { daEnd(d, END_SILENCE, CAUSE_SILENCE); continue; }
     if (overdue(r, now)) { daEnd(d, (load<u8>(r + DA_FLAGS) & FLAG_SECONDARY) != 0 ? END_LATE : END_DEADLINE, CAUSE_DEADLINE); continue; }
+    if (MX != 0 && xi(MX_AIRLOCK) != 0 && !admits(n, d)) {
+      // a probe refused by the physical check dissipates (with regeneration off, a first-admission task fails)
+      addxf(MX_PROBE_DROPS, 1);
+      daEnd(d, END_PROBE_DROP, CAUSE_PROBE_DROP);
+      continue;
+    }
     const m = load<i32>(r + DA_M), contiguous = load<u8>(r + DA_CLS) != CLASS_F;
     if (i < q - 1 && row0 == live) {
       copyWords(copy, live, <usize>ROW_BYTES);
@@ -76,6 +87,16 @@ export function arbitrate(n: i32): void {
       bounce(d, z, computeNs);
     }
   }
+}
+
+/**
+ * Airlock's pre-admission physical check for DA d at node n: the node's use
+ * (plus the task's declared memory with airlock.admitCheck=projected) must
+ * be at or below the high watermark.
+ */
+function admits(n: i32, d: i32): bool {
+  const add = xi(MX_ADMIT_PROJECTED) != 0 ? kib(load<f64>(dx(d) + DX_DECLARED)) : 0;
+  return use(n) + add <= xf(MX_HIGH);
 }
 
 /** Take m atoms on node n (a contiguous run when `contiguous`) into the mask; false when they do not fit. */
@@ -123,14 +144,17 @@ function win(d: i32, n: i32, computeNs: f64): void {
     return;
   }
   store<u8>(r + DA_FLAGS, load<u8>(r + DA_FLAGS) | FLAG_PULL);
-  const now = load<f64>(E);
-  const pullAt = now + computeNs + getf(F_HOP);
+  // the pull request reaches the proxy (or, for a secondary probe, the suspended image's Zone) half a hop
+  // later, and the payload is here a hop after the win; a suspended image takes statePullMs more
+  const secondary = (load<u8>(r + DA_FLAGS) & FLAG_SECONDARY) != 0, now = load<f64>(E);
+  const pullAt = now + computeNs + getf(F_HOP) + (secondary ? xf(MX_STATE_PULL) : 0);
   store<u8>(r + DA_VERDICT, V_NONE);
   if (reserve && Math.ceil((now + getf(F_TTL)) / US) * US <= pullAt) {
     // the reservation expires before the pull could complete: nothing is asked
     post(pullAt - now, K_PULL, d);
     return;
   }
-  const z = zoneOf(n);
-  send(z, M_PULL, TO_GATEWAY, <f64>load<i32>(r + DA_TASK), <f64>d, <f64>z, computeNs, 0, 0);
+  const z = zoneOf(n), t = load<i32>(r + DA_TASK);
+  if (secondary) send(z, M_LAND_REQ, <f64>load<i32>(taskRec(t) + TT_HOME), <f64>t, <f64>d, <f64>z, computeNs, 0, 0);
+  else send(z, M_PULL, TO_GATEWAY, <f64>t, <f64>d, <f64>z, computeNs, 0, 0);
 }

@@ -35,6 +35,8 @@ export const F_OUTBOX = 83, F_OUT_N = 84, F_OUT_CAP = 85;
 // kernels' blocks and scratch
 export const F_PROBE = 86, F_ZIG = 87, F_ROW0 = 88, F_BATCH = 89, F_RUN_OUT = 90, F_AGG_BLOCK = 91, F_AGG_OUT = 92,
   F_AGG_OFFSETS = 93, F_SIGMA = 94;
+/** The memory extension block (MX_BYTES; 0: the memory model is off): runtime memory, the kernel OOM rule, Airlock. */
+export const F_MEMX = 95;
 // counters (f64)
 export const F_PROBE_ACTIONS = 100, F_SCORE_OPS = 101, F_PACKETS_LOST = 102, F_BOUNCES = 103, F_ARBITRATIONS = 104,
   F_BITMAP_OPS = 105, F_ARB_LOSSES = 106, F_FALSE_OPTIMISM = 107, F_RESERVATIONS = 108, F_RES_EXPIRED = 109,
@@ -87,17 +89,61 @@ export const STREAM_BYTES = 32;
 
 // Event kinds (src/laminar/state.ts): the engine's own, the rest go to the host.
 export const K_ADDRESS = 4, K_ARBITRATE = 6, K_PULL = 7, K_COMPLETE = 8, K_SNAPSHOT = 13, K_BCAST = 14, K_UPLOAD = 15, K_WHEEL = 16;
+/** The engine's own with the memory model on: the runtime tick, a ledger entry's Airlock timer (T_susp, T_surv). */
+export const K_MEM = 18, K_AIRLOCK = 19;
 // Messages
-export const M_DA_END = 1, M_RETIRE = 2, M_PULL = 3, M_UPLOAD = 6;
+export const M_DA_END = 1, M_RETIRE = 2, M_PULL = 3, M_REACTIVATE = 4, M_CLOSED = 5, M_UPLOAD = 6, M_LAND_REQ = 7, M_LAND_RESP = 8;
+/** M_RETIRE's bits: the task was killed; its secondary probes have nothing left to land. */
+export const R_KILLED = 1, R_CLOSED = 2;
 export const TO_GATEWAY: f64 = -1;
 export const REC = 10;
 // DA states and flags
-export const D_MOVING: u8 = 1, D_QUEUED: u8 = 2, D_PENDING: u8 = 3, D_RESIDENT: u8 = 4, D_SQUATTING: u8 = 5, D_EXPIRED: u8 = 6;
-export const FLAG_PULL: u8 = 1, FLAG_SECONDARY: u8 = 2;
+export const D_MOVING: u8 = 1, D_QUEUED: u8 = 2, D_PENDING: u8 = 3, D_RESIDENT: u8 = 4, D_SQUATTING: u8 = 5, D_EXPIRED: u8 = 6,
+  D_SUSPENDED: u8 = 7;
+export const FLAG_PULL: u8 = 1, FLAG_SECONDARY: u8 = 2, FLAG_REACTIVATED: u8 = 4;
 export const V_NONE: u8 = 0, V_START: u8 = 1, V_DUP: u8 = 2, V_LATE: u8 = 3;
 export const CLASS_F: u8 = 0, CLASS_SQUATTER: u8 = 2;
 // DA ends and failure causes (src/metrics/run-metrics.ts)
 // room the engine may ask for
-export const ROOM_HEAP = 1, ROOM_OUTBOX = 2, ROOM_RING = 3;
+export const ROOM_HEAP = 1, ROOM_OUTBOX = 2, ROOM_RING = 3, ROOM_TASKS = 4;
 export const US: f64 = 1000;
 export const NS_PER_MS: f64 = 1e6;
+
+// ---- the memory extension (F_MEMX; src/laminar/memory.ts, runtime.ts, airlock-ledger.ts, landing.ts are the twins)
+/**
+ * The memory extension block: one 8-byte slot per field, as the state
+ * block. The host writes the parameters (0..23); engineInit lays the tables
+ * out and keeps their pointers (24..47); the counters follow (48..63).
+ */
+export const MX_TICK = 0, MX_SEED = 1, MX_KAPPA = 2, MX_SIGMA = 3, MX_BURST_RATE = 4, MX_BURST_SCALE = 5, MX_CAP = 6, MX_HIGH = 7,
+  MX_SAFE = 8, MX_COMPRESSION = 9, MX_SUSPEND = 10, MX_SURVIVAL = 11, MX_STATE_PULL = 12, MX_OVERCLAIM_PROB = 13,
+  MX_OVERCLAIM_MAX = 14;
+/** i32 parameters: Airlock on, suspension scope all, projected admission check, OOM rule largest; the Zones' memory streams; the task table's first capacity. */
+export const MX_AIRLOCK = 16, MX_SCOPE_ALL = 17, MX_ADMIT_PROJECTED = 18, MX_OOM_LARGEST = 19, MX_R_MEM = 20, MX_TASK_CAP = 21;
+/** Laid out by engineInit: per node (all nodes) base and use (f64 KiB), the over-the-line list, residents' and ledgers' heads, pressure, waiting entries. */
+export const MX_BASE = 24, MX_USAGE = 25, MX_OUT = 26, MX_RES_HEAD = 27, MX_LEDGERS = 28, MX_PRESSURED = 29, MX_WAITING = 30,
+  MX_WAIT_LIST = 31, MX_IN_WAIT = 32, MX_WAIT_COUNT = 33, MX_PICK_IDS = 34, MX_PICK_A = 35, MX_PICK_B = 36, MX_PICK_K = 37,
+  MX_RECS = 38, MX_REC_OWNER = 39, MX_REC_COUNT = 40, MX_DAX = 41, MX_TASKS = 42;
+/** Counters (f64): the run's SurvivalCounters, and the ledger entries now. */
+export const MX_OOM_L = 48, MX_OOM_F = 49, MX_SUSPENSIONS = 50, MX_RESUMED = 51, MX_REACTIVATIONS = 52, MX_LANDINGS = 53,
+  MX_RECLAIMED = 54, MX_PROBE_DROPS = 55, MX_PREEMPTIONS = 56, MX_SUSPENDED = 57;
+export const MX_FIELDS = 64, MX_BYTES = MX_FIELDS * 8;
+
+/**
+ * A DA's memory record (DX_BYTES, in a third table beside the hot and cold
+ * ones): its execution epoch's end, what a suspension keeps (remaining
+ * service, drift, true footprint, the image's size, when), the sequence
+ * numbers of its pending completion and Airlock timer (-1: none; an event
+ * whose number differs was cancelled and is dropped when it comes up), its
+ * declared memory, its links in a node's residents or ledger, and its
+ * memory record's index (-1: not running).
+ */
+export const DX_BYTES = 96;
+export const DX_EPOCH_END = 0, DX_REMAINING = 8, DX_DRIFT = 16, DX_TARGET = 24, DX_FROZEN = 32, DX_SUSPENDED_AT = 40,
+  DX_DONE_SEQ = 48, DX_TIMER_SEQ = 56, DX_DECLARED = 64, DX_PREV = 72, DX_NEXT = 76, DX_REC = 80;
+/** A running task's memory record (assembly/memory.ts's format, 6 f64): node, declared, target, drift, resident, key. */
+export const MEM_REC_BYTES = 48;
+/** With the memory model on, an emission record is longer: its task's declared memory (GiB, f64) at EM_DECLARED. */
+export const EMIT_MEM_BYTES = 80, EM_DECLARED = 64;
+/** The task table (by the host's task id): the suspended image's ledger entry (-1: none), the image's Zone, whether its secondary probes may still land. */
+export const TT_BYTES = 16, TT_ANCHOR = 0, TT_HOME = 4, TT_AWAITING = 8;

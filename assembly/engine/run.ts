@@ -15,7 +15,7 @@ import {
   F_HOP, F_HOST_KIND, F_RUN_LEN, F_RUN_POS, F_TOUCH_BOUND, F_N0, F_N1, F_Z0, F_Z1, F_ATOMS, F_HOST_SUBJECT, F_NOW, F_OUT_CAP, F_OUT_N, F_PROCESSED, F_ROOM_NEED, F_ROOM_WHAT, K_ADDRESS,
   K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING,
 } from "./layout";
-import { addf, da, dc, enter, geti, getf, ptr, Q_HEAD, seti, setf, zoneOf } from "./state";
+import { addf, da, dc, dx, enter, geti, getf, MX, offset, ptr, Q_HEAD, seti, setf, xi, zoneOf } from "./state";
 import { opened, pop, popKind, popSubject, push, runFrom, top, topTime } from "./events";
 import { address, complete, pulled } from "./agent";
 import { arbitrate } from "./arbitrate";
@@ -23,6 +23,13 @@ import { wheelFire } from "./reserve";
 import { broadcastEvent, dueBound, ringRoom, snapshotEvent, snapshotRoom, uploadEvent } from "./zone";
 import { allocDa } from "./ends";
 import { clearFault, faultCode } from "./fault";
+import { airlockTimer, memTickEvent } from "./airlock";
+import { anchorOf, landAnswer, landRequest } from "./landing";
+import { taskRec } from "./runtime";
+import {
+  DX_DECLARED, DX_DONE_SEQ, DX_REC, DX_TIMER_SEQ, EMIT_MEM_BYTES, EM_DECLARED, FLAG_SECONDARY, K_AIRLOCK, K_MEM,
+  MX_TASK_CAP, ROOM_TASKS, TT_AWAITING, TT_HOME, F_ZONES,
+} from "./layout";
 
 /** Bytes of the state block, and of one DA record, one emission record and one event record. */
 export function engineBlockBytes(): i32 { return BLOCK_BYTES; }
@@ -37,7 +44,16 @@ const POST_BYTES: i32 = 16;
 const RAN_TO = 0, HOST_EVENT = 1, HOST_MESSAGE = 2;
 
 function isEngineKind(k: i32): bool {
-  return k == K_ADDRESS || k == K_ARBITRATE || k == K_PULL || k == K_COMPLETE || k == K_SNAPSHOT || k == K_BCAST || k == K_UPLOAD || k == K_WHEEL;
+  return k == K_ADDRESS || k == K_ARBITRATE || k == K_PULL || k == K_COMPLETE || k == K_SNAPSHOT || k == K_BCAST || k == K_UPLOAD || k == K_WHEEL
+    || (MX != 0 && (k == K_MEM || k == K_AIRLOCK));
+}
+
+/** Whether the event at h was cancelled (the memory model's completions and Airlock timers): its DA holds another sequence number. */
+function cancelled(h: usize, kind: i32, subject: i32): bool {
+  if (MX == 0) return false;
+  if (kind == K_COMPLETE) return load<f64>(dx(subject) + DX_DONE_SEQ) != load<f64>(h, 8);
+  if (kind == K_AIRLOCK) return load<f64>(dx(subject) + DX_TIMER_SEQ) != load<f64>(h, 8);
+  return false;
 }
 
 /** Ask the host for room: `what` (ROOM_*; for a Zone's ring, ROOM_RING + 16 * zone) and how many records. */
@@ -55,17 +71,30 @@ function checkRoom(kind: i32, subject: i32, t: f64): i32 {
   if (out + live + 4 > geti(F_OUT_CAP)) return room(ROOM_OUTBOX, out + live + 4);
   let n = -1;
   if (kind == K_ARBITRATE || kind == K_WHEEL) n = subject;
-  else if (kind == K_PULL || kind == K_COMPLETE) n = load<i32>(da(subject) + DA_NODE);
-  if (n >= 0) {
-    // a touch of one node: at most F_TOUCH_BOUND reports (a snapshot of its Zone came at most broadcastNs ago)
-    const z = zoneOf(n), have = ringRoom(z);
-    if (have < geti(F_TOUCH_BOUND)) {
-      const need = dueBound(n, t);
+  else if (kind == K_PULL || kind == K_COMPLETE || kind == K_AIRLOCK) n = load<i32>(da(subject) + DA_NODE);
+  if (n >= 0) return nodeRoom(n, t);
+  if (kind == K_MEM) {
+    // the runtime tick may touch any own node: room for every report due in each Zone
+    for (let z = geti(F_Z0), z1 = geti(F_Z1); z < z1; z++) {
+      const have = ringRoom(z), off = offset(z), nz = offset(z + 1) - off;
+      if (<i64>have >= <i64>nz * geti(F_TOUCH_BOUND)) continue;
+      let need = 0;
+      for (let m = off; m < off + nz; m++) need += dueBound(m, t);
       if (need > have) return room(ROOM_RING + 16 * z, need);
     }
   } else if (kind == K_SNAPSHOT) {
     const need = snapshotRoom(subject, t);
     if (need > ringRoom(subject)) return room(ROOM_RING + 16 * subject, need);
+  }
+  return 0;
+}
+
+/** Room in node n's Zone's ring for a touch at time t: at most F_TOUCH_BOUND reports (a snapshot of its Zone came at most broadcastNs ago). */
+function nodeRoom(n: i32, t: f64): i32 {
+  const z = zoneOf(n), have = ringRoom(z);
+  if (have < geti(F_TOUCH_BOUND)) {
+    const need = dueBound(n, t);
+    if (need > have) return room(ROOM_RING + 16 * z, need);
   }
   return 0;
 }
@@ -126,6 +155,10 @@ export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
       seti(F_HOST_SUBJECT, popSubject);
       return HOST_EVENT;
     }
+    if (cancelled(h, kind, subject)) {
+      pop(); // cancelled when it was scheduled already: it never runs (nor counts)
+      continue;
+    }
     const rc = checkRoom(kind, subject, t);
     if (rc != 0) return rc;
     pop();
@@ -139,6 +172,8 @@ export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
       case K_BCAST: broadcastEvent(subject); break;
       case K_UPLOAD: uploadEvent(subject); break;
       case K_WHEEL: wheelFire(subject); break;
+      case K_MEM: memTickEvent(); break;
+      case K_AIRLOCK: airlockTimer(subject); break;
     }
     if (faultCode != 0) return faultCode;
   }
@@ -149,7 +184,7 @@ export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
 function checkEvent(time: f64, kind: i32, subject: i32): i32 {
   if (!(time >= getf(F_NOW)) || time != Math.floor(time) || time > 9007199254740991 || kind < 0) return E_ARG;
   // an engine event's subject names one of its DAs, own nodes or own Zones
-  if (kind == K_ADDRESS || kind == K_PULL || kind == K_COMPLETE) {
+  if (kind == K_ADDRESS || kind == K_PULL || kind == K_COMPLETE || (MX != 0 && kind == K_AIRLOCK)) {
     if (subject < 0 || subject >= geti(F_DA_CAP)) return E_ID;
   } else if (kind == K_ARBITRATE || kind == K_WHEEL) {
     if (subject < geti(F_N0) || subject >= geti(F_N1)) return E_ID;
@@ -193,27 +228,35 @@ export function enginePostBatch(block: usize, src: usize, n: i32): i32 {
 }
 
 /**
- * n DA emissions from the gateway side (EMIT_BYTES records at `src`): each
- * gets a slot and addresses its launchpad node one hop from now, in order.
- * E_FULL (nothing done) when the DA table or the queue lacks room.
+ * n DA emissions from the gateway side (EMIT_BYTES records at `src`, with
+ * the memory model EMIT_MEM_BYTES): each gets a slot and addresses its
+ * launchpad node one hop from now, in order. E_FULL (nothing done) when the
+ * DA table, the queue or the task table lacks room.
  */
 export function engineEmit(block: usize, src: usize, n: i32): i32 {
   if (!ready(block)) return E_ARG;
   if (n < 0) return E_COUNT;
-  const e = checkBuf(src, <i64>n * EMIT_BYTES, 1, 8); if (e != OK) return e;
+  const stride = <usize>(MX != 0 ? EMIT_MEM_BYTES : EMIT_BYTES);
+  const e = checkBuf(src, <i64>n * stride, 1, 8); if (e != OK) return e;
   // every emission is checked before any is taken: a node of this engine's, a demand that fits a row, a task id
   const n0 = geti(F_N0), n1 = geti(F_N1), atoms = geti(F_ATOMS);
+  let maxTask = -1;
   for (let i = 0; i < n; i++) {
-    const r = src + <usize>i * EMIT_BYTES, node = load<i32>(r + EM_NODE), m = load<i32>(r + EM_M), cls = load<i32>(r + EM_CLS);
-    if (node < n0 || node >= n1 || load<i32>(r + EM_TASK) < 0) return E_ID;
+    const r = src + <usize>i * stride, node = load<i32>(r + EM_NODE), m = load<i32>(r + EM_M), cls = load<i32>(r + EM_CLS);
+    const task = load<i32>(r + EM_TASK), flags = load<i32>(r + EM_FLAGS);
+    if (node < n0 || node >= n1 || task < 0) return E_ID;
     if (m < 1 || m > atoms) return E_K;
-    if (cls < 0 || cls > 2 || load<i32>(r + EM_FLAGS) != 0 || isNaN(load<f64>(r + EM_EV)) || isNaN(load<f64>(r + EM_BUDGET)) || !(load<f64>(r + EM_SERVICE) >= 0)) return E_ARG;
+    // a secondary probe (a reactivated suspended task's) only with the memory model, whose Airlock sends them
+    if (cls < 0 || cls > 2 || !(flags == 0 || (MX != 0 && flags == FLAG_SECONDARY)) || isNaN(load<f64>(r + EM_EV)) || isNaN(load<f64>(r + EM_BUDGET)) || !(load<f64>(r + EM_SERVICE) >= 0)) return E_ARG;
+    if (MX != 0 && !(load<f64>(r + EM_DECLARED) >= 0 && load<f64>(r + EM_DECLARED) < Infinity)) return E_ARG;
+    if (task > maxTask) maxTask = task;
   }
   if (geti(F_DA_LIVE) + n > geti(F_DA_CAP)) return room(0, geti(F_DA_LIVE) + n);
   if (geti(F_HEAP_SIZE) + n > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + n);
+  if (MX != 0 && maxTask >= xi(MX_TASK_CAP)) return room(ROOM_TASKS, maxTask + 1);
   const hop = getf(F_HOP);
   for (let i = 0; i < n; i++) {
-    const e = src + <usize>i * EMIT_BYTES, d = allocDa(), r = da(d);
+    const e = src + <usize>i * stride, d = allocDa(), r = da(d);
     store<i32>(r + DA_TASK, load<i32>(e + EM_TASK));
     store<i32>(r + DA_NODE, load<i32>(e + EM_NODE));
     store<u8>(r + DA_CLS, <u8>load<i32>(e + EM_CLS));
@@ -225,10 +268,17 @@ export function engineEmit(block: usize, src: usize, n: i32): i32 {
     const c = dc(d);
     store<f64>(c + DA_SERVICE, load<f64>(e + EM_SERVICE));
     store<u32>(c + DA_KEY, load<u32>(e + EM_KEY));
-    store<u8>(r + DA_FLAGS, 0);
+    store<u8>(r + DA_FLAGS, <u8>load<i32>(e + EM_FLAGS));
     store<u8>(r + DA_STATE, D_MOVING);
     store<f64>(c + DA_DEPOSIT, 0);
     store<u8>(r + DA_VERDICT, 0);
+    if (MX != 0) {
+      const x = dx(d);
+      store<f64>(x + DX_DECLARED, load<f64>(e + EM_DECLARED));
+      store<f64>(x + DX_DONE_SEQ, -1);
+      store<f64>(x + DX_TIMER_SEQ, -1);
+      store<i32>(x + DX_REC, -1);
+    }
     push(getf(F_NOW) + hop, K_ADDRESS, d);
   }
   return 0;
@@ -256,4 +306,64 @@ export function engineSetVerdicts(block: usize, src: usize, n: i32): i32 {
   }
   for (let i = 0; i < n; i++) store<u8>(da(load<i32>(src + (<usize>i << 3))) + DA_VERDICT, <u8>load<i32>(src + (<usize>i << 3), 4));
   return 0;
+}
+
+// ---- the memory model's messages and the gateway side's word on a task (landing.ts)
+
+/**
+ * The gateway side's state of task t that the Zones read (with the memory
+ * model): the Zone of its suspended image (`home`, where a secondary probe
+ * asks for it) and whether its secondary probes may still land (`awaiting`,
+ * 0 or 1). E_FULL when the task table needs room.
+ */
+export function engineTaskState(block: usize, t: i32, home: i32, awaiting: i32): i32 {
+  if (!ready(block) || MX == 0) return E_ARG;
+  if (t < 0 || home < 0 || home >= geti(F_ZONES)) return E_ID;
+  if (awaiting < 0 || awaiting > 1) return E_ARG;
+  if (t >= xi(MX_TASK_CAP)) return room(ROOM_TASKS, t + 1);
+  const r = taskRec(t);
+  store<i32>(r + TT_HOME, home);
+  store<i32>(r + TT_AWAITING, awaiting);
+  return 0;
+}
+
+/**
+ * M_LAND_REQ delivered to Zone `home` (one of this engine's), at the clock:
+ * secondary probe pd (in Zone pz) asks for task t's suspended image; the
+ * answer (M_LAND_RESP) goes to the outbox. E_FULL (nothing done) when a
+ * table lacks room.
+ */
+export function engineLandRequest(block: usize, home: i32, t: i32, pd: i32, pz: i32, computeNs: f64): i32 {
+  if (!ready(block) || MX == 0) return E_ARG;
+  clearFault();
+  if (home < geti(F_Z0) || home >= geti(F_Z1) || pz < 0 || pz >= geti(F_ZONES) || pd < 0) return E_ID;
+  if (!(computeNs >= 0 && computeNs < Infinity)) return E_ARG;
+  if (geti(F_OUT_N) + 2 > geti(F_OUT_CAP)) return room(ROOM_OUTBOX, geti(F_OUT_N) + 2);
+  const a = anchorOf(t);
+  if (a >= 0) {
+    const rc = nodeRoom(load<i32>(da(a) + DA_NODE), getf(F_NOW));
+    if (rc != 0) return rc;
+  }
+  landRequest(home, t, <f64>pd, <f64>pz, computeNs);
+  return faultCode;
+}
+
+/**
+ * M_LAND_RESP delivered to secondary probe d (one of this engine's), at the
+ * clock: ok 1 with the image's execution state, or 0 (refused; `started`:
+ * whether the task has started, the gateway side's word). E_FULL (nothing
+ * done) when a table lacks room.
+ */
+export function engineLandAnswer(block: usize, d: i32, ok: i32, computeNs: f64, remaining: f64, target: f64, drift: f64, started: i32): i32 {
+  if (!ready(block) || MX == 0) return E_ARG;
+  clearFault();
+  if (d < 0 || d >= geti(F_DA_CAP) || load<u8>(da(d) + DA_STATE) == 0) return E_ID;
+  if (ok < 0 || ok > 1 || started < 0 || started > 1 || !(computeNs >= 0 && computeNs < Infinity)) return E_ARG;
+  if (ok == 1 && !(remaining >= 0 && remaining < Infinity && target >= 0 && target < Infinity && drift >= 0 && drift < Infinity)) return E_ARG;
+  if (geti(F_HEAP_SIZE) + 1 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + 1);
+  if (geti(F_OUT_N) + 1 > geti(F_OUT_CAP)) return room(ROOM_OUTBOX, geti(F_OUT_N) + 1);
+  const rc = nodeRoom(load<i32>(da(d) + DA_NODE), getf(F_NOW));
+  if (rc != 0) return rc;
+  landAnswer(d, ok, computeNs, remaining, target, drift, started != 0);
+  return faultCode;
 }

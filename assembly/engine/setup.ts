@@ -27,7 +27,14 @@ import {
   F_WHEEL_OWNER, F_WHEELS, F_WINDOW_AT, F_Z0, F_Z1, F_ZIG, F_ZONE_OF, F_ZONES, F_ZT_BYTES, F_RESERVE, F_STALE,
   BLOCK_BYTES, F_DELTA, F_HOP, F_LOSS, F_MAGIC, F_R_NET, F_R_ZONE, F_WINDOW, F_ALPHA, MAGIC, K_SNAPSHOT, REC, RING_DESC, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING, RR_BITS, STREAM_BYTES, EV_BYTES,
 } from "./layout";
-import { enter, geti, getf, jsRound, ptr, seti, setf } from "./state";
+import { enter, geti, getf, jsRound, MX, ptr, seti, setf, setxi, xf, xi, xp } from "./state";
+import {
+  DX_BYTES, MEM_REC_BYTES, MX_BASE, MX_BURST_RATE, MX_BURST_SCALE, MX_BYTES, MX_CAP, MX_COMPRESSION, MX_DAX, MX_HIGH,
+  MX_IN_WAIT, MX_KAPPA, MX_LEDGERS, MX_OUT, MX_OVERCLAIM_MAX, MX_OVERCLAIM_PROB, MX_PICK_A, MX_PICK_B, MX_PICK_IDS,
+  MX_PICK_K, MX_PRESSURED, MX_R_MEM, MX_REC_COUNT, MX_REC_OWNER, MX_RECS, MX_RES_HEAD, MX_SAFE, MX_SEED, MX_SIGMA,
+  MX_STATE_PULL, MX_SUSPEND, MX_SURVIVAL, MX_TASK_CAP, MX_TASKS, MX_TICK, MX_USAGE, MX_WAIT_COUNT, MX_WAIT_LIST, MX_WAITING,
+  ROOM_TASKS, TT_ANCHOR, TT_AWAITING, TT_BYTES, TT_HOME,
+} from "./layout";
 import { F_NOW, F_SEQ } from "./layout";
 import { push, queueBytes, queueInit, queueMove } from "./events";
 import { initSnapshot } from "./zone";
@@ -74,7 +81,32 @@ function check(block: usize): i32 {
     if (nz < 1 || nz > 65536) return E_ID;
   }
   if (!(getf(F_REPORT) >= 1) || !(getf(F_BROADCAST) >= 1) || !(getf(F_MIN_GAP) >= 1)) return E_ARG;
+  return MX != 0 ? checkMemory(Z) : OK;
+}
+
+/** The memory extension's parameters (F_MEMX; E_* when out of range). */
+function checkMemory(Z: i32): i32 {
+  let e = checkBuf(MX, MX_BYTES, 1, 8); if (e != OK) return e;
+  const seed = xf(MX_SEED);
+  if (!(xf(MX_TICK) >= 1) || !(seed >= 0 && seed < 4294967296.0 && seed == Math.floor(seed))) return E_ARG;
+  if (!(xf(MX_KAPPA) >= 0 && xf(MX_KAPPA) <= 1) || !(xf(MX_BURST_RATE) >= 0 && xf(MX_BURST_RATE) <= 1)) return E_ARG;
+  if (!(xf(MX_SIGMA) >= 0 && xf(MX_SIGMA) < Infinity) || !(xf(MX_BURST_SCALE) >= 0 && xf(MX_BURST_SCALE) < Infinity)) return E_ARG;
+  if (!(xf(MX_CAP) >= 0 && xf(MX_CAP) < Infinity) || !(xf(MX_HIGH) >= 0 && xf(MX_HIGH) < Infinity) || !(xf(MX_SAFE) >= 0 && xf(MX_SAFE) < Infinity)) return E_ARG;
+  if (!(xf(MX_COMPRESSION) >= 1 && xf(MX_COMPRESSION) < Infinity) || !(xf(MX_SUSPEND) >= 0 && xf(MX_SUSPEND) < Infinity)) return E_ARG;
+  if (!(xf(MX_SURVIVAL) >= 1 && xf(MX_SURVIVAL) < Infinity) || !(xf(MX_STATE_PULL) >= 0 && xf(MX_STATE_PULL) < Infinity)) return E_ARG;
+  if (!(xf(MX_OVERCLAIM_PROB) >= 0 && xf(MX_OVERCLAIM_PROB) <= 1) || !(xf(MX_OVERCLAIM_MAX) >= 0 && xf(MX_OVERCLAIM_MAX) < Infinity)) return E_ARG;
+  if (xi(MX_TASK_CAP) < 16 || xi(MX_TASK_CAP) > (1 << 24)) return E_COUNT;
+  e = checkBuf(xp(MX_R_MEM), <i64>Z * STREAM_BYTES, 1, 16); if (e != OK) return e;
+  for (let z = 0; z < Z; z++) {
+    const p = xp(MX_R_MEM) + <usize>z * STREAM_BYTES;
+    if ((load<u32>(p) | load<u32>(p, 4) | load<u32>(p, 8) | load<u32>(p, 12)) == 0) return E_ARG;
+  }
   return OK;
+}
+
+/** Bytes per DA of the DA tables: hot and cold records, free list, batch, mask, and with the memory model its memory record, task record and owner. */
+function perDa(): i64 {
+  return <i64>(DA_BYTES + DA_COLD_BYTES + 8 + geti(F_ROW_BYTES)) + (MX != 0 ? <i64>(DX_BYTES + MEM_REC_BYTES + 4) : 0);
 }
 
 /** Nodes of the Zones [Z0, Z1) (checked by engineInit; 0 when out of range here). */
@@ -139,7 +171,24 @@ function layout(base: usize, write: bool): u64 {
     }
   }
   // DAs: records, free list, masks, the arbitration batch
-  { const p = take(<i64>dc * (DA_BYTES + DA_COLD_BYTES + 8 + rb) + 48); if (write) placeDas(p, dc); }
+  { const p = take(<i64>dc * perDa() + 48); if (write) placeDas(p, dc); }
+  // the memory model: per node use, lists and flags; the pick arrays; the task table
+  if (MX != 0) {
+    let q = take(<i64>N << 3); if (write) setxi(MX_BASE, <i32>q);
+    q = take(<i64>N << 3); if (write) setxi(MX_USAGE, <i32>q);
+    q = take(<i64>N << 2); if (write) setxi(MX_OUT, <i32>q);
+    q = take(<i64>N << 2); if (write) setxi(MX_RES_HEAD, <i32>q);
+    q = take(<i64>N << 2); if (write) setxi(MX_LEDGERS, <i32>q);
+    q = take(<i64>N << 2); if (write) setxi(MX_WAITING, <i32>q);
+    q = take(<i64>N << 2); if (write) setxi(MX_WAIT_LIST, <i32>q);
+    q = take(<i64>N); if (write) setxi(MX_PRESSURED, <i32>q);
+    q = take(<i64>N); if (write) setxi(MX_IN_WAIT, <i32>q);
+    q = take(<i64>A << 2); if (write) setxi(MX_PICK_IDS, <i32>q);
+    q = take(<i64>A << 3); if (write) setxi(MX_PICK_A, <i32>q);
+    q = take(<i64>A << 3); if (write) setxi(MX_PICK_B, <i32>q);
+    q = take(<i64>A << 3); if (write) setxi(MX_PICK_K, <i32>q);
+    q = take(<i64>xi(MX_TASK_CAP) * TT_BYTES); if (write) setxi(MX_TASKS, <i32>q);
+  }
   // wheels
   const wb = wheelBytes(A);
   // wheels and their owners for the own nodes only, and only with reservations on
@@ -198,7 +247,23 @@ function placeDas(p: usize, cap: i32): void {
   seti(F_DA_FREE, <i32>(hot + c * (DA_BYTES + DA_COLD_BYTES)));
   seti(F_BATCH, <i32>(hot + c * (DA_BYTES + DA_COLD_BYTES + 4)));
   seti(F_MASKS, <i32>(hot + c * (DA_BYTES + DA_COLD_BYTES + 8)));
+  if (MX != 0) {
+    const x = hot + c * <usize>(DA_BYTES + DA_COLD_BYTES + 8 + geti(F_ROW_BYTES));
+    setxi(MX_DAX, <i32>x);
+    setxi(MX_RECS, <i32>(x + c * DX_BYTES));
+    setxi(MX_REC_OWNER, <i32>(x + c * (DX_BYTES + MEM_REC_BYTES)));
+  }
   seti(F_DA_CAP, cap);
+}
+
+/** Task table entries [from, to): no ledger entry, Zone 0, not awaiting. */
+function clearTasks(from: i32, to: i32): void {
+  for (let t = from; t < to; t++) {
+    const r = xp(MX_TASKS) + <usize>t * TT_BYTES;
+    store<i32>(r + TT_ANCHOR, -1);
+    store<i32>(r + TT_HOME, 0);
+    store<i32>(r + TT_AWAITING, 0);
+  }
 }
 
 /** Bytes engineInit needs for the parameters in the block (or an E_* code). */
@@ -244,7 +309,7 @@ export function engineInit(block: usize, base: usize, bytes: f64): i32 {
   if (!(bytes >= need) || <f64>base + bytes > <f64>memory.size() * 65536) return E_BOUNDS;
   // the region may not overlap the block or the host's tables the engine reads
   if (overlaps(base, bytes, block, BLOCK_BYTES) || overlaps(base, bytes, ptr(F_BITMAPS), <f64>geti(F_NODES) * <f64>geti(F_ROW_BYTES))
-    || overlaps(base, bytes, ptr(F_OFFSETS), <f64>(geti(F_ZONES) + 1) * 4)) return E_ARG;
+    || overlaps(base, bytes, ptr(F_OFFSETS), <f64>(geti(F_ZONES) + 1) * 4) || (MX != 0 && overlaps(base, bytes, MX, MX_BYTES))) return E_ARG;
   const N = geti(F_NODES), Z = geti(F_ZONES), A = geti(F_ATOMS), offs = ptr(F_OFFSETS);
   // the caller's tables: offsets, bitmaps and streams were checked by check() for sizes only
   // the Zones [z0, z1) this engine runs: all of them, or a partition's share (perhaps none)
@@ -283,6 +348,19 @@ export function engineInit(block: usize, base: usize, bytes: f64): i32 {
   }
   if (getf(F_RESERVE) != 0) memory.fill(ptr(F_WHEEL_OWNER), 0xff, <usize>(n1 - n0) * <usize>A << 2);
   memory.fill(ptr(F_FORFEIT), 0, <usize>Z << 3);
+  if (MX != 0) {
+    memory.fill(xp(MX_BASE), 0, <usize>N << 3);
+    memory.fill(xp(MX_USAGE), 0, <usize>N << 3);
+    memory.fill(xp(MX_RES_HEAD), 0xff, <usize>N << 2);
+    memory.fill(xp(MX_LEDGERS), 0xff, <usize>N << 2);
+    memory.fill(xp(MX_WAITING), 0, <usize>N << 2);
+    memory.fill(xp(MX_PRESSURED), 0, <usize>N);
+    memory.fill(xp(MX_IN_WAIT), 0, <usize>N);
+    setxi(MX_WAIT_COUNT, 0);
+    setxi(MX_REC_COUNT, 0);
+    for (let i = 48; i < 64; i++) store<f64>(MX + (<usize>i << 3), 0);
+    clearTasks(0, xi(MX_TASK_CAP));
+  }
   // Z-HAF: every master row from the node's state at time 0, published as version 0 to every replica
   for (let z = 0; z < Z; z++) initSnapshot(z);
   // each own node's first report, then each own Zone's first snapshot
@@ -311,8 +389,9 @@ export function ready(block: usize): bool {
 export function engineRoomBytes(block: usize): f64 {
   if (!ready(block)) return <f64>E_ARG;
   const what = geti(F_ROOM_WHAT), need = geti(F_ROOM_NEED);
-  if (what < 0 || (what >= ROOM_RING && (((what - ROOM_RING) & 15) != 0 || ((what - ROOM_RING) >> 4) >= geti(F_ZONES)))) return <f64>E_ARG;
-  if (what == 0) return <f64>grownCap(geti(F_DA_CAP), need) * <f64>(DA_BYTES + DA_COLD_BYTES + 8 + geti(F_ROW_BYTES)) + 64;
+  if (what < 0 || (what >= ROOM_RING && what != ROOM_TASKS && (((what - ROOM_RING) & 15) != 0 || ((what - ROOM_RING) >> 4) >= geti(F_ZONES)))) return <f64>E_ARG;
+  if (what == 0) return <f64>grownCap(geti(F_DA_CAP), need) * <f64>perDa() + 64;
+  if (what == ROOM_TASKS) return MX != 0 ? <f64>grownCap(xi(MX_TASK_CAP), need) * TT_BYTES + 16 : <f64>E_ARG;
   if (what == ROOM_HEAP) return <f64>queueBytes(grownCap(geti(F_HEAP_CAP), need)) + 16;
   if (what == ROOM_OUTBOX) return <f64>grownCap(geti(F_OUT_CAP), need) * REC * 8 + 16;
   const z = (what - ROOM_RING) >> 4, d = ptr(F_RINGS) + <usize>z * RING_DESC;
@@ -336,12 +415,24 @@ export function engineGrow(block: usize, base: usize, bytes: f64): i32 {
   if (what == 0) {
     const old = geti(F_DA_CAP), cap = grownCap(old, want), rb = <usize>geti(F_ROW_BYTES);
     const das = ptr(F_DAS), cold = ptr(F_DAS_COLD), free = ptr(F_DA_FREE), masks = ptr(F_MASKS);
+    const dax = MX != 0 ? xp(MX_DAX) : 0, recs = MX != 0 ? xp(MX_RECS) : 0, owner = MX != 0 ? xp(MX_REC_OWNER) : 0;
     placeDas(p, cap);
     enter(block);
+    if (MX != 0) {
+      memory.copy(xp(MX_DAX), dax, <usize>old * DX_BYTES);
+      memory.copy(xp(MX_RECS), recs, <usize>old * MEM_REC_BYTES);
+      memory.copy(xp(MX_REC_OWNER), owner, <usize>old << 2);
+    }
     memory.copy(ptr(F_DAS), das, <usize>old * DA_BYTES);
     memory.copy(ptr(F_DAS_COLD), cold, <usize>old * DA_COLD_BYTES);
     memory.copy(ptr(F_DA_FREE), free, <usize>old << 2);
     memory.copy(ptr(F_MASKS), masks, <usize>old * rb);
+  } else if (what == ROOM_TASKS) {
+    const old = xi(MX_TASK_CAP), cap = grownCap(old, want);
+    memory.copy(p, xp(MX_TASKS), <usize>old * TT_BYTES);
+    setxi(MX_TASKS, <i32>p);
+    setxi(MX_TASK_CAP, cap);
+    clearTasks(old, cap);
   } else if (what == ROOM_HEAP) {
     queueMove(p, grownCap(geti(F_HEAP_CAP), want));
   } else if (what == ROOM_OUTBOX) {

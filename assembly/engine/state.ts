@@ -2,7 +2,8 @@
 // block's pointers once per call from the host, and the mechanisms read and
 // write the block's fields and tables through the accessors here.
 import {
-  F_ATOMS, F_BITMAPS, F_DAS, F_DAS_COLD, F_FREE, F_MASKS, F_OFFSETS, F_Q_HEAD, F_Q_TAIL, F_ROW_BYTES, F_ZONE_OF, DA_BYTES, DA_COLD_BYTES,
+  F_ATOMS, F_BITMAPS, F_DAS, F_DAS_COLD, F_FREE, F_MASKS, F_MEMX, F_OFFSETS, F_Q_HEAD, F_Q_TAIL, F_ROW_BYTES, F_ZONE_OF, DA_BYTES, DA_COLD_BYTES,
+  DX_BYTES, MX_DAX,
 } from "./layout";
 
 /** The block of the call in progress. */
@@ -10,6 +11,8 @@ export let E: usize = 0;
 export let DAS: usize = 0, DAS_COLD: usize = 0, MASKS: usize = 0, ZONE_OF: usize = 0, OFFSETS: usize = 0, BITMAPS: usize = 0, FREE: usize = 0;
 export let Q_HEAD: usize = 0, Q_TAIL: usize = 0;
 export let ATOMS: i32 = 0, ROW_BYTES: i32 = 0;
+/** The memory extension block (0: the memory model is off) and the DAs' memory records. */
+export let MX: usize = 0, DAX: usize = 0;
 
 export function enter(block: usize): void {
   E = block;
@@ -24,6 +27,8 @@ export function enter(block: usize): void {
   Q_TAIL = ptr(F_Q_TAIL);
   ATOMS = geti(F_ATOMS);
   ROW_BYTES = geti(F_ROW_BYTES);
+  MX = ptr(F_MEMX);
+  DAX = MX != 0 ? <usize>load<u32>(MX + (<usize>MX_DAX << 3)) : 0;
 }
 
 // @ts-ignore: decorator
@@ -45,6 +50,22 @@ export function enter(block: usize): void {
 /** DA d's cold record (deposit, service time, first atom, key). */
 // @ts-ignore: decorator
 @inline export function dc(d: i32): usize { return DAS_COLD + <usize>d * DA_COLD_BYTES; }
+/** DA d's memory record (with the memory model on). */
+// @ts-ignore: decorator
+@inline export function dx(d: i32): usize { return DAX + <usize>d * DX_BYTES; }
+// memory extension fields
+// @ts-ignore: decorator
+@inline export function xf(i: i32): f64 { return load<f64>(MX + (<usize>i << 3)); }
+// @ts-ignore: decorator
+@inline export function setxf(i: i32, v: f64): void { store<f64>(MX + (<usize>i << 3), v); }
+// @ts-ignore: decorator
+@inline export function addxf(i: i32, v: f64): void { store<f64>(MX + (<usize>i << 3), load<f64>(MX + (<usize>i << 3)) + v); }
+// @ts-ignore: decorator
+@inline export function xi(i: i32): i32 { return load<i32>(MX + (<usize>i << 3)); }
+// @ts-ignore: decorator
+@inline export function setxi(i: i32, v: i32): void { store<i32>(MX + (<usize>i << 3), v); }
+// @ts-ignore: decorator
+@inline export function xp(i: i32): usize { return <usize>load<u32>(MX + (<usize>i << 3)); }
 /** DA d's mask row (the atoms it holds). */
 // @ts-ignore: decorator
 @inline export function mask(d: i32): usize { return MASKS + <usize>d * <usize>ROW_BYTES; }

@@ -5,6 +5,7 @@
 // the next version (zoneAggregate for its aggregates), a broadcast hands a
 // version to the Zone's replicas (each copy lossy), an upload sends the
 // aggregates to the gateway side, and a DA reads its node's replica.
+import { pressured } from "./runtime";
 import { zoneAggregate } from "../score";
 import { fdLog, fdLog1p } from "../libm";
 import { streamFloat, streamNormal } from "../stream";
@@ -80,9 +81,15 @@ function sendReport(n: i32, heat: i32, measNs: f64, z: i32): void {
   const rec = recs + <usize>j * (<usize>geti(F_RING_REC) << 2);
   store<f64>(rec, measNs);
   store<i32>(rec + (RR_NODE << 2), n);
-  store<i32>(rec + (RR_S << 2), freeOf(n));
   store<i32>(rec + (RR_H << 2), heat);
-  copyWords(rec + (RR_BITS << 2), row(n), <usize>ROW_BYTES);
+  if (pressured(n)) {
+    // a node under memory pressure (Airlock) reports no free atoms
+    store<i32>(rec + (RR_S << 2), 0);
+    for (let o: usize = 0; o < <usize>ROW_BYTES; o += 8) store<u64>(rec + (RR_BITS << 2) + o, 0);
+  } else {
+    store<i32>(rec + (RR_S << 2), freeOf(n));
+    copyWords(rec + (RR_BITS << 2), row(n), <usize>ROW_BYTES);
+  }
 }
 
 /** Zone z's snapshot: due reports first, then the publication; the broadcast, upload and next snapshot are scheduled. */

@@ -24,7 +24,6 @@ const fitsNode = (param: "fAtoms" | "lAtoms" | "squatterAtoms"): CrossRule => ({
  * runs the TypeScript model.
  */
 export function engineUnsupported(c: Config): string | null {
-  if (c.memory.enabled) return "memory.enabled (the runtime memory model and Airlock run on the TypeScript model only)";
   if (c.sim.checkInvariants) return "sim.checkInvariants (the invariant checker watches the TypeScript model)";
   return null;
 }

@@ -72,5 +72,8 @@ export interface CoreExports {
   engineEmit(block: number, src: number, n: number): number;
   engineSetVerdict(block: number, d: number, v: number): number;
   engineSetVerdicts(block: number, src: number, n: number): number;
+  engineTaskState(block: number, t: number, home: number, awaiting: number): number;
+  engineLandRequest(block: number, home: number, t: number, pd: number, pz: number, computeNs: number): number;
+  engineLandAnswer(block: number, d: number, ok: number, computeNs: number, remaining: number, target: number, drift: number, started: number): number;
   // --- end Zone admission engine ---
 }

@@ -90,6 +90,7 @@ export class Ingress {
     this.tegCount = 0;
     if (n === 0) return;
     const cl = this.s.cluster, D = this.s.das, T = this.s.tasks, r = this.s.rGate, loss = this.s.c.network.loss, ze = this.s.zoneEngine;
+    const memOn = this.s.mem !== null;
     this.s.teg.dispatch(n, now, r, this.tegOut);
     this.s.gatewayMetrics.aggOps += n;
     for (let i = 0; i < n; i++) {
@@ -105,7 +106,7 @@ export class Ingress {
       // every partition runs the gateway; the DA itself exists only where its Zone is simulated
       if (!this.s.ownsZone(z)) continue;
       if (ze !== null) {
-        ze.emit(t, node, T.cls[t], T.m[t], this.tegAt0[i], T.arrival[t], T.ev[t], T.budget[t], T.service[t], T.key[t], this.tegSec[i] === 1 ? FLAG_SECONDARY : 0);
+        ze.emit(t, node, T.cls[t], T.m[t], this.tegAt0[i], T.arrival[t], T.ev[t], T.budget[t], T.service[t], T.key[t], this.tegSec[i] === 1 ? FLAG_SECONDARY : 0, memOn ? this.s.declaredGiB(t) : 0);
         continue;
       }
       const d = D.alloc();
@@ -141,6 +142,7 @@ export class Ingress {
     const T = this.s.tasks, now = this.s.engine.now;
     T.awaiting[t] = 1;
     T.home[t] = home;
+    this.s.taskStateChanged(t);
     this.flushArrivals(now);
     this.emit(t, now, true);
     this.requestBatchFor(now);

@@ -47,7 +47,8 @@ import { NodeRuntime } from "./runtime.js";
 import { AirlockLedger } from "./airlock-ledger.js";
 import { SecondaryLanding } from "./landing.js";
 import { PullAndStart } from "./pull.js";
-import { RAN_TO } from "../core/engine-layout.js";
+import { HOST_MESSAGE, RAN_TO } from "../core/engine-layout.js";
+import { T_STARTED } from "./store.js";
 import type { ZoneEngine } from "./zone-engine.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 import {
@@ -94,6 +95,7 @@ export class LaminarModel extends LaminarState {
    * (runtime.ts). Returns the resident DA's slot, or -1 when the atoms do not fit.
    */
   inject(n: number, cls: number, atoms: number, serviceNs: number, targetGiB: number): number {
+    if (this.zoneEngine !== null) throw new Error("inject: the node state is the core's Zone engine's here; build the model with sim.engine=ts");
     return this.runtime.inject(n, cls, atoms, serviceNs, targetGiB);
   }
 
@@ -109,6 +111,7 @@ export class LaminarModel extends LaminarState {
         c: this.c, nodes: this.cluster.nodes, zones: this.cluster.zones, atoms: this.cluster.atoms, rowBytes: this.rowBytes,
         z0: this.z0, z1: this.z1, timings: this, offsets: this.cluster.offsets, bitmaps: this.cluster.row(0),
         zhaf: this.zhaf.engineState(), rZone: this.rZone, rNet: this.rNet, rReport: this.rReport,
+        memory: this.mem !== null ? { seed: this.memSeed, rMem: this.rMem, taskCap: this.tasks.slots.capacity } : null,
       });
       for (let z = 0; z < this.cluster.zones; z++) this.teg.receive(z, ...ze.initialAggregate(z), 0);
     }
@@ -139,11 +142,20 @@ export class LaminarModel extends LaminarState {
     if (ze === null) this.engine.run(until, this.dispatch);
     else {
       // The core runs the Zones' events and hands back the gateway side's, in the one (time, sequence) order.
-      // It need not stop for the gateway side's messages: what they change is read only by the gateway's
-      // own events (which apply them first, in dispatch) and by a pull's completion, which comes at least a
-      // delay after its request is delivered, so after the end-of-window drain that applied the proxy's
-      // answer (delivery + hop - delta + compute >= the end of the delivery's window).
-      while (ze.run(until, Infinity) !== RAN_TO) {
+      // Without Airlock it need not stop for the gateway side's messages: what they change is read only by
+      // the gateway's own events (which apply them first, in dispatch) and by a pull's completion, which
+      // comes at least a delay after its request is delivered, so after the end-of-window drain that applied
+      // the proxy's answer (delivery + hop - delta + compute >= the end of the delivery's window). With
+      // Airlock, a secondary probe reads whether its task still awaits it (M_CLOSED, M_RETIRE) at any
+      // event: the engine stops at the first event at or after each message, which is applied first, as
+      // dispatch does on the model.
+      for (;;) {
+        const r = ze.run(until, this.airlockOn ? this.nextMsgAt : Infinity);
+        if (r === RAN_TO) break;
+        if (r === HOST_MESSAGE) {
+          this.drain(ze.now);
+          continue;
+        }
         // a host event: the clock is at its time
         this.engine.processed++;
         this.dispatch(ze.hostKind, ze.hostSubject);
@@ -159,6 +171,7 @@ export class LaminarModel extends LaminarState {
     this.engine.processed += ze.carryCounters(this.metrics, this.zhaf, this.forfeit);
     this.running = ze.running;
     this.squatting = ze.squatting;
+    this.suspended = ze.suspended;
   }
 
   /**
@@ -247,7 +260,7 @@ export class LaminarModel extends LaminarState {
         case M_DA_END: this.taskTable.taskLost(a, b); break;
         case M_RETIRE: this.taskTable.taskRetired(a, b); break;
         case M_PULL: this.taskTable.proxy(a, b, f[at + F_C], f[at], f[at + F_X]); break;
-        case M_CLOSED: this.tasks.awaiting[a] = 0; break;
+        case M_CLOSED: this.tasks.awaiting[a] = 0; this.taskStateChanged(a); break;
         case M_UPLOAD: this.teg.receive(f[at + F_ZONE], f[at + F_X], f[at + F_Y], f[at + F_W]); break;
         default: throw new Error(`laminar: message kind ${f[at + F_KIND]} is not for the gateway's queue`);
       }
@@ -277,8 +290,12 @@ export class LaminarModel extends LaminarState {
     const a = f[at + F_A], b = f[at + F_B];
     switch (f[at + F_KIND]) {
       case M_REACTIVATE: return this.ingress.reactivate(a, f[at + F_ZONE]);
-      case M_LAND_REQ: return this.landing.landRequest(f[at + F_DEST], a, b, f[at + F_C], f[at + F_X]);
-      case M_LAND_RESP: return this.landing.landAnswer(a, b, f[at + F_C], f[at + F_X], f[at + F_Y], f[at + F_W]);
+      case M_LAND_REQ:
+        if (this.zoneEngine !== null) return this.zoneEngine.landRequest(f[at + F_DEST], a, b, f[at + F_C], f[at + F_X]);
+        return this.landing.landRequest(f[at + F_DEST], a, b, f[at + F_C], f[at + F_X]);
+      case M_LAND_RESP:
+        if (this.zoneEngine !== null) return this.zoneEngine.landAnswer(a, b, f[at + F_C], f[at + F_X], f[at + F_Y], f[at + F_W], this.started);
+        return this.landing.landAnswer(a, b, f[at + F_C], f[at + F_X], f[at + F_Y], f[at + F_W]);
       default: throw new Error(`laminar: unknown message kind ${f[at + F_KIND]}`);
     }
   }
@@ -292,6 +309,9 @@ export class LaminarModel extends LaminarState {
     this.drain(this.engine.now - 1);
     this.ingress.flushArrivals(this.engine.now - 1);
   }
+
+  /** Whether task t has started (the gateway side's word a refused secondary probe ends by). */
+  private readonly started = (t: number): boolean => this.tasks.state[t] === T_STARTED;
 
   private readonly dispatch = (kind: number, s: number): void => {
     if (this.nextMsgAt <= this.engine.now) this.drain(this.engine.now);

@@ -148,6 +148,8 @@ export class LaminarState {
 
   // runtime survival (memory.enabled): node memory, the kernel OOM rule, Airlock
   readonly mem: MemoryField | null;
+  /** The memory process's seed (its draws depend on it, each task's key and the tick only). */
+  readonly memSeed: number;
   readonly airlockOn: boolean;
   /** airlock.suspensionScope=all: Airlock may suspend down to a node's highest-priority task. */
   readonly scopeAll: boolean;
@@ -224,14 +226,16 @@ export class LaminarState {
     this.pickK = new Float64Array(A);
     if (c.memory.enabled) {
       const m = c.memory;
+      this.memSeed = streams.get("memory").nextU32();
       this.mem = new MemoryField(core, this.views, N, {
-        seed: streams.get("memory").nextU32(), kappa: m.driftKappa, sigma: m.noiseSigma, burstRate: m.burstRate, burstScale: m.burstScale,
+        seed: this.memSeed, kappa: m.driftKappa, sigma: m.noiseSigma, burstRate: m.burstRate, burstScale: m.burstScale,
       });
       this.mem.growOwners(this.das.slots.capacity);
       for (let z = 0; z < Z; z++) this.rMem.push(streams.get("zone-memory", z));
       this.das.onGrow = (n) => { this.growMasks(n / 2, n); this.mem!.growOwners(n); };
     } else {
       this.mem = null;
+      this.memSeed = 0;
     }
     this.views.sync();
   }
@@ -338,6 +342,15 @@ export class LaminarState {
   declaredGiB(t: number): number {
     const g = this.tasks.memGiB[t];
     return Number.isNaN(g) ? this.tasks.m[t] * this.c.memory.declaredPerAtomGiB : g;
+  }
+
+  /**
+   * The gateway side changed task t's home (the Zone of its suspended image)
+   * or whether its secondary probes may still land: the core's Zone engine,
+   * whose DAs read them, gets the change (the model's DAs read the task table).
+   */
+  taskStateChanged(t: number): void {
+    if (this.zoneEngine !== null && this.mem !== null) this.zoneEngine.taskState(t, this.tasks.home[t], this.tasks.awaiting[t]);
   }
 
   /** The proxy's answer v (V_*) to DA d's pull request (d one of this instance's DAs). */

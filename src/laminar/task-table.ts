@@ -74,7 +74,10 @@ export class TaskTable {
     const T = this.s.tasks;
     T.live[t]--;
     if (how & R_KILLED) T.state[t] = T_KILLED;
-    if (how & R_CLOSED) T.awaiting[t] = 0;
+    if (how & R_CLOSED) {
+      T.awaiting[t] = 0;
+      this.s.taskStateChanged(t);
+    }
     this.maybeFree(t);
   }
 

@@ -20,7 +20,8 @@ import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import { Status } from "../core/status.js";
 import {
-  DA_BYTES, EF, EM, EMIT_BYTES, END_SLOTS, ENGINE_BLOCK_BYTES, EV_BYTES, HOST_EVENT, HOST_MESSAGE, RAN_TO, STREAM_BYTES,
+  DA_BYTES, EF, EM, EM_DECLARED, EMIT_BYTES, EMIT_MEM_BYTES, END_SLOTS, ENGINE_BLOCK_BYTES, EV_BYTES, HOST_EVENT, HOST_MESSAGE, MX,
+  MX_BYTES, RAN_TO, STREAM_BYTES,
 } from "../core/engine-layout.js";
 import type { EventQueue } from "../sim/event-queue.js";
 import type { Rng } from "../sim/rng.js";
@@ -29,8 +30,11 @@ import type { Mailbox } from "./mailbox.js";
 
 /** An enginePostBatch record: f64 absolute time, i32 kind, i32 subject. */
 const POST_BYTES = 16;
-import type { RunMetrics } from "../metrics/run-metrics.js";
+import type { RunMetrics, SurvivalCounters } from "../metrics/run-metrics.js";
 import type { ZoneField } from "./zhaf.js";
+
+/** DA record offsets the host reads (assembly/engine/layout.ts). */
+const DA_TASK = 52;
 
 /** Whether a run with this configuration uses the engine (sim.engine; core with an unsupported setting is an error). */
 export function usesEngine(c: Config): boolean {
@@ -60,6 +64,16 @@ export interface ZoneSide {
   rZone: Rng[];
   rNet: Rng[];
   rReport: Rng[];
+  /** The memory model's process and streams (memory.enabled), else null. */
+  memory: EngineMemory | null;
+}
+
+/** What the engine's memory model is built from (the model's timings, MemoryField's process, the Zones' memory streams). */
+export interface EngineMemory {
+  seed: number;
+  rMem: Rng[];
+  /** The host's task table capacity (the engine's task table starts there and grows with it). */
+  taskCap: number;
 }
 
 /** The engine of one model instance (a run, or one Zone partition of it). */
@@ -84,6 +98,10 @@ export class ZoneEngine {
   private verdictN = 0;
   /** Counters as last carried to the model (they are carried as differences). */
   private readonly last = new Float64Array(ENGINE_BLOCK_BYTES / 8);
+  private readonly lastMem = new Float64Array(MX_BYTES / 8);
+  /** The memory extension block (0: the memory model is off) and the emission record's size. */
+  private memx = 0;
+  private emitBytes = EMIT_BYTES;
 
   /** Views of core memory: rebuilt after this class's allocations, and whenever another's growth detached them. */
   private f64!: Float64Array;
@@ -164,17 +182,39 @@ export class ZoneEngine {
       n(field, p);
     }
     n(EF.HEAP_CAP, ZoneEngine.initialCapacity);
+    if (s.memory !== null) this.initMemory(c, t, s.memory, Z);
     const bytes = this.k.engineBytes(this.block);
     this.check(bytes, "engineBytes");
     const base = this.alloc(bytes, 16);
     this.check(this.k.engineInit(this.block, base, bytes), "engineInit");
     this.emitCap = 4096;
-    this.emitAt = this.alloc(this.emitCap * EMIT_BYTES, 8);
+    this.emitAt = this.alloc(this.emitCap * this.emitBytes, 8);
     this.postCap = 4096;
     this.postAt = this.alloc(this.postCap * POST_BYTES, 8);
     this.verdictCap = 4096;
     this.verdictAt = this.alloc(this.verdictCap * 8, 8);
     this.ready = true;
+  }
+
+  /** The memory extension block: the process, watermarks, Airlock's timers and choices, the Zones' memory streams. */
+  private initMemory(c: Config, t: Timings, m: EngineMemory, Z: number): void {
+    const x = this.alloc(MX_BYTES, 16);
+    this.core.arena.u8.fill(0, x, x + MX_BYTES);
+    this.memx = x;
+    this.emitBytes = EMIT_MEM_BYTES;
+    const f = (i: number, v: number) => { this.f64[(x >> 3) + i] = v; }, n = (i: number, v: number) => { this.i32[(x >> 2) + 2 * i] = v; };
+    const mc = c.memory, a = c.airlock;
+    f(MX.TICK, t.tickNs); f(MX.SEED, m.seed); f(MX.KAPPA, mc.driftKappa); f(MX.SIGMA, mc.noiseSigma); f(MX.BURST_RATE, mc.burstRate);
+    f(MX.BURST_SCALE, mc.burstScale); f(MX.CAP, t.capKiB); f(MX.HIGH, t.highKiB); f(MX.SAFE, t.safeKiB);
+    f(MX.COMPRESSION, a.compressionRatio); f(MX.SUSPEND, t.suspendNs); f(MX.SURVIVAL, t.survivalNs); f(MX.STATE_PULL, t.statePullNs);
+    f(MX.OVERCLAIM_PROB, mc.overclaimProb); f(MX.OVERCLAIM_MAX, mc.overclaimMax);
+    n(MX.AIRLOCK, a.enabled ? 1 : 0); n(MX.SCOPE_ALL, a.suspensionScope === "all" ? 1 : 0);
+    n(MX.ADMIT_PROJECTED, a.admitCheck === "projected" ? 1 : 0); n(MX.OOM_LARGEST, mc.oomRule === "largest" ? 1 : 0);
+    n(MX.TASK_CAP, Math.max(16, m.taskCap));
+    const p = this.alloc(Z * STREAM_BYTES, 16);
+    for (let i = 0; i < Z; i++) m.rMem[i].saveState(this.i32, (p + i * STREAM_BYTES) >> 2);
+    this.i32[(x >> 2) + 2 * MX.R_MEM] = p;
+    this.seti(EF.MEMX, x);
   }
 
   /** The aggregates of Zone z's snapshot 0 (for the gateway's table at the start). */
@@ -233,10 +273,11 @@ export class ZoneEngine {
   }
 
   /** A DA of task t emitted at `emitted` goes to launchpad `node` (handed over with the batch's others by flushEmits). */
-  emit(t: number, node: number, cls: number, m: number, emitted: number, arrival: number, ev: number, budget: number, service: number, key: number, flags: number): void {
-    if (this.emitN === this.emitCap) this.emitAt = this.grown(this.emitAt, (this.emitCap *= 2), EMIT_BYTES, this.emitN);
+  emit(t: number, node: number, cls: number, m: number, emitted: number, arrival: number, ev: number, budget: number, service: number, key: number, flags: number, declaredGiB: number): void {
+    if (this.emitN === this.emitCap) this.emitAt = this.grown(this.emitAt, (this.emitCap *= 2), this.emitBytes, this.emitN);
     this.views();
-    const b = this.emitAt + this.emitN++ * EMIT_BYTES, i32 = this.i32, f64 = this.f64;
+    const b = this.emitAt + this.emitN++ * this.emitBytes, i32 = this.i32, f64 = this.f64;
+    if (this.memx !== 0) f64[(b + EM_DECLARED) >> 3] = declaredGiB;
     i32[(b + EM.TASK) >> 2] = t; i32[(b + EM.NODE) >> 2] = node; i32[(b + EM.CLS) >> 2] = cls; i32[(b + EM.M) >> 2] = m;
     f64[(b + EM.EMITTED) >> 3] = emitted; f64[(b + EM.ARRIVAL) >> 3] = arrival; f64[(b + EM.EV) >> 3] = ev;
     f64[(b + EM.BUDGET) >> 3] = budget; f64[(b + EM.SERVICE) >> 3] = service;
@@ -277,12 +318,55 @@ export class ZoneEngine {
     }
   }
 
+  /**
+   * The gateway side's state of task t that the Zones read (memory model):
+   * the Zone of its suspended image and whether its secondary probes may
+   * still land.
+   */
+  taskState(t: number, home: number, awaiting: number): void {
+    for (;;) {
+      const r = this.k.engineTaskState(this.block, t, home, awaiting);
+      if (r === 0) return;
+      if (r !== Status.E_FULL) throw new Error(`zone engine: engineTaskState failed with status ${r}`);
+      this.makeRoom();
+    }
+  }
+
+  /** M_LAND_REQ delivered to Zone `home` here (at the clock: a host event's time). */
+  landRequest(home: number, t: number, pd: number, pz: number, computeNs: number): void {
+    this.flushPosts();
+    this.flushVerdicts();
+    for (;;) {
+      const r = this.k.engineLandRequest(this.block, home, t, pd, pz, computeNs);
+      if (r === 0) return;
+      if (r !== Status.E_FULL) throw new Error(`zone engine: engineLandRequest failed with status ${r}`);
+      this.makeRoom();
+    }
+  }
+
+  /** M_LAND_RESP delivered to secondary probe d here; `started(t)`: whether the probe's task has started (the gateway side's word). */
+  landAnswer(d: number, ok: number, computeNs: number, remaining: number, target: number, drift: number, started: (t: number) => boolean): void {
+    this.flushPosts();
+    this.flushVerdicts();
+    this.views();
+    const t = this.i32[(this.geti(EF.DAS) + d * DA_BYTES + DA_TASK) >> 2];
+    const st = started(t) ? 1 : 0;
+    for (;;) {
+      const r = this.k.engineLandAnswer(this.block, d, ok, computeNs, remaining, target, drift, st);
+      if (r === 0) return;
+      if (r !== Status.E_FULL) throw new Error(`zone engine: engineLandAnswer failed with status ${r}`);
+      this.makeRoom();
+    }
+  }
+
   get hostKind(): number { return this.geti(EF.HOST_KIND); }
   get hostSubject(): number { return this.geti(EF.HOST_SUBJECT); }
   get now(): number { return this.getf(EF.NOW); }
   get live(): number { return this.geti(EF.DA_LIVE); }
   get squatting(): number { return this.getf(EF.SQUATTING); }
   get running(): number { return this.getf(EF.RUNNING); }
+  /** Ledger entries now (memory model). */
+  get suspended(): number { this.views(); return this.memx === 0 ? 0 : this.f64[(this.memx >> 3) + MX.SUSPENDED]; }
 
   /** Move the messages the engine's Zones sent since the last call, in order, to `box`; returns how many. */
   takeOutbox(box: Mailbox): number {
@@ -300,7 +384,7 @@ export class ZoneEngine {
   carryCounters(met: RunMetrics, zhaf: ZoneField, forfeit: Float64Array): number {
     this.views();
     const f = this.f64, b = this.block >> 3, last = this.last;
-    if (f[b + EF.PROCESSED] === last[EF.PROCESSED]) return 0; // nothing ran
+    if (f[b + EF.PROCESSED] === last[EF.PROCESSED] && this.memx === 0) return 0; // nothing ran (with the memory model, a landing's answer may have)
     const step = (i: number): number => { const v = f[b + i], d = v - last[i]; last[i] = v; return d; };
     met.probeActions += step(EF.PROBE_ACTIONS); met.scoreOps += step(EF.SCORE_OPS); met.packetsLost += step(EF.PACKETS_LOST);
     met.bounces += step(EF.BOUNCES); met.arbitrations += step(EF.ARBITRATIONS); met.bitmapOps += step(EF.BITMAP_OPS);
@@ -311,7 +395,17 @@ export class ZoneEngine {
     for (let e = 0; e < met.daEnds.length && e < END_SLOTS; e++) met.daEnds[e] += step(EF.DA_ENDS + e);
     const fz = this.geti(EF.FORFEIT) >> 3;
     for (let z = 0; z < forfeit.length; z++) forfeit[z] = f[fz + z];
+    if (this.memx !== 0 && met.survival !== null) this.carrySurvival(met.survival);
     return step(EF.PROCESSED);
+  }
+
+  private carrySurvival(sv: SurvivalCounters): void {
+    const f = this.f64, x = this.memx >> 3, last = this.lastMem;
+    const step = (i: number): number => { const v = f[x + i], d = v - last[i]; last[i] = v; return d; };
+    sv.oomKillsL += step(MX.OOM_L); sv.oomKillsF += step(MX.OOM_F); sv.suspensions += step(MX.SUSPENSIONS);
+    sv.resumedInPlace += step(MX.RESUMED); sv.secondaryReactivations += step(MX.REACTIVATIONS);
+    sv.secondaryLandings += step(MX.LANDINGS); sv.reclaimed += step(MX.RECLAIMED); sv.probeDrops += step(MX.PROBE_DROPS);
+    sv.preemptions += step(MX.PREEMPTIONS);
   }
 }
 
@@ -319,7 +413,7 @@ export class ZoneEngine {
  * The TypeScript engine's view of the core's queue (src/sim/engine.ts takes
  * it as its EventQueue): the clock and post() for the gateway side's
  * handlers. The model drives the run itself (ZoneEngine.run); cancellable
- * events belong to the memory model, which the engine does not run.
+ * events belong to the memory model, which runs in the engine.
  */
 export class CoreQueue implements EventQueue {
   limit = Infinity;
@@ -331,9 +425,9 @@ export class CoreQueue implements EventQueue {
   get subject(): number { return this.e.hostSubject; }
   post(delay: number, kind: number, subject: number): void { this.e.post(delay, kind, subject); }
   push(time: number, kind: number, subject: number): number { this.e.post(time - this.e.now, kind, subject); return -1; }
-  postInto(): void { throw new Error("zone engine: cancellable events are the memory model's, which runs on sim.engine=ts"); }
-  cancel(): boolean { throw new Error("zone engine: cancellable events are the memory model's, which runs on sim.engine=ts"); }
-  cancelIn(): boolean { throw new Error("zone engine: cancellable events are the memory model's, which runs on sim.engine=ts"); }
+  postInto(): void { throw new Error("zone engine: cancellable events are the Zone side's (the memory model's, in the engine)"); }
+  cancel(): boolean { throw new Error("zone engine: cancellable events are the Zone side's (the memory model's, in the engine)"); }
+  cancelIn(): boolean { throw new Error("zone engine: cancellable events are the Zone side's (the memory model's, in the engine)"); }
   isPending(): boolean { return false; }
   peekTime(): number { throw new Error("zone engine: the model drives the core's queue (ZoneEngine.run)"); }
   popBefore(): boolean { throw new Error("zone engine: the model drives the core's queue (ZoneEngine.run)"); }
