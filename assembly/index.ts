@@ -18,7 +18,7 @@ export * from "./bitmap";
 export * from "./score";
 export * from "./probe";
 export * from "./wheel";
-export * from "./memory";
+export { memRecordBytes, memTick } from "./memory";
 export { streamDraw } from "./streamdraw";
 export * from "./engine/run";
 export { engineBytes, engineInit, engineRoomBytes, engineGrow } from "./engine/setup";

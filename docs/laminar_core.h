@@ -289,7 +289,10 @@ typedef struct laminar_mem_block {
   X(int32_t, enginePostBatch, (laminar_ptr block, laminar_ptr src, int32_t n))                         \
   X(int32_t, engineEmit, (laminar_ptr block, laminar_ptr src, int32_t n))                              \
   X(int32_t, engineSetVerdict, (laminar_ptr block, int32_t d, int32_t v))                             \
-  X(int32_t, engineSetVerdicts, (laminar_ptr block, laminar_ptr src, int32_t n))
+  X(int32_t, engineSetVerdicts, (laminar_ptr block, laminar_ptr src, int32_t n))                       \
+  X(int32_t, engineTaskState, (laminar_ptr block, int32_t t, int32_t home, int32_t awaiting))           \
+  X(int32_t, engineLandRequest, (laminar_ptr block, int32_t home, int32_t t, int32_t pd, int32_t pz, double computeNs)) \
+  X(int32_t, engineLandAnswer, (laminar_ptr block, int32_t d, int32_t ok, double computeNs, double remaining, double target, double drift, int32_t started))
 
 #ifndef LAMINAR_NO_PROTOTYPES
 
@@ -466,6 +469,10 @@ int32_t streamDraw(int32_t kind, laminar_ptr state, laminar_ptr zig, laminar_ptr
 #define LAMINAR_ENGINE_BLOCK_BYTES 1280u
 #define LAMINAR_ENGINE_DA_BYTES 64u
 #define LAMINAR_ENGINE_EMIT_BYTES 64u
+/** With the memory model (field 95 MEMX: a zeroed 512-byte extension block), emissions are 80 bytes: the declared GiB (double) at 64. */
+#define LAMINAR_ENGINE_MEMX_FIELD 95
+#define LAMINAR_ENGINE_MEMX_BYTES 512u
+#define LAMINAR_ENGINE_EMIT_MEM_BYTES 80u
 #define LAMINAR_ENGINE_EVENT_BYTES 24u
 /* engineRun's outcomes besides status codes */
 #define LAMINAR_ENGINE_RAN_TO 0
@@ -505,6 +512,12 @@ int32_t engineEmit(laminar_ptr block, laminar_ptr src, int32_t n);
 int32_t engineSetVerdict(laminar_ptr block, int32_t d, int32_t v);
 /** n answers at once: int32 pairs (DA, verdict) at src. */
 int32_t engineSetVerdicts(laminar_ptr block, laminar_ptr src, int32_t n);
+/** Memory model (MEMX): the gateway side's word on task t (its image's Zone; whether its secondary probes may still land). */
+int32_t engineTaskState(laminar_ptr block, int32_t t, int32_t home, int32_t awaiting);
+/** Memory model: message 7 (a secondary probe's request for task t's image) delivered to Zone home at the clock. */
+int32_t engineLandRequest(laminar_ptr block, int32_t home, int32_t t, int32_t pd, int32_t pz, double computeNs);
+/** Memory model: message 8 (the answer) delivered to secondary probe d at the clock; started: the task has started. */
+int32_t engineLandAnswer(laminar_ptr block, int32_t d, int32_t ok, double computeNs, double remaining, double target, double drift, int32_t started);
 /** n events at once, in order: 16-byte records (double absolute time, int32 kind, int32 subject) at src. */
 int32_t enginePostBatch(laminar_ptr block, laminar_ptr src, int32_t n);
 /** Bytes of the region the last E_FULL asked for (or a status code, as a double). */

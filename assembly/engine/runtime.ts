@@ -12,7 +12,7 @@ import {
   MX_PICK_A, MX_PICK_B, MX_PICK_IDS, MX_PICK_K, MX_PRESSURED, MX_R_MEM, MX_REC_COUNT, MX_REC_OWNER, MX_RECS, MX_RES_HEAD,
   MX_BASE, MX_USAGE, MX_TASKS, R_KILLED, STREAM_BYTES, TT_BYTES,
 } from "./layout";
-import { addf, addxf, da, dc, dx, E, getf, jsRound, MX, setxi, xf, xi, xp, zoneOf } from "./state";
+import { addf, addxf, da, dc, dx, E, getf, jsRound, setxi, xf, xi, xp, zoneOf } from "./state";
 import { post } from "./events";
 import { releaseAtoms } from "./queue";
 import { retire } from "./ends";
@@ -147,9 +147,6 @@ export function updatePressure(n: i32): void {
   store<u8>(at, p);
 }
 
-/** Whether node n reports under pressure (Airlock on and its use above the high watermark: no free atoms). */
-// @ts-ignore: decorator
-@inline export function pressured(n: i32): bool { return MX != 0 && load<u8>(xp(MX_PRESSURED) + <usize>n) != 0; }
 
 /** Gather node n's running residents into the pick arrays (ids, E_v,init, resident GiB, key); returns how many. */
 export function gatherRunning(n: i32): i32 {

@@ -3,7 +3,7 @@
 // write the block's fields and tables through the accessors here.
 import {
   F_ATOMS, F_BITMAPS, F_DAS, F_DAS_COLD, F_FREE, F_MASKS, F_MEMX, F_OFFSETS, F_Q_HEAD, F_Q_TAIL, F_ROW_BYTES, F_ZONE_OF, DA_BYTES, DA_COLD_BYTES,
-  DX_BYTES, MX_DAX,
+  DX_BYTES, MX_DAX, MX_PRESSURED,
 } from "./layout";
 
 /** The block of the call in progress. */
@@ -66,6 +66,9 @@ export function enter(block: usize): void {
 @inline export function setxi(i: i32, v: i32): void { store<i32>(MX + (<usize>i << 3), v); }
 // @ts-ignore: decorator
 @inline export function xp(i: i32): usize { return <usize>load<u32>(MX + (<usize>i << 3)); }
+/** Whether node n reports under pressure (the memory model's Airlock: its use above the high watermark; no free atoms). */
+// @ts-ignore: decorator
+@inline export function pressured(n: i32): bool { return MX != 0 && load<u8>(xp(MX_PRESSURED) + <usize>n) != 0; }
 /** DA d's mask row (the atoms it holds). */
 // @ts-ignore: decorator
 @inline export function mask(d: i32): usize { return MASKS + <usize>d * <usize>ROW_BYTES; }

@@ -5,7 +5,6 @@
 // the next version (zoneAggregate for its aggregates), a broadcast hands a
 // version to the Zone's replicas (each copy lossy), an upload sends the
 // aggregates to the gateway side, and a DA reads its node's replica.
-import { pressured } from "./runtime";
 import { zoneAggregate } from "../score";
 import { fdLog, fdLog1p } from "../libm";
 import { streamFloat, streamNormal } from "../stream";
@@ -17,7 +16,7 @@ import {
   DA_ARRIVE, DA_NEXT, K_BCAST, K_SNAPSHOT, K_UPLOAD, M_UPLOAD, NS_PER_MS, RING_DESC, RR_BITS, RR_H, RR_NODE, RR_S,
   STREAM_BYTES, TO_GATEWAY,
 } from "./layout";
-import { addf, copyWords, da, E, f64At, freeOf, getf, geti, i32At, jsRound, offset, ptr, Q_HEAD, row, ROW_BYTES, setF64At, setI32At, zoneOf } from "./state";
+import { addf, copyWords, da, E, f64At, freeOf, getf, geti, i32At, jsRound, offset, pressured, ptr, Q_HEAD, row, ROW_BYTES, setF64At, setI32At, zoneOf } from "./state";
 import { post } from "./events";
 import { send } from "./outbox";
 import { fault } from "./fault";

@@ -35,7 +35,7 @@ export const sim = {
   engine: enm({
     values: ["ts", "core", "auto"], default: "auto", unit: "choice",
     source: ours("the TypeScript model is the reference twin of the core's Zone engine"),
-    description: "where Laminar's Zone side runs: the TypeScript model (ts), the core's Zone admission engine (core; an error for what it does not run yet: memory.enabled, sim.checkInvariants), or the engine where it can and the model elsewhere (auto); both give the same result (docs/engine.md)",
+    description: "where Laminar's Zone side runs: the TypeScript model (ts), the core's Zone admission engine (core; an error with sim.checkInvariants, whose checker watches the model), or the engine unless the checker is on (auto); both give the same result (docs/engine.md)",
   }),
   seriesIntervalMs: num({
     min: 1, max: 60000, default: 1000, unit: "ms",

@@ -210,7 +210,7 @@ export class ZoneEngine {
     f(MX.OVERCLAIM_PROB, mc.overclaimProb); f(MX.OVERCLAIM_MAX, mc.overclaimMax);
     n(MX.AIRLOCK, a.enabled ? 1 : 0); n(MX.SCOPE_ALL, a.suspensionScope === "all" ? 1 : 0);
     n(MX.ADMIT_PROJECTED, a.admitCheck === "projected" ? 1 : 0); n(MX.OOM_LARGEST, mc.oomRule === "largest" ? 1 : 0);
-    n(MX.TASK_CAP, Math.max(16, m.taskCap));
+    n(MX.TASK_CAP, Math.max(16, Math.min(m.taskCap, ZoneEngine.initialCapacity)));
     const p = this.alloc(Z * STREAM_BYTES, 16);
     for (let i = 0; i < Z; i++) m.rMem[i].saveState(this.i32, (p + i * STREAM_BYTES) >> 2);
     this.i32[(x >> 2) + 2 * MX.R_MEM] = p;

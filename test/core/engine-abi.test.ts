@@ -11,13 +11,13 @@ import { packageRoot } from "../../src/core/paths.js";
 import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import { loadCore } from "../../src/core/wasm.js";
 import { Status } from "../../src/core/status.js";
-import { EF, EM, EMIT_BYTES, ENGINE_BLOCK_BYTES } from "../../src/core/engine-layout.js";
+import { EF, EM, EM_DECLARED, EMIT_BYTES, EMIT_MEM_BYTES, ENGINE_BLOCK_BYTES, MX } from "../../src/core/engine-layout.js";
 import { LaminarModel } from "../../src/laminar/model.js";
 
 /** A model on the engine, started: its block is laid out. */
-function started() {
+function started(...sets: string[]) {
   const core = loadCore("auto");
-  const m = new LaminarModel(core, applySets(defaultConfig(), ["cluster.nodes=300", "sim.durationS=0.05", "sim.engine=core"]));
+  const m = new LaminarModel(core, applySets(defaultConfig(), ["cluster.nodes=300", "sim.durationS=0.05", "sim.engine=core", ...sets]));
   m.start();
   return { core, k: core.exports, block: m.zoneEngine!.block, ze: m.zoneEngine! };
 }
@@ -123,5 +123,57 @@ describe("the Zone engine's exports", () => {
     i32[(last + EM.FLAGS) >> 2] = 0;
     expect(k.engineEmit(block, src, 3)).toBe(0);
     expect([ze.live, ze.geti(EF.HEAP_SIZE)]).toEqual([live + 3, size + 3]);
+  });
+
+  it("without the memory model, its calls are refused and a secondary probe cannot be emitted", () => {
+    const { core, k, block } = started();
+    expect(k.engineTaskState(block, 0, 0, 1)).toBe(Status.E_ARG);
+    expect(k.engineLandRequest(block, 0, 0, 0, 0, 0)).toBe(Status.E_ARG);
+    expect(k.engineLandAnswer(block, 0, 0, 0, 0, 0, 0, 0)).toBe(Status.E_ARG);
+    const src = core.arena.alloc(EMIT_BYTES, 16), i32 = core.arena.i32, f64 = core.arena.f64;
+    i32[(src + EM.NODE) >> 2] = 5; i32[(src + EM.M) >> 2] = 4; f64[(src + EM.EV) >> 3] = 72; f64[(src + EM.BUDGET) >> 3] = 72;
+    f64[(src + EM.SERVICE) >> 3] = 1e6; i32[(src + EM.FLAGS) >> 2] = 2;
+    expect(k.engineEmit(block, src, 1)).toBe(Status.E_ARG);
+  });
+
+  it("with the memory model: out-of-range parameters, task states, landing messages and emissions are refused, and nothing changes", () => {
+    const { core, k, block, ze } = started("memory.enabled=true");
+    const mx = ze.geti(EF.MEMX);
+    let f64 = core.arena.f64, i32 = core.arena.i32;
+    expect(mx).toBeGreaterThan(0);
+    // a bad parameter in the extension block: engineBytes refuses the layout
+    const kappa = f64[(mx >> 3) + MX.KAPPA];
+    f64[(mx >> 3) + MX.KAPPA] = 2;
+    expect(k.engineBytes(block)).toBe(Status.E_ARG);
+    f64[(mx >> 3) + MX.KAPPA] = kappa;
+    expect(k.engineBytes(block)).toBeGreaterThan(0);
+    expect(k.engineTaskState(block, -1, 0, 1)).toBe(Status.E_ID);
+    expect(k.engineTaskState(block, 0, 99, 1)).toBe(Status.E_ID); // no such Zone
+    expect(k.engineTaskState(block, 0, 0, 2)).toBe(Status.E_ARG);
+    expect(k.engineTaskState(block, 0, 0, 1)).toBe(0);
+    // a task beyond the table: room is asked for, then given
+    expect(k.engineTaskState(block, 1 << 20, 0, 1)).toBe(Status.E_FULL);
+    const need = k.engineRoomBytes(block);
+    expect(need).toBeGreaterThan(16 << 20);
+    expect(k.engineGrow(block, core.arena.alloc(need, 16), need)).toBe(0);
+    expect(k.engineTaskState(block, 1 << 20, 0, 1)).toBe(0);
+    expect(k.engineLandRequest(block, 99, 0, 0, 0, 0)).toBe(Status.E_ID); // a Zone it does not run
+    expect(k.engineLandRequest(block, 0, 0, 0, 0, -1)).toBe(Status.E_ARG);
+    const out = ze.geti(EF.OUT_N);
+    expect(k.engineLandRequest(block, 0, 5, 3, 0, 1000)).toBe(0); // no ledger entry for task 5: refused, one answer
+    expect(ze.geti(EF.OUT_N)).toBe(out + 1);
+    expect(k.engineLandAnswer(block, 0, 1, 0, 1, 1, 1, 0)).toBe(Status.E_ID); // DA 0 does not exist yet
+    // an emission record is longer: its declared memory must be a size
+    const src = core.arena.alloc(EMIT_MEM_BYTES, 16);
+    f64 = core.arena.f64; i32 = core.arena.i32; // the growth above detached the old views
+    i32[(src + EM.NODE) >> 2] = 5; i32[(src + EM.M) >> 2] = 4; f64[(src + EM.EV) >> 3] = 72; f64[(src + EM.BUDGET) >> 3] = 72;
+    f64[(src + EM.SERVICE) >> 3] = 1e6; i32[(src + EM.FLAGS) >> 2] = 2; f64[(src + EM_DECLARED) >> 3] = -1;
+    const live = ze.live;
+    expect(k.engineEmit(block, src, 1)).toBe(Status.E_ARG);
+    f64[(src + EM_DECLARED) >> 3] = 4;
+    expect(k.engineEmit(block, src, 1)).toBe(0); // a secondary probe, with the memory model
+    expect(ze.live).toBe(live + 1);
+    expect(k.engineLandAnswer(block, 0, 1, 0, -1, 1, 1, 0)).toBe(Status.E_ARG);
+    expect(k.engineLandAnswer(block, 0, 2, 0, 1, 1, 1, 0)).toBe(Status.E_ARG);
   });
 });

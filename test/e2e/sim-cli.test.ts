@@ -213,7 +213,6 @@ describe("laminar sim: bad input", () => {
     refused([...SMALL, "--json", "--set", "nosuch.param=1"], /nosuch\.param/);
     refused(["--duration", "0.2", "--no-progress", "--json", "--set", "cluster.nodes=abc"], /cluster\.nodes/);
     refused([...SMALL, "--json", "--set", "sim.engine=wasm"], /sim\.engine/);
-    refused([...SMALL, "--json", "--set", "sim.engine=core", "--set", "memory.enabled=true"], /sim\.engine: must be auto or ts with memory\.enabled/);
     refused([...SMALL, "--json", "--set", "sim.engine=core", "--check-invariants"], /sim\.engine/);
   });
 

@@ -1,9 +1,11 @@
 // The core's Zone admission engine (sim.engine=core) against its twin, the
 // TypeScript model (sim.engine=ts): the same seed and configuration give
 // the same result, field for field (events processed included), on a fixed
-// set of configurations and on random small ones; on 1, 2 and 4 partitions
-// and on worker threads. What the engine does not run yet is refused by
-// sim.engine=core with one clear line, and run on the model by auto.
+// set of configurations and on random small ones (the memory model, the
+// kernel OOM rule and Airlock among them); on 1, 2 and 4 partitions and on
+// worker threads. What the engine does not run (the invariant checker,
+// which watches the model) is refused by sim.engine=core with one clear
+// line, and run on the model by auto.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { applySets, defaultConfig } from "../../src/config/params-config.js";
@@ -46,6 +48,20 @@ const cases: [string, string[]][] = [
   ["the artifact's wider acceptance for contiguous and dispersed demands under load", [...base, "da.acceptProjected=true", "workload.rho=1", "da.noiseSigma=0"]],
 ];
 
+// the memory model (Exp5's settings, and harsher ones): what each must exercise, by its survival counters
+const mem = [...base, "memory.enabled=true", "reservation.enabled=false", "regeneration.enabled=false"];
+const memCases: [string, string[], (r: SimResult) => boolean][] = [
+  ["the kernel OOM rule (largest) without Airlock", [...mem, "airlock.enabled=false"], (r) => r.lTaskOomKills! > 50],
+  ["the kernel OOM rule (random) without Airlock", [...mem, "airlock.enabled=false", "memory.oomRule=random"], (r) => r.fTaskOomKills! > 10],
+  ["Airlock (Exp5's settings): suspension, in-situ resume, reactivation, secondary landing, probe drops", mem,
+    (r) => r.suspensions! > 500 && r.resumedInPlace! > 500 && r.secondaryLandings! > 50 && r.probeDrops! > 100],
+  ["Airlock, scope all, short T_susp: preemption and reclaim", [...mem, "workload.rho=1.1", "airlock.suspendMs=1", "memory.burstRate=0.05", "memory.burstScale=0.5", "airlock.suspensionScope=all"],
+    (r) => r.preemptions! > 0 && r.reclaimed! > 100],
+  ["Airlock with the current-use check, reservations, squatters, loss and regeneration", [...base, "memory.enabled=true", "airlock.admitCheck=current",
+    "reservation.enabled=true", "workload.squatterRatio=0.05", "network.loss=0.1", "airlock.suspendMs=2", "airlock.survivalMs=5", "airlock.statePullMs=1"],
+    (r) => r.secondaryLandings! > 100 && r.reclaimed! > 0 && r.lTaskOomKills! > 0],
+];
+
 describe("the core's Zone engine gives the TypeScript model's result", () => {
   for (const [name, sets] of cases) {
     it(name, () => {
@@ -55,12 +71,23 @@ describe("the core's Zone engine gives the TypeScript model's result", () => {
     });
   }
 
-  it("when every table starts small and grows (DAs, events, outbox, report rings)", () => {
+  for (const [name, sets, exercised] of memCases) {
+    it(name, () => {
+      const [ts, core] = both(sets);
+      expect(exercised(ts)).toBe(true);
+      expect(outcome(core)).toBe(outcome(ts));
+    });
+  }
+
+  it("when every table starts small and grows (DAs, events, outbox, report rings, the task table)", () => {
     const before = ZoneEngine.initialCapacity;
     ZoneEngine.initialCapacity = 16;
     try {
       const [ts, core] = both([...base, "zhaf.syncDelayMs=120", "reservation.enabled=true"]);
       expect(outcome(core)).toBe(outcome(ts));
+      const [mts, mcore] = both([...mem, "airlock.suspendMs=2", "airlock.survivalMs=5", "airlock.statePullMs=1"]);
+      expect(mts.secondaryLandings).toBeGreaterThan(100);
+      expect(outcome(mcore)).toBe(outcome(mts));
     } finally {
       ZoneEngine.initialCapacity = before;
     }
@@ -75,10 +102,21 @@ describe("the core's Zone engine gives the TypeScript model's result", () => {
     }
   });
 
+  it("with Airlock on 2 and 4 partitions (landing requests and answers cross partitions)", () => {
+    const sets = [...mem, "workload.rho=1.1", "airlock.suspendMs=1", "memory.burstRate=0.05", "memory.burstScale=0.5", "airlock.suspensionScope=all"];
+    for (const P of [2, 4]) {
+      const [ts, core] = both(sets, P);
+      expect(outcome(core)).toBe(outcome(ts));
+    }
+  });
+
   it("on worker threads", async () => {
     const ts = await runLaminarParallel(applySets(defaultConfig(), [...base, "sim.engine=ts"]), 2);
     const core = await runLaminarParallel(applySets(defaultConfig(), [...base, "sim.engine=core"]), 2);
     expect(outcome(core)).toBe(outcome(ts));
+    const mts = await runLaminarParallel(applySets(defaultConfig(), [...mem, "sim.engine=ts"]), 2);
+    const mcore = await runLaminarParallel(applySets(defaultConfig(), [...mem, "sim.engine=core"]), 2);
+    expect(outcome(mcore)).toBe(outcome(mts));
   });
 
   it("on random small configurations", () => {
@@ -95,26 +133,30 @@ describe("the core's Zone engine gives the TypeScript model's result", () => {
         candidates: fc.integer({ min: 1, max: 16 }),
         windowMs: fc.constantFrom(0.05, 1, 3),
         batchMs: fc.constantFrom(0.1, 1),
+        memory: fc.constantFrom("off", "oom", "airlock"),
+        suspendMs: fc.constantFrom(1, 20),
+        scope: fc.constantFrom("lower", "all"),
       }),
       (p) => {
         const sets = [
           `sim.seed=${p.seed}`, `cluster.nodes=${p.nodes}`, `cluster.zoneSize=${p.zoneSize}`, `cluster.atomsPerNode=${p.atoms}`,
           `workload.rho=${p.rho}`, `network.loss=${p.loss}`, `reservation.enabled=${p.reserve}`, `workload.squatterRatio=${p.squat}`,
           `da.candidates=${p.candidates}`, `arbiter.windowMs=${p.windowMs}`, `teg.batchMs=${p.batchMs}`, "sim.durationS=0.1", "sim.drainS=0.3",
+          ...(p.memory === "off" ? [] : ["memory.enabled=true", `airlock.enabled=${p.memory === "airlock"}`, `airlock.suspendMs=${p.suspendMs}`,
+            "airlock.survivalMs=5", "airlock.statePullMs=1", `airlock.suspensionScope=${p.scope}`, "memory.burstRate=0.05"]),
         ];
         const [ts, core] = both(sets);
         expect(outcome(core)).toBe(outcome(ts));
       },
-    ), { numRuns: 25 });
+    ), { numRuns: 30 });
   });
 });
 
-describe("what the engine does not run yet", () => {
-  it("sim.engine=core refuses it in one line; auto runs it on the model", () => {
-    expect(engineUnsupported(applySets(defaultConfig(), ["memory.enabled=true"]))).toMatch(/memory\.enabled/);
-    expect(() => applySets(defaultConfig(), ["memory.enabled=true", "sim.engine=core"])).toThrow(/sim\.engine: must be auto or ts with memory\.enabled/);
+describe("what the engine does not run", () => {
+  it("sim.engine=core refuses the invariant checker in one line; auto runs it on the model; the memory model runs on the engine", () => {
+    expect(engineUnsupported(applySets(defaultConfig(), ["memory.enabled=true"]))).toBe(null);
     expect(() => applySets(defaultConfig(), ["sim.checkInvariants=true", "sim.engine=core"])).toThrow(/sim\.engine: must be auto or ts with sim\.checkInvariants/);
-    expect(usesEngine(applySets(defaultConfig(), ["memory.enabled=true", "sim.engine=auto"]))).toBe(false);
+    expect(usesEngine(applySets(defaultConfig(), ["memory.enabled=true", "sim.engine=auto"]))).toBe(true);
     expect(usesEngine(applySets(defaultConfig(), ["sim.checkInvariants=true", "sim.engine=auto"]))).toBe(false);
     expect(usesEngine(applySets(defaultConfig(), ["sim.engine=auto"]))).toBe(true);
     expect(usesEngine(applySets(defaultConfig(), ["sim.engine=ts"]))).toBe(false);
