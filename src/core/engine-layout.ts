@@ -27,7 +27,7 @@ export const DA_BYTES = 64;
 export const EMIT_BYTES = 64;
 export const EM = { TASK: 0, NODE: 4, CLS: 8, M: 12, EMITTED: 16, ARRIVAL: 24, EV: 32, BUDGET: 40, SERVICE: 48, KEY: 56, FLAGS: 60 } as const;
 export const EV_BYTES = 24;
-/** The memory extension block (EF.MEMX; docs/abi.md, "Zone engine: the memory model"): one 8-byte slot per field. */
+/** The memory extension block (EF.MEMX; docs/abi.md, "The memory model and Airlock in the engine"): one 8-byte slot per field. */
 export const MX = {
   TICK: 0, SEED: 1, KAPPA: 2, SIGMA: 3, BURST_RATE: 4, BURST_SCALE: 5, CAP: 6, HIGH: 7, SAFE: 8, COMPRESSION: 9, SUSPEND: 10,
   SURVIVAL: 11, STATE_PULL: 12, OVERCLAIM_PROB: 13, OVERCLAIM_MAX: 14,
