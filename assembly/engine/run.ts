@@ -49,7 +49,8 @@ function isEngineKind(k: i32): bool {
 }
 
 /** Whether the event at h was cancelled (the memory model's completions and Airlock timers): its DA holds another sequence number. */
-function cancelled(h: usize, kind: i32, subject: i32): bool {
+// @ts-ignore: decorator
+@inline function cancelled(h: usize, kind: i32, subject: i32): bool {
   if (MX == 0) return false;
   if (kind == K_COMPLETE) return load<f64>(dx(subject) + DX_DONE_SEQ) != load<f64>(h, 8);
   if (kind == K_AIRLOCK) return load<f64>(dx(subject) + DX_TIMER_SEQ) != load<f64>(h, 8);
