@@ -28,6 +28,10 @@ import {
 
 const REC_F64: i32 = 6;
 const KIB_PER_GIB: f64 = 1048576.0;
+
+/** GiB to whole KiB, as a node's use counts a record's resident memory (JavaScript's Math.round, as AssemblyScript's). */
+// @ts-ignore: decorator
+@inline export function kib(gib: f64): f64 { return Math.round(gib * KIB_PER_GIB); }
 const TWO_M32: f64 = 1.0 / 4294967296.0;
 const ZR: f64 = 3.442619855899;
 
@@ -170,7 +174,7 @@ export function memAdvance(recs: usize, count: i32, nodes: i32, base: usize, usa
     store<f64>(p, x, 24);
     store<f64>(p, r, 32);
     const u = usage + (node << 3);
-    store<f64>(u, load<f64>(u) + Math.round(r * KIB_PER_GIB));
+    store<f64>(u, load<f64>(u) + kib(r));
   }
   let over = 0;
   for (let n = 0; n < nodes; n++) {

@@ -6,24 +6,21 @@
 // node's use exceeds its capacity, a running task is killed (the largest, or
 // a random one). Airlock, which acts before the kernel does, is airlock.ts.
 import { streamInt } from "../stream";
+import { kib } from "../memory";
 import {
   CLASS_F, DA_CLS, DA_EV, DA_KEY, DA_NODE, DA_TASK, DX_DONE_SEQ, DX_EPOCH_END, DX_NEXT, DX_PREV, DX_REC,
   F_RUNNING, F_SEQ, K_COMPLETE, MEM_REC_BYTES, MX_AIRLOCK, MX_CAP, MX_HIGH, MX_OOM_F, MX_OOM_L, MX_OOM_LARGEST,
   MX_PICK_A, MX_PICK_B, MX_PICK_IDS, MX_PICK_K, MX_PRESSURED, MX_R_MEM, MX_REC_COUNT, MX_REC_OWNER, MX_RECS, MX_RES_HEAD,
   MX_BASE, MX_USAGE, MX_TASKS, R_KILLED, STREAM_BYTES, TT_BYTES,
 } from "./layout";
-import { addf, addxf, da, dc, dx, E, getf, jsRound, setxi, xf, xi, xp, zoneOf } from "./state";
+import { addf, addxf, da, dc, dx, E, getf, setxi, xf, xi, xp, zoneOf } from "./state";
 import { post } from "./events";
 import { releaseAtoms } from "./queue";
 import { retire } from "./ends";
 import { touch } from "./zone";
 import { fault } from "./fault";
 
-const KIB_PER_GIB: f64 = 1048576;
-
-/** GiB to whole KiB, rounded as the core's memTick rounds (memory.ts kib). */
-// @ts-ignore: decorator
-@inline export function kib(gib: f64): f64 { return jsRound(gib * KIB_PER_GIB); }
+export { kib } from "../memory";
 
 /** Node n's use now, KiB. */
 // @ts-ignore: decorator

@@ -223,6 +223,16 @@ export class ZoneEngine {
     return [this.f64[(this.geti(EF.AGG_S) >> 3) + i], this.f64[(this.geti(EF.AGG_H) >> 3) + i]];
   }
 
+  /** Make a call that changes nothing when it returns E_FULL, growing what it asks room for until it succeeds. */
+  private withRoom(what: string, call: () => number): void {
+    for (;;) {
+      const r = call();
+      if (r === 0) return;
+      if (r !== Status.E_FULL) throw new Error(`zone engine: ${what} failed with status ${r}`);
+      this.makeRoom();
+    }
+  }
+
   /** Grow what the engine asked room for (E_FULL): a new region for the table, which the core moves there. */
   private makeRoom(): void {
     const bytes = this.k.engineRoomBytes(this.block);
@@ -256,12 +266,7 @@ export class ZoneEngine {
 
   private flushPosts(): void {
     if (this.postN === 0) return;
-    for (;;) {
-      const r = this.k.enginePostBatch(this.block, this.postAt, this.postN);
-      if (r === 0) break;
-      if (r !== Status.E_FULL) throw new RangeError(`zone engine: posted events refused (status ${r})`);
-      this.makeRoom();
-    }
+    this.withRoom("enginePostBatch (the posted events)", () => this.k.enginePostBatch(this.block, this.postAt, this.postN));
     this.postN = 0;
   }
 
@@ -288,12 +293,7 @@ export class ZoneEngine {
   flushEmits(): void {
     if (this.emitN === 0) return;
     this.flushPosts(); // the events posted before these emissions keep their place
-    for (;;) {
-      const r = this.k.engineEmit(this.block, this.emitAt, this.emitN);
-      if (r === 0) break;
-      if (r !== Status.E_FULL) throw new Error(`zone engine: engineEmit failed with status ${r}`);
-      this.makeRoom();
-    }
+    this.withRoom("engineEmit", () => this.k.engineEmit(this.block, this.emitAt, this.emitN));
     this.emitN = 0;
   }
 
@@ -324,24 +324,14 @@ export class ZoneEngine {
    * still land.
    */
   taskState(t: number, home: number, awaiting: number): void {
-    for (;;) {
-      const r = this.k.engineTaskState(this.block, t, home, awaiting);
-      if (r === 0) return;
-      if (r !== Status.E_FULL) throw new Error(`zone engine: engineTaskState failed with status ${r}`);
-      this.makeRoom();
-    }
+    this.withRoom("engineTaskState", () => this.k.engineTaskState(this.block, t, home, awaiting));
   }
 
   /** M_LAND_REQ delivered to Zone `home` here (at the clock: a host event's time). */
   landRequest(home: number, t: number, pd: number, pz: number, computeNs: number): void {
     this.flushPosts();
     this.flushVerdicts();
-    for (;;) {
-      const r = this.k.engineLandRequest(this.block, home, t, pd, pz, computeNs);
-      if (r === 0) return;
-      if (r !== Status.E_FULL) throw new Error(`zone engine: engineLandRequest failed with status ${r}`);
-      this.makeRoom();
-    }
+    this.withRoom("engineLandRequest", () => this.k.engineLandRequest(this.block, home, t, pd, pz, computeNs));
   }
 
   /** M_LAND_RESP delivered to secondary probe d here; `started(t)`: whether the probe's task has started (the gateway side's word). */
@@ -351,12 +341,7 @@ export class ZoneEngine {
     this.views();
     const t = this.i32[(this.geti(EF.DAS) + d * DA_BYTES + DA_TASK) >> 2];
     const st = started(t) ? 1 : 0;
-    for (;;) {
-      const r = this.k.engineLandAnswer(this.block, d, ok, computeNs, remaining, target, drift, st);
-      if (r === 0) return;
-      if (r !== Status.E_FULL) throw new Error(`zone engine: engineLandAnswer failed with status ${r}`);
-      this.makeRoom();
-    }
+    this.withRoom("engineLandAnswer", () => this.k.engineLandAnswer(this.block, d, ok, computeNs, remaining, target, drift, st));
   }
 
   get hostKind(): number { return this.geti(EF.HOST_KIND); }
