@@ -30,10 +30,10 @@ export function engineUnsupported(c: Config): string | null {
 
 export const CROSS_RULES: readonly CrossRule[] = [
   {
-    // the core's Zone engine does not run everything the model does yet
+    // the core's Zone engine does not run the invariant checker, which watches the model
     param: "sim.engine",
     ok: (c) => c.sim.engine !== "core" || engineUnsupported(c) === null,
-    mustBe: (c) => `auto or ts with ${(engineUnsupported(c) ?? "").split(" (")[0]} (the core's Zone engine does not run it yet: docs/engine.md)`,
+    mustBe: (c) => `auto or ts with ${(engineUnsupported(c) ?? "").split(" (")[0]} (the core's Zone engine does not run it: docs/engine.md)`,
   },
   {
     // a trace workload reads its tasks from a file: there must be one
