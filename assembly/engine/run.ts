@@ -14,6 +14,8 @@ import {
   EM_FLAGS, EM_KEY, EM_M, EM_NODE, EM_SERVICE, EM_TASK, EV_BYTES, F_DA_CAP, F_DA_LIVE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE,
   F_HOP, F_HOST_KIND, F_RUN_LEN, F_RUN_POS, F_TOUCH_BOUND, F_N0, F_N1, F_Z0, F_Z1, F_ATOMS, F_HOST_SUBJECT, F_NOW, F_OUT_CAP, F_OUT_N, F_PROCESSED, F_ROOM_NEED, F_ROOM_WHAT, K_ADDRESS,
   K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING,
+  DX_DECLARED, DX_DONE_SEQ, DX_REC, DX_TIMER_SEQ, EMIT_MEM_BYTES, EM_DECLARED, FLAG_SECONDARY, K_AIRLOCK, K_MEM,
+  MX_TASK_CAP, ROOM_TASKS, TT_AWAITING, TT_HOME, F_ZONES,
 } from "./layout";
 import { addf, da, dc, dx, enter, geti, getf, MX, offset, ptr, Q_HEAD, seti, setf, xi, zoneOf } from "./state";
 import { opened, pop, popKind, popSubject, push, runFrom, top, topTime } from "./events";
@@ -26,10 +28,6 @@ import { clearFault, faultCode } from "./fault";
 import { airlockTimer, memTickEvent } from "./airlock";
 import { anchorOf, landAnswer, landRequest } from "./landing";
 import { taskRec } from "./runtime";
-import {
-  DX_DECLARED, DX_DONE_SEQ, DX_REC, DX_TIMER_SEQ, EMIT_MEM_BYTES, EM_DECLARED, FLAG_SECONDARY, K_AIRLOCK, K_MEM,
-  MX_TASK_CAP, ROOM_TASKS, TT_AWAITING, TT_HOME, F_ZONES,
-} from "./layout";
 
 /** Bytes of the state block, and of one DA record, one emission record and one event record. */
 export function engineBlockBytes(): i32 { return BLOCK_BYTES; }

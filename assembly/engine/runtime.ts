@@ -8,7 +8,7 @@
 import { streamInt } from "../stream";
 import { kib } from "../memory";
 import {
-  CLASS_F, DA_CLS, DA_EV, DA_KEY, DA_NODE, DA_TASK, DX_DONE_SEQ, DX_EPOCH_END, DX_NEXT, DX_PREV, DX_REC,
+  CLASS_F, DA_CLS, DA_EV, DA_KEY, DX_DONE_SEQ, DX_EPOCH_END, DX_NEXT, DX_PREV, DX_REC,
   F_RUNNING, F_SEQ, K_COMPLETE, MEM_REC_BYTES, MX_AIRLOCK, MX_CAP, MX_HIGH, MX_OOM_F, MX_OOM_L, MX_OOM_LARGEST,
   MX_PICK_A, MX_PICK_B, MX_PICK_IDS, MX_PICK_K, MX_PRESSURED, MX_R_MEM, MX_REC_COUNT, MX_REC_OWNER, MX_RECS, MX_RES_HEAD,
   MX_BASE, MX_USAGE, MX_TASKS, R_KILLED, STREAM_BYTES, TT_BYTES,
@@ -188,8 +188,3 @@ function kill(d: i32, n: i32): void {
 /** Running DA d's memory record fields: true footprint, drift (GiB). */
 export function targetOf(d: i32): f64 { return recField(d, 2); }
 export function driftOf(d: i32): f64 { return recField(d, 3); }
-
-// @ts-ignore: decorator
-@inline export function taskOf(d: i32): i32 { return load<i32>(da(d) + DA_TASK); }
-// @ts-ignore: decorator
-@inline export function nodeOf(d: i32): i32 { return load<i32>(da(d) + DA_NODE); }
