@@ -90,7 +90,7 @@ export class Ingress {
     this.tegCount = 0;
     if (n === 0) return;
     const cl = this.s.cluster, D = this.s.das, T = this.s.tasks, r = this.s.rGate, loss = this.s.c.network.loss, ze = this.s.zoneEngine;
-    const memOn = this.s.mem !== null;
+    const memOn = this.s.mem !== null, log = this.s.gatewayLog;
     this.s.teg.dispatch(n, now, r, this.tegOut);
     this.s.gatewayMetrics.aggOps += n;
     for (let i = 0; i < n; i++) {
@@ -101,6 +101,11 @@ export class Ingress {
         this.s.gatewayMetrics.packetsLost++;
         this.s.gatewayMetrics.onDaEnd(END_LOST);
         this.taskTable.taskLost(t, CAUSE_LOST);
+        continue;
+      }
+      // the gateway run once for all partitions records the DA for the partition that holds its Zone (gateway-log.ts)
+      if (log !== null) {
+        log.emit(z, t, node, T.cls[t], T.m[t], this.tegAt0[i], T.arrival[t], T.ev[t], T.budget[t], T.service[t], T.key[t], this.tegSec[i] === 1 ? FLAG_SECONDARY : 0, memOn ? this.s.declaredGiB(t) : 0);
         continue;
       }
       // every partition runs the gateway; the DA itself exists only where its Zone is simulated
@@ -119,7 +124,8 @@ export class Ingress {
       D.node[d] = node;
       this.s.engine.post(this.s.hopNs, K_ADDRESS, d);
     }
-    ze?.flushEmits();
+    if (log !== null) log.flush();
+    else ze?.flushEmits();
   }
 
   /** Regeneration check: a task still not started quietMs after its last DA emits a new instance. */

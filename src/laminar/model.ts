@@ -50,6 +50,7 @@ import { PullAndStart } from "./pull.js";
 import { HOST_MESSAGE, RAN_TO } from "../core/engine-layout.js";
 import { T_STARTED } from "./store.js";
 import type { ZoneEngine } from "./zone-engine.js";
+import { OP_EMIT, OP_EVENT, OP_FLUSH, OP_POST, opWords, type LogReader } from "./gateway-log.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 import {
   K_TEG, K_ADDRESS, K_ARBITRATE, K_PULL, K_COMPLETE, K_REGEN_SWEEP, K_DEADLINE_SWEEP, K_REGEN, K_DEADLINE, K_SNAPSHOT, K_BCAST, K_UPLOAD, K_WHEEL, K_SERIES, K_MEM, K_AIRLOCK, K_MSG, M_DA_END, M_RETIRE, M_PULL, M_REACTIVATE, M_CLOSED, M_UPLOAD, M_LAND_REQ, M_LAND_RESP, LaminarState, type Partition, zoneRange,
@@ -114,6 +115,12 @@ export class LaminarModel extends LaminarState {
         memory: this.mem !== null ? { seed: this.memSeed, rMem: this.rMem, taskCap: this.tasks.slots.capacity } : null,
       });
       for (let z = 0; z < this.cluster.zones; z++) this.teg.receive(z, ...ze.initialAggregate(z), 0);
+    }
+    const rd = this.logReader;
+    if (rd !== null) {
+      // the gateway's first events, as its run (started first) posted them
+      rd.pos = this.replayPosts(rd.log.ops, rd.pos, rd.log.n);
+      return;
     }
     this.ingress.requestBatchFor(this.nextArrival());
     e.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
@@ -252,10 +259,16 @@ export class LaminarModel extends LaminarState {
   private drain(now: number): void {
     const box = this.inbox, f = box.buf;
     let h = this.inHead;
+    const rd = this.logReader;
     while (h < box.n && f[h * REC] <= now) {
       const at = h++ * REC, a = f[at + F_A], b = f[at + F_B];
       if (!forGateway(f, at)) continue; // an event here (a buffer exchangeAlone took whole)
       this.msgsPending--;
+      if (rd !== null) {
+        // the gateway runs elsewhere: of its messages, only the proxy's answers matter here
+        if (f[at + F_KIND] === M_PULL) this.replayVerdict(rd, b, f[at + F_C]);
+        continue;
+      }
       switch (f[at + F_KIND]) {
         case M_DA_END: this.taskTable.taskLost(a, b); break;
         case M_RETIRE: this.taskTable.taskRetired(a, b); break;
@@ -307,7 +320,39 @@ export class LaminarModel extends LaminarState {
    */
   finish(): void {
     this.drain(this.engine.now - 1);
-    this.ingress.flushArrivals(this.engine.now - 1);
+    if (this.logReader === null) this.ingress.flushArrivals(this.engine.now - 1);
+  }
+
+  /** Role "zones": gateway event (kind, s) comes up; do what the gateway's run recorded for it. */
+  private replay(kind: number, s: number): void {
+    const rd = this.logReader!, o = rd.log.ops, at = rd.pos, now = this.engine.now;
+    if (at >= rd.log.n || o[at] !== OP_EVENT || o[at + 1] !== now || o[at + 2] !== kind || o[at + 3] !== s) {
+      throw new Error(`gateway log out of step: event (${kind}, ${s}) at ${now} ns here, ${at >= rd.log.n ? "nothing" : `(${o[at + 2]}, ${o[at + 3]}) at ${o[at + 1]} ns`} recorded`);
+    }
+    rd.pos = this.replayPosts(o, at + 4, rd.log.n);
+  }
+
+  /** Replay the records from `at` up to the next event's (or `end`): posts, this partition's DAs, the batches' hand-overs. */
+  private replayPosts(o: Float64Array, at: number, end: number): number {
+    const ze = this.zoneEngine!;
+    while (at < end && o[at] !== OP_EVENT) {
+      const op = o[at];
+      if (op === OP_POST) this.engine.post(o[at + 1] - this.engine.now, o[at + 2], o[at + 3]);
+      else if (op === OP_EMIT) {
+        if (this.ownsZone(o[at + 1])) ze.emit(o[at + 2], o[at + 3], o[at + 4], o[at + 5], o[at + 6], o[at + 7], o[at + 8], o[at + 9], o[at + 10], o[at + 11], o[at + 12], o[at + 13]);
+      } else if (op === OP_FLUSH) ze.flushEmits();
+      else throw new Error(`gateway log: record kind ${op}`);
+      at += opWords(o, at);
+    }
+    return at;
+  }
+
+  /** Role "zones": the proxy's answer to DA d's pull request (Zone z), as the gateway's run recorded it. */
+  private replayVerdict(rd: LogReader, d: number, z: number): void {
+    const v = rd.log.verdicts, at = rd.vpos;
+    if (at >= rd.log.nv || v[at] !== d || v[at + 1] !== z) throw new Error(`gateway log: no answer recorded for DA ${d}'s pull request from Zone ${z}`);
+    rd.vpos = at + 3;
+    if (this.ownsZone(z)) this.setVerdict(d, v[at + 2]);
   }
 
   /** Whether task t has started (the gateway side's word a refused secondary probe ends by). */
@@ -315,6 +360,11 @@ export class LaminarModel extends LaminarState {
 
   private readonly dispatch = (kind: number, s: number): void => {
     if (this.nextMsgAt <= this.engine.now) this.drain(this.engine.now);
+    if (this.gatewayLog !== null) this.gatewayLog.event(this.engine.now, kind, s);
+    else if (this.logReader !== null && GATEWAY_KINDS[kind] === 1) {
+      if (kind === K_SERIES) this.seriesZones();
+      return this.replay(kind, s);
+    }
     switch (kind) {
       case K_TEG: this.ingress.gatewayBatch(); break;
       case K_ADDRESS: this.addressing.address(s); break;
@@ -341,9 +391,15 @@ export class LaminarModel extends LaminarState {
     this.ingress.flushArrivals(this.engine.now - 1);
     if (this.zoneEngine !== null) this.carryFromEngine(this.zoneEngine);
     // the gateway's in-flight count is partition 0's to report (every partition holds the same)
-    this.metrics.sample(this.engine.now, this.partition.index === 0 ? this.inFlight : 0, this.running);
+    this.metrics.sample(this.engine.now, this.reportsGateway ? this.inFlight : 0, this.running);
     this.invariants?.all();
     this.engine.post(Math.max(1, Math.round(this.c.sim.seriesIntervalMs * NS_PER_MS)), K_SERIES, 0);
+  }
+
+  /** Role "zones": a series sample's Zone side (the gateway's run samples its own; the next sample's post is replayed). */
+  private seriesZones(): void {
+    if (this.zoneEngine !== null) this.carryFromEngine(this.zoneEngine);
+    this.metrics.sample(this.engine.now, 0, this.running);
   }
 }
 
@@ -356,6 +412,10 @@ export function exchange(models: LaminarModel[]): void {
   });
   for (const m of models) m.outboxDelivered();
 }
+
+/** The gateway side's event kinds (1): a partition of role "zones" replays them (gateway-log.ts). */
+const GATEWAY_KINDS = new Uint8Array(32);
+for (const k of [K_TEG, K_REGEN_SWEEP, K_DEADLINE_SWEEP, K_REGEN, K_DEADLINE, K_SERIES]) GATEWAY_KINDS[k] = 1;
 
 /** Whether the record at `at` is a message for the gateway side's queue (drain); a reactivation is an event. */
 function forGateway(f: Float64Array, at: number): boolean {

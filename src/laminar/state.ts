@@ -30,6 +30,7 @@ import { MemoryField } from "./memory.js";
 import { Mailbox, TO_GATEWAY } from "./mailbox.js";
 import type { TransitionChecks } from "./checks.js";
 import { usesEngine, ZoneEngine } from "./zone-engine.js";
+import type { GatewayLog, LogReader } from "./gateway-log.js";
 
 // Event kinds (1, 2 and 5 are retired: arrivals and landings have no events).
 export const K_TEG = 3, K_ADDRESS = 4, K_ARBITRATE = 6, K_PULL = 7, K_COMPLETE = 8, K_REGEN_SWEEP = 9,
@@ -60,6 +61,13 @@ export const US = 1000;
 export interface Partition {
   index: number;
   count: number;
+  /**
+   * Absent: the Zones of (index, count) and a replica of the gateway side.
+   * "gateway": no Zone; the gateway side, once for all partitions, its
+   * effects on the Zones recorded (gateway-log.ts). "zones": the Zones of
+   * (index, count), the gateway's effects replayed from its record.
+   */
+  role?: "gateway" | "zones";
 }
 
 /** Zone range [from, to) of partition `index` of `count`: contiguous, balanced by node count. */
@@ -88,6 +96,11 @@ export class LaminarState {
   readonly metrics: RunMetrics;
   /** Where the gateway side counts: `metrics` in partition 0; a copy nobody reads elsewhere (every partition replicates the gateway). */
   readonly gatewayMetrics: RunMetrics;
+  /** Whether this instance reports the gateway side's counters: partition 0 of replicas, or the one running the gateway for all. */
+  readonly reportsGateway: boolean;
+  /** Role "gateway": where it records its effects on the Zones; role "zones": where it reads them (set by the partitions' runner). */
+  gatewayLog: GatewayLog | null = null;
+  logReader: LogReader | null = null;
   readonly partition: Partition;
   /** The Zones [z0, z1) this instance simulates; the nodes [n0, n1). */
   readonly z0: number;
@@ -176,7 +189,8 @@ export class LaminarState {
     const streams = new Streams(c.sim.seed);
     Object.assign(this, timingsOf(c)); // hopNs, deltaNs, windowNs, ... (the Timings interface)
     this.metrics = new RunMetrics(this.deadlineNs, c.memory.enabled);
-    this.gatewayMetrics = partition.index === 0 ? this.metrics : new RunMetrics(this.deadlineNs, c.memory.enabled);
+    this.reportsGateway = partition.role === "gateway" || (partition.role === undefined && partition.index === 0);
+    this.gatewayMetrics = this.reportsGateway ? this.metrics : new RunMetrics(this.deadlineNs, c.memory.enabled);
 
     this.arrivals = makeArrivals(c, this.endArrivalsNs, true);
     this.rSquat = streams.get("squatters");
@@ -188,7 +202,7 @@ export class LaminarState {
       this.cluster.preoccupy(c.cluster.preoccupancy.fraction, c.cluster.preoccupancy.blocks, streams.get("preoccupancy"));
     }
     const Z = this.cluster.zones, N = this.cluster.nodes;
-    [this.z0, this.z1] = zoneRange(offsets, partition.count, partition.index);
+    [this.z0, this.z1] = partition.role === "gateway" ? [0, 0] : zoneRange(offsets, partition.count, partition.index);
     this.n0 = offsets[this.z0];
     this.n1 = offsets[this.z1];
     this.forfeit = new Float64Array(Z);

@@ -13,16 +13,55 @@ import type { SlicedModel } from "./slices.js";
 import { runWindows } from "../laminar/mailbox.js";
 import { exchange, LaminarModel } from "../laminar/model.js";
 import { reportOf, type PartReport } from "../laminar/result.js";
+import { GatewayLog, LogReader } from "../laminar/gateway-log.js";
+import { usesEngine } from "../laminar/zone-engine.js";
+
+/**
+ * Whether the gateway side can run once for all partitions (docs/parallel.md,
+ * "The gateway once"): the Zones on the core's engine, which takes each DA
+ * whole in its emission, without the memory model (Airlock's task states
+ * and reactivations travel between the gateway and the Zones by other
+ * ways) and without the invariant checker (which reads both sides at once).
+ */
+export function gatewayOnceOk(c: Config): boolean {
+  return usesEngine(c) && !c.memory.enabled && !c.sim.checkInvariants;
+}
 
 export class PartitionSet implements SlicedModel {
   readonly models: LaminarModel[];
   readonly endArrivalsNs: number;
   private readonly L: number;
   private now = 0;
+  /** With the gateway once: its log, and each Zone partition's place in it. */
+  private readonly log: GatewayLog | null = null;
+  private readonly readers: LogReader[] = [];
 
-  constructor(config: Config, cores: Core[]) {
-    const P = cores.length;
-    this.models = cores.map((core, index) => new LaminarModel(core, config, { index, count: P }));
+  /**
+   * `cores.length` partitions of the Zones, each with a replica of the
+   * gateway side; with `gatewayOnce` (gatewayOnceOk(config)), one more core
+   * (the first) runs the gateway side alone, and the others replay its log.
+   */
+  constructor(config: Config, cores: Core[], gatewayOnce = false) {
+    if (!gatewayOnce) {
+      const P = cores.length;
+      this.models = cores.map((core, index) => new LaminarModel(core, config, { index, count: P }));
+    } else {
+      const P = cores.length - 1;
+      if (P < 1) throw new RangeError("gateway once: a core for the gateway and one for each Zone partition");
+      if (!gatewayOnceOk(config)) throw new RangeError("gateway once: needs the core's Zone engine, without the memory model and the invariant checker");
+      const log = new GatewayLog();
+      const gateway = new LaminarModel(cores[0], config, { index: 0, count: P, role: "gateway" });
+      gateway.gatewayLog = log;
+      gateway.engine.onPost = (t, k, s) => log.post(t, k, s);
+      const zones = cores.slice(1).map((core, index) => {
+        const m = new LaminarModel(core, config, { index, count: P, role: "zones" });
+        m.logReader = new LogReader(log);
+        this.readers.push(m.logReader);
+        return m;
+      });
+      this.models = [gateway, ...zones];
+      this.log = log;
+    }
     this.endArrivalsNs = this.models[0].endArrivalsNs;
     this.L = this.models[0].deltaNs;
   }
@@ -33,7 +72,9 @@ export class PartitionSet implements SlicedModel {
 
   runUntil(until: number): void {
     this.now = runWindows(this.now, until, this.L, (t) => {
+      // the gateway's run (models[0]) goes first: its window's log is what the Zone partitions replay
       for (const m of this.models) m.runTo(t);
+      this.log?.endWindow(this.readers);
     }, () => exchange(this.models));
   }
 

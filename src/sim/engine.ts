@@ -62,8 +62,12 @@ export class Engine {
     return this.queue.now;
   }
 
+  /** When set, told of every post (absolute time, kind, subject) before it is made: the gateway side's record (src/laminar/gateway-log.ts). */
+  onPost: ((time: number, kind: number, subject: number) => void) | null = null;
+
   /** Schedule (kind, subject) `delay` ns from now (an integer >= 0), with no handle: the cheapest path. */
   post(delay: number, kind: number, subject: number): void {
+    if (this.onPost !== null) this.onPost(this.queue.now + delay, kind, subject);
     this.queue.post(delay, kind, subject);
   }
 

@@ -1,0 +1,93 @@
+// The gateway side run once for every partition (docs/parallel.md, "The
+// gateway once"). One instance, holding no Zone, runs the gateway side and
+// records what it does to the Zones: each event it posts (its own next
+// batches, sweeps, timers, series samples), each DA it emits, with the
+// batch's hand-over, and each answer of the proxy. The partitions that hold
+// the Zones run no gateway side of their own: when one of the gateway's
+// events comes up in their queue, they replay its record. Every partition
+// holds the gateway's events in the same (time, sequence) order as the
+// gateway's own queue, since only the gateway's events schedule them, so the
+// records are read in the order they were written; each starts with the
+// event it belongs to, which the reader checks.
+//
+// The log holds one window's records at a time (the gateway's window runs
+// before the Zones'), and the proxy's answers in message order.
+
+/** Record kinds: an event of the gateway's starts; a post; a DA emitted (to any Zone); the batch handed over. */
+export const OP_EVENT = 1, OP_POST = 2, OP_EMIT = 3, OP_FLUSH = 4;
+/** Words of each record: kind, then (time, kind, subject); (time, kind, subject); 13 of an emission; none. */
+const WORDS = [0, 4, 4, 14, 1];
+
+export class GatewayLog {
+  ops = new Float64Array(1024);
+  n = 0;
+  /** The proxy's answers, in the order of the pull requests: DA, Zone, verdict. */
+  verdicts = new Float64Array(384);
+  nv = 0;
+
+  private room(words: number): number {
+    if (this.n + words > this.ops.length) {
+      const grown = new Float64Array(Math.max(this.ops.length * 2, this.n + words));
+      grown.set(this.ops.subarray(0, this.n));
+      this.ops = grown;
+    }
+    const at = this.n;
+    this.n += words;
+    return at;
+  }
+
+  event(time: number, kind: number, subject: number): void {
+    const at = this.room(4);
+    this.ops[at] = OP_EVENT; this.ops[at + 1] = time; this.ops[at + 2] = kind; this.ops[at + 3] = subject;
+  }
+
+  post(time: number, kind: number, subject: number): void {
+    const at = this.room(4);
+    this.ops[at] = OP_POST; this.ops[at + 1] = time; this.ops[at + 2] = kind; this.ops[at + 3] = subject;
+  }
+
+  emit(z: number, task: number, node: number, cls: number, m: number, emitted: number, arrival: number, ev: number, budget: number, service: number, key: number, flags: number, declaredGiB: number): void {
+    const at = this.room(14), o = this.ops;
+    o[at] = OP_EMIT; o[at + 1] = z; o[at + 2] = task; o[at + 3] = node; o[at + 4] = cls; o[at + 5] = m; o[at + 6] = emitted;
+    o[at + 7] = arrival; o[at + 8] = ev; o[at + 9] = budget; o[at + 10] = service; o[at + 11] = key; o[at + 12] = flags; o[at + 13] = declaredGiB;
+  }
+
+  flush(): void {
+    this.ops[this.room(1)] = OP_FLUSH;
+  }
+
+  verdict(d: number, z: number, v: number): void {
+    if (this.nv + 3 > this.verdicts.length) {
+      const grown = new Float64Array(this.verdicts.length * 2);
+      grown.set(this.verdicts.subarray(0, this.nv));
+      this.verdicts = grown;
+    }
+    const f = this.verdicts, at = this.nv;
+    f[at] = d; f[at + 1] = z; f[at + 2] = v;
+    this.nv += 3;
+  }
+
+  /** The end of a window: every reader has read the whole log, which starts again empty. */
+  endWindow(readers: LogReader[]): void {
+    for (const r of readers) {
+      if (r.pos !== this.n || r.vpos !== this.nv) throw new Error(`gateway log: a partition left records unread (${this.n - r.pos} words, ${(this.nv - r.vpos) / 3} answers)`);
+      r.pos = 0;
+      r.vpos = 0;
+    }
+    this.n = 0;
+    this.nv = 0;
+  }
+}
+
+/** Words of the record at `at` of `ops`. */
+export function opWords(ops: Float64Array, at: number): number {
+  return WORDS[ops[at]];
+}
+
+/** A partition's place in the log. */
+export class LogReader {
+  pos = 0;
+  vpos = 0;
+
+  constructor(readonly log: GatewayLog) {}
+}
