@@ -22,16 +22,51 @@ export class Ingress {
   private tegOut = new Int32Array(4096);
   /** Time of the pending gateway batch event (Infinity: none). */
   private tegAt = Infinity;
+  /** Arrivals materialised ahead whose regeneration checks wait (materialiseQuietly): task, emission time. */
+  private deferRegen = false;
+  private deferred = new Int32Array(1024);
+  private deferredAt = new Float64Array(1024);
+  private nDeferred = 0;
 
   constructor(private readonly s: LaminarState, private readonly taskTable: TaskTable) {}
 
   /** Materialise every arrival at or before `limit`, in time order (src/workload/arrivals.ts). */
   flushArrivals(limit: number): void {
+    if (this.nDeferred > 0) this.armDeferred();
     const a = this.s.arrivals;
     while (a.peek() <= limit) {
       a.next();
       this.arrive(a.cls, a.time, a.service, a.atoms, a.price, a.memGiB);
     }
+  }
+
+  /**
+   * The gateway run once (gateway-log.ts), at a window's end: materialise the
+   * arrivals up to `limit` now rather than at the next batch, as long as
+   * none of them posts an event (its deadline and regeneration timers go
+   * into rings that already hold one, in order). What they do is then the
+   * same as at the batch, and the posts' order is untouched; the work is
+   * spread over the windows instead of falling on the batch's.
+   */
+  materialiseQuietly(limit: number): void {
+    const a = this.s.arrivals;
+    this.deferRegen = true;
+    while (a.peek() <= limit && this.s.deadlines.ringsQuietly(a.peek() + this.s.deadlineNs)) {
+      a.next();
+      this.arrive(a.cls, a.time, a.service, a.atoms, a.price, a.memGiB);
+    }
+    this.deferRegen = false;
+  }
+
+  /**
+   * Arm the regeneration checks that materialiseQuietly deferred (a check
+   * may come before the ring's last one, which makes an exact event): first
+   * thing wherever arrivals are materialised, as they would have been.
+   */
+  private armDeferred(): void {
+    const q = this.deferred;
+    for (let i = 0; i < this.nDeferred; i++) this.armRegen(q[i], this.deferredAt[i]);
+    this.nDeferred = 0;
   }
 
   /** A task of class `stream` arrives at time tA (<= now); a share of arrivals are squatters instead. */
@@ -64,10 +99,22 @@ export class Ingress {
     this.tegAt0[this.tegCount] = at;
     this.tegSec[this.tegCount] = secondary ? 1 : 0;
     this.tegQueue[this.tegCount++] = t;
-    const check = at + this.s.quietNs;
-    if (!secondary && this.s.regens !== null && T.cls[t] !== CLASS_SQUATTER && regenerationDue(T.instances[t], this.s.c.regeneration.maxInstances, check, T.arrival[t] + this.s.deadlineNs)) {
+    if (secondary || this.s.regens === null || T.cls[t] === CLASS_SQUATTER) return;
+    if (!this.deferRegen) return this.armRegen(t, at);
+    if (this.nDeferred === this.deferred.length) {
+      this.deferred = growTyped(this.deferred, this.nDeferred * 2);
+      this.deferredAt = growTyped(this.deferredAt, this.nDeferred * 2);
+    }
+    this.deferred[this.nDeferred] = t;
+    this.deferredAt[this.nDeferred++] = at;
+  }
+
+  /** Task t's regeneration check, quietMs after its emission at `at`, while it may still regenerate. */
+  private armRegen(t: number, at: number): void {
+    const T = this.s.tasks, check = at + this.s.quietNs;
+    if (regenerationDue(T.instances[t], this.s.c.regeneration.maxInstances, check, T.arrival[t] + this.s.deadlineNs)) {
       T.timers[t] |= REGEN_ARMED;
-      if (!this.s.regens.push(check, t, T.slots.generation(t))) this.taskTable.exact(t, check, K_REGEN, EXACT_REGEN);
+      if (!this.s.regens!.push(check, t, T.slots.generation(t))) this.taskTable.exact(t, check, K_REGEN, EXACT_REGEN);
     }
   }
 

@@ -170,6 +170,7 @@ export class LaminarModel extends LaminarState {
     }
     this.drain(until - 1);
     if (ze !== null) this.carryFromEngine(ze);
+    if (this.gatewayLog !== null) this.ingress.materialiseQuietly(until - 1);
   }
 
   /** The engine's messages of this window join the outbox; its counters join the metrics. */
@@ -192,6 +193,8 @@ export class LaminarModel extends LaminarState {
    */
   accept(f: Float64Array, at: number): void {
     if (forGateway(f, at)) {
+      // with the gateway run elsewhere, only a pull request from a Zone here matters here: its completion, and the proxy's answer
+      if (this.logReader !== null && (f[at + F_KIND] !== M_PULL || !this.ownsZone(f[at + F_C]))) return;
       const box = this.inbox;
       if (this.inHead > 0 && box.n === box.buf.length / REC) {
         box.buf.copyWithin(0, this.inHead * REC, box.n * REC);
@@ -265,8 +268,8 @@ export class LaminarModel extends LaminarState {
       if (!forGateway(f, at)) continue; // an event here (a buffer exchangeAlone took whole)
       this.msgsPending--;
       if (rd !== null) {
-        // the gateway runs elsewhere: of its messages, only the proxy's answers matter here
-        if (f[at + F_KIND] === M_PULL) this.replayVerdict(rd, b, f[at + F_C]);
+        // the gateway runs elsewhere: only its answers to this partition's pull requests came in (accept)
+        this.replayVerdict(rd, b, f[at + F_C]);
         continue;
       }
       switch (f[at + F_KIND]) {
@@ -333,7 +336,7 @@ export class LaminarModel extends LaminarState {
   }
 
   /** Replay the records from `at` up to the next event's (or `end`): posts, this partition's DAs, the batches' hand-overs. */
-  private replayPosts(o: Float64Array, at: number, end: number): number {
+  private replayPosts(o: Float64Array<ArrayBufferLike>, at: number, end: number): number {
     const ze = this.zoneEngine!;
     while (at < end && o[at] !== OP_EVENT) {
       const op = o[at];
@@ -349,10 +352,20 @@ export class LaminarModel extends LaminarState {
 
   /** Role "zones": the proxy's answer to DA d's pull request (Zone z), as the gateway's run recorded it. */
   private replayVerdict(rd: LogReader, d: number, z: number): void {
-    const v = rd.log.verdicts, at = rd.vpos;
-    if (at >= rd.log.nv || v[at] !== d || v[at + 1] !== z) throw new Error(`gateway log: no answer recorded for DA ${d}'s pull request from Zone ${z}`);
+    const v = rd.log.verdicts, nv = rd.log.nv;
+    let at = rd.vpos;
+    while (at < nv && !this.ownsZone(v[at + 1])) at += 3; // answers to other partitions' requests
+    if (at >= nv || v[at] !== d || v[at + 1] !== z) throw new Error(`gateway log: no answer recorded for DA ${d}'s pull request from Zone ${z}`);
     rd.vpos = at + 3;
-    if (this.ownsZone(z)) this.setVerdict(d, v[at + 2]);
+    this.setVerdict(d, v[at + 2]);
+  }
+
+  /** Role "zones": whether every record of the log, and every answer to a pull request from a Zone here, has been replayed. */
+  replayedAll(): boolean {
+    const rd = this.logReader!, v = rd.log.verdicts;
+    if (rd.pos !== rd.log.n) return false;
+    for (let at = rd.vpos; at < rd.log.nv; at += 3) if (this.ownsZone(v[at + 1])) return false;
+    return true;
   }
 
   /** Whether task t has started (the gateway side's word a refused secondary probe ends by). */

@@ -68,16 +68,19 @@ export interface Partition {
    * (index, count), the gateway's effects replayed from its record.
    */
   role?: "gateway" | "zones";
+  /** Share of the nodes for partition 0 (default 1 / count): less where its thread also runs the gateway side. */
+  firstShare?: number;
 }
 
-/** Zone range [from, to) of partition `index` of `count`: contiguous, balanced by node count. */
-export function zoneRange(offsets: Int32Array | number[], count: number, index: number): [number, number] {
+/** Zone range [from, to) of partition `index` of `count`: contiguous, balanced by node count (partition 0 holding `firstShare` of the nodes, when given). */
+export function zoneRange(offsets: Int32Array | number[], count: number, index: number, firstShare?: number): [number, number] {
   const Z = offsets.length - 1, N = offsets[Z];
   const cut = (i: number): number => {
     if (i <= 0) return 0;
     if (i >= count) return Z;
+    const target = firstShare === undefined ? (N * i) / count : N * (firstShare + ((i - 1) * (1 - firstShare)) / (count - 1));
     let z = 0;
-    while (z < Z && offsets[z] < (N * i) / count) z++;
+    while (z < Z && offsets[z] < target) z++;
     return z;
   };
   return [cut(index), cut(index + 1)];
@@ -202,7 +205,7 @@ export class LaminarState {
       this.cluster.preoccupy(c.cluster.preoccupancy.fraction, c.cluster.preoccupancy.blocks, streams.get("preoccupancy"));
     }
     const Z = this.cluster.zones, N = this.cluster.nodes;
-    [this.z0, this.z1] = partition.role === "gateway" ? [0, 0] : zoneRange(offsets, partition.count, partition.index);
+    [this.z0, this.z1] = partition.role === "gateway" ? [0, 0] : zoneRange(offsets, partition.count, partition.index, partition.firstShare);
     this.n0 = offsets[this.z0];
     this.n1 = offsets[this.z1];
     this.forfeit = new Float64Array(Z);

@@ -21,6 +21,8 @@ export interface ThreadTiming {
   setupS: number;
   busyS: number;
   waitS: number;
+  /** With the gateway once: the part of busyS this thread spent running the gateway side (thread 0). */
+  gatewayS?: number;
 }
 
 /** Mean share of the threads' time spent waiting (0 for no threads). */

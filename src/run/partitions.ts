@@ -74,7 +74,7 @@ export class PartitionSet implements SlicedModel {
     this.now = runWindows(this.now, until, this.L, (t) => {
       // the gateway's run (models[0]) goes first: its window's log is what the Zone partitions replay
       for (const m of this.models) m.runTo(t);
-      this.log?.endWindow(this.readers);
+      this.log?.endWindow(this.readers, (r) => this.models[1 + this.readers.indexOf(r)].replayedAll());
     }, () => exchange(this.models));
   }
 

@@ -8,6 +8,7 @@ import { REC, mergeRuns, runWindows } from "../laminar/mailbox.js";
 import { LaminarModel } from "../laminar/model.js";
 import { reportOf } from "../laminar/result.js";
 import { InvariantError } from "../laminar/invariants.js";
+import { runOncePartition } from "./thread-once.js";
 import { BOX_RECORDS, C_COUNT, C_ERROR, C_GEN, C_PARTS, C_PROGRESS_MS, INVARIANT_TAG, P_IDLE, P_MS, P_WORDS, P_Z0, P_Z1, type ParallelTask, type PartitionResult } from "./threads.js";
 
 const BOX_BYTES = 8 + BOX_RECORDS * REC * 8;
@@ -17,6 +18,7 @@ class PartitionFailed extends Error {}
 /** What a partition's thread returns: its report, the core build it ran on, and where its time went. */
 
 export default function runPartition(task: ParallelTask): PartitionResult {
+  if (task.log !== undefined) return runOncePartition(task);
   const { config, index, count } = task;
   const t0 = performance.now();
   let waitMs = 0;

@@ -17,6 +17,9 @@ import type { RunOptions, ThreadTiming } from "./options.js";
 import { laminarResult, type PartReport, type SimResult } from "../laminar/result.js";
 import { REC } from "../laminar/mailbox.js";
 import { InvariantError } from "../laminar/invariants.js";
+import { gatewayOnceOk } from "./partitions.js";
+import { timingsOf } from "../laminar/timings.js";
+import { workloadRates } from "../workload/sources.js";
 
 /**
  * Control words (Int32) in the shared control block: barrier count and
@@ -31,8 +34,8 @@ export const INVARIANT_TAG = "invariant violated: ";
 /** Messages one partition may send in one window (beyond this the run stops with an error). */
 export const BOX_RECORDS = 1 << 16;
 
-/** What a worker (thread-worker.ts, loaded by file name) returns for its partitions. */
-export type PartitionResult = PartReport & { coreBuild: string; timing: ThreadTiming };
+/** What a worker (thread-worker.ts, loaded by file name) returns for its partitions (thread 0, with the gateway once: the gateway's report too). */
+export type PartitionResult = PartReport & { coreBuild: string; timing: ThreadTiming; gateway?: PartReport };
 
 export interface ParallelTask {
   config: Config;
@@ -42,14 +45,36 @@ export interface ParallelTask {
   boxes: SharedArrayBuffer;
   /** Fault injection for tests: partition `index` throws (an invariant violation, or its thread exits) once it has simulated `ns`. */
   fault?: { index: number; ns: number; exit?: boolean; invariant?: boolean };
+  /** With the gateway once (thread-once.ts): two sets of its log (logLayout). */
+  log?: SharedArrayBuffer;
+}
+
+/** Whether a threaded run takes the gateway once (thread-once.ts): gatewayOnceOk, two threads or more, half windows of whole ns. */
+export function threadsTakeGatewayOnce(config: Config, workers: number): boolean {
+  return workers >= 2 && gatewayOnceOk(config) && timingsOf(config).deltaNs % 2 === 0;
+}
+
+/**
+ * One set of the gateway's shared log: a head (words, answers), the records
+ * of half a window and the proxy's answers, sized for four times the DAs a
+ * gateway batch and half a window bring on average (a run that exceeds it
+ * stops with an error that says so).
+ */
+export function logLayout(config: Config): { ops: number; verdicts: number; bytes: number } {
+  const t = timingsOf(config), perNs = workloadRates(config).lambda / 1e9;
+  const ops = 14 * Math.ceil(4 * perNs * (t.batchNs + t.deltaNs) + 4096) + 8 * 4096;
+  const verdicts = 3 * Math.ceil(8 * perNs * t.deltaNs + 4096);
+  return { ops, verdicts, bytes: 16 + 8 * (ops + verdicts) };
 }
 
 /** Run one simulation on `workers` threads; the result equals runLaminar(config, { partitions: workers }) but for timing fields. */
 export async function runLaminarParallel(config: Config, workers: number, opts: RunOptions = {}, fault?: ParallelTask["fault"]): Promise<SimResult> {
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`);
   const wall0 = performance.now();
+  const once = threadsTakeGatewayOnce(config, workers);
   const control = new SharedArrayBuffer(4 * (C_PARTS + P_WORDS * workers + 1));
-  const boxes = new SharedArrayBuffer(2 * workers * (8 + BOX_RECORDS * REC * 8));
+  const boxes = new SharedArrayBuffer((once ? 4 : 2) * workers * (8 + BOX_RECORDS * REC * 8));
+  const log = once ? new SharedArrayBuffer(2 * logLayout(config).bytes) : undefined;
   const ctl = new Int32Array(control);
   const pool = new Piscina({
     filename: fileURLToPath(new URL("./thread-worker.js", import.meta.url)),
@@ -62,7 +87,7 @@ export async function runLaminarParallel(config: Config, workers: number, opts: 
   const ticker = opts.onProgress === undefined ? null : setInterval(() => opts.onProgress!(Atomics.load(ctl, C_PROGRESS_MS) * 1e6, endNs), 250);
   try {
     const reports = await Promise.all(Array.from({ length: workers }, (_, index) => {
-      const task: ParallelTask = { config, index, count: workers, control, boxes, fault };
+      const task: ParallelTask = { config, index, count: workers, control, boxes, fault, log };
       return (pool.run(task) as Promise<PartitionResult>).catch((e: unknown) => {
         // a partition failed: tell the others (they leave their barrier) and report where
         Atomics.store(ctl, C_ERROR, 1);
@@ -78,7 +103,9 @@ export async function runLaminarParallel(config: Config, workers: number, opts: 
     reports.sort((a, b) => a.index - b.index);
     opts.onProgress?.(reports[0].simulatedNs, endNs);
     opts.onThreadTiming?.(reports.map((r) => r.timing));
-    return laminarResult(config, reports, reports[0].coreBuild, (performance.now() - wall0) / 1000);
+    // with the gateway once, its run (on thread 0) reports the gateway side's counters, first
+    const parts = once ? [reports[0].gateway!, ...reports] : reports;
+    return laminarResult(config, parts, reports[0].coreBuild, (performance.now() - wall0) / 1000);
   } finally {
     if (ticker !== null) clearInterval(ticker);
     await pool.destroy();

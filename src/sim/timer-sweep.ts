@@ -48,6 +48,11 @@ export class TimerSweep {
     return true;
   }
 
+  /** Whether push(time, ...) now would ring the timer without posting anything (the ring holds one already, in order). */
+  ringsQuietly(time: number): boolean {
+    return this.size > 0 && time >= this.engine.now + this.period && time >= this.time[(this.head + this.size - 1) & (this.cap - 1)];
+  }
+
   /** The sweep event: hand every timer due before now + period to `due`, then arm the next sweep. */
   sweep(due: (subject: number, time: number, tag: number) => void): void {
     const now = this.engine.now;
