@@ -8,6 +8,13 @@ export interface RunOptions {
   core?: Core;
   /** Threaded Laminar runs: where each partition's thread spent its wall time, called once at the end. */
   onThreadTiming?: (timing: ThreadTiming[]) => void;
+  /**
+   * Threaded Laminar runs: the gateway side once, on thread 0 (true), or a
+   * replica in every thread (false); by default once from three threads up
+   * where the run allows it (threads.ts threadsTakeGatewayOnce). The result
+   * is the same either way.
+   */
+  gatewayOnce?: boolean;
 }
 
 /**

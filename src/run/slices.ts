@@ -14,7 +14,8 @@ export interface SlicedModel {
   quiescent(): boolean;
 }
 
-const SLICE_NS = 10_000_000;
+/** A slice of simulated time (ns): progress and the early stop are decided at its ends. */
+export const SLICE_NS = 10_000_000;
 
 /**
  * Run a model through its arrival window and drain (sim.drainS) in 10 ms

@@ -1,16 +1,22 @@
 // One thread of a threaded run with the gateway side once (threads.ts,
 // docs/parallel.md "The gateway once"): every thread runs a partition of the
 // Zones that replays the gateway's log; thread 0 also runs the gateway side
-// itself, half a window ahead of the Zones.
+// itself.
 //
-// Windows are half of the usual (H = deltaNs / 2): a message sent in half h
-// is delivered in half h + 2, so the gateway's half h + 1 needs only what
-// was sent up to half h - 1, which every thread has shared at the end of
-// half h - 1. Thread 0 runs the gateway's half h + 1 while all threads run
-// their Zones' half h, and publishes its log for the next half. A Zone
-// partition takes the messages in at the usual (full) window ends, so every
-// event is scheduled at the same point as in the one-thread run: the result
-// is the same, field for field.
+// Time goes in half windows (H = deltaNs / 2; half k is [kH, (k+1)H)). A
+// message is delivered two halves after it is sent. Without the memory
+// model, the only messages a Zone partition takes in are its own pull
+// requests (the proxy's answers come in the gateway's log), so the Zone
+// partitions never wait for each other: they are a pipeline around the
+// gateway. Zone partition p runs half k once the gateway's log of half k is
+// published, then publishes what it sent in half k; the gateway runs half
+// j once every Zone partition has published half j - 2 (what is delivered
+// in half j). Thread 0 runs the gateway's halves as soon as they may run and
+// its Zones' halves in between, so the gateway's bursts (a batch each
+// millisecond) overlap the Zones' work instead of stalling it. A Zone
+// partition takes its pull requests in at the usual (full) window ends, so
+// every event is scheduled at the same point as in the one-thread run: the
+// result is the same, field for field.
 import { performance } from "node:perf_hooks";
 import { loadCore } from "../core/wasm.js";
 import type { ThreadTiming } from "./options.js";
@@ -20,7 +26,7 @@ import { LaminarModel } from "../laminar/model.js";
 import { reportOf } from "../laminar/result.js";
 import { GatewayLog, LogReader } from "../laminar/gateway-log.js";
 import { InvariantError } from "../laminar/invariants.js";
-import { BOX_RECORDS, C_COUNT, C_ERROR, C_GEN, C_PARTS, C_PROGRESS_MS, INVARIANT_TAG, P_IDLE, P_MS, P_WORDS, P_Z0, P_Z1, logLayout, type ParallelTask, type PartitionResult } from "./threads.js";
+import { BOX_RECORDS, C_COUNT, C_ERROR, C_GEN, C_PARTS, C_PROGRESS_MS, INVARIANT_TAG, P_IDLE, P_MS, P_WORDS, P_Z0, P_Z1, PIPE_GATEWAY, PIPE_ZONES, logLayout, type ParallelTask, type PartitionResult } from "./threads.js";
 
 const BOX_BYTES = 8 + BOX_RECORDS * REC * 8;
 
@@ -33,7 +39,7 @@ class PartitionFailed extends Error {}
  * paper's network, two threads): the gateway took 2.4 s of thread time
  * against 8.3 s for all the Zones.
  */
-export const GATEWAY_SHARE = 0.22;
+export const GATEWAY_SHARE = 0.27;
 
 /** The share of the nodes for partition 0 of W, whose thread also runs the gateway. */
 export function firstShare(W: number): number {
@@ -45,7 +51,8 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
   const t0 = performance.now();
   let waitMs = 0, gatewayMs = 0;
   const ctl = new Int32Array(task.control);
-  // four sets of regions, by turns of half windows: a Zone partition reads a first half's set only at the full window's end
+  const pipe = new Int32Array(task.pipe!);
+  // each Zone partition's messages of a half, in four sets by turns (the gateway reads a half's two halves later)
   const counts = [0, 1, 2, 3].map((k) => Array.from({ length: count }, (_, w) => new Int32Array(task.boxes, (k * count + w) * BOX_BYTES, 1)));
   const regions = [0, 1, 2, 3].map((k) => Array.from({ length: count }, (_, w) => new Float64Array(task.boxes, (k * count + w) * BOX_BYTES + 8, BOX_RECORDS * REC)));
   // two sets of the gateway's log: the half being replayed and the next
@@ -58,8 +65,7 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
 
   const zones = new LaminarModel(loadCore("auto"), config, { index, count, role: "zones", firstShare: firstShare(count) });
   const shared = new GatewayLog();
-  const reader = new LogReader(shared);
-  zones.logReader = reader;
+  zones.logReader = new LogReader(shared);
   let gw: LaminarModel | null = null;
   const glog = new GatewayLog();
   if (index === 0) {
@@ -68,7 +74,8 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
     gw.engine.onPost = (t, k, s) => glog.post(t, k, s);
   }
   const H = zones.deltaNs / 2, L = zones.deltaNs;
-  let simNow = 0, gNow = 0, piece = 0, unacked = 0;
+  /** Next half to run: the Zones', the gateway's (thread 0). */
+  let zNext = 0, gNext = 0, simNow = 0, unacked = 0;
   const name = `Zones ${zones.z0}-${zones.z1 - 1}`;
   const me = C_PARTS + P_WORDS * index;
   Atomics.store(ctl, me + P_Z0, zones.z0);
@@ -91,13 +98,29 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
     waitMs += performance.now() - w0;
     if (Atomics.load(ctl, C_ERROR) !== 0) throw stopped();
   };
+  /** The fewest halves any Zone partition has published. */
+  const zonesDone = (): number => {
+    let m = Infinity;
+    for (let w = 0; w < count; w++) m = Math.min(m, Atomics.load(pipe, PIPE_ZONES + w));
+    return m;
+  };
+  /** Wait a little for pipe word `i` to move from `v` (a failed partition elsewhere ends this one). */
+  const pause = (i: number, v: number): void => {
+    if (Atomics.load(ctl, C_ERROR) !== 0) throw stopped();
+    const w0 = performance.now();
+    Atomics.wait(pipe, i, v, 5);
+    waitMs += performance.now() - w0;
+  };
 
-  /** Thread 0: the gateway runs to `t`; its log of that stretch goes to set `k`. */
-  const gatewayTo = (t: number, k: number): void => {
+  /** Thread 0: the gateway's half j, once every Zone partition has sent what is delivered in it. */
+  const gatewayHalf = (j: number): void => {
     const g0 = performance.now();
-    gw!.runTo(t);
-    gNow = t;
-    const s = logSets[k];
+    if (j >= 2) {
+      const k = (j - 2) % 4;
+      mergeRuns(regions[k], counts[k].map((c) => c[0]), (f, at) => gw!.accept(f, at));
+    }
+    gw!.runTo((j + 1) * H);
+    const s = logSets[j % 2];
     if (glog.n > lay.ops || glog.nv > lay.verdicts) {
       throw new Error(`the gateway's log of ${H / 1e3} us holds ${glog.n} words and ${glog.nv / 3} answers, more than the ${lay.ops} and ${lay.verdicts / 3} its shared region holds`);
     }
@@ -107,39 +130,43 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
     s.head[1] = glog.nv;
     glog.n = 0;
     glog.nv = 0;
+    Atomics.store(pipe, PIPE_GATEWAY, j + 1);
+    Atomics.notify(pipe, PIPE_GATEWAY);
     gatewayMs += performance.now() - g0;
   };
 
-  /** The Zones replay set `k` of the log. */
-  const attach = (k: number): void => {
-    const s = logSets[k];
+  /** The Zones' half k (the gateway's log of it published): replay, run, publish what they sent. */
+  const zonesHalf = (k: number): void => {
+    const s = logSets[k % 2];
     shared.ops = s.ops;
     shared.n = s.head[0];
     shared.verdicts = s.verdicts;
     shared.nv = s.head[1];
-    reader.pos = 0;
-    reader.vpos = 0;
-  };
-  const consumed = (): void => {
-    if (!zones.replayedAll()) throw new Error(`gateway log: ${name} left records unread (${shared.n - reader.pos} words from ${reader.pos})`);
-  };
-
-  /** A half window's end: every thread's messages of the half are shared; the gateway takes them in now, the Zones at a full window's end. */
-  const exchange = (grid: number): void => {
-    const h = Math.round(grid / H), box = zones.outbox, rs = regions[h % 4], cs = counts[h % 4];
+    zones.logReader!.pos = 0;
+    zones.logReader!.vpos = 0;
+    if (k === 0) zones.start(); // replays the gateway's first posts, which open its log
+    zones.runTo((k + 1) * H);
+    if (!zones.replayedAll()) throw new Error(`gateway log: ${name} left records unread`);
+    simNow = (k + 1) * H;
+    const box = zones.outbox, r = k % 4;
     box.sort();
     if (box.n > BOX_RECORDS) throw new Error(`${box.n} messages in half a window, more than the ${BOX_RECORDS} a partition's shared mailbox holds`);
-    rs[index].set(box.buf.subarray(0, box.n * REC));
-    cs[index][0] = box.n;
+    regions[r][index].set(box.buf.subarray(0, box.n * REC));
+    counts[r][index][0] = box.n;
     unacked += box.n;
     box.clear();
-    barrier();
-    if (gw !== null) mergeRuns(rs, cs.map((c) => c[0]), (f, at) => gw!.accept(f, at));
-    if (grid % L === 0) {
-      for (const k of [(h + 3) % 4, h % 4]) mergeRuns(regions[k], counts[k].map((c) => c[0]), (f, at) => zones.accept(f, at));
+    Atomics.store(pipe, PIPE_ZONES + index, k + 1);
+    Atomics.notify(pipe, PIPE_ZONES + index);
+    if (simNow % L === 0) {
+      // a window's end: this partition's own pull requests, in order (those of other Zones are no concern of its)
+      for (const h of [(k + 3) % 4, r]) {
+        const f = regions[h][index], n = counts[h][index][0];
+        for (let i = 0; i < n; i++) zones.accept(f, i * REC);
+      }
       zones.msgsPending -= unacked;
       unacked = 0;
     }
+    check();
   };
 
   const check = (): void => {
@@ -153,25 +180,12 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
   const partition: SlicedModel = {
     endArrivalsNs: zones.endArrivalsNs,
     runUntil: (until) => {
-      // the pieces: half windows on the grid k * H, the last cut at `until`
-      const ends: number[] = [];
-      for (let t = simNow; t < until;) {
-        t = Math.min(until, (Math.floor(t / H) + 1) * H);
-        ends.push(t);
-      }
-      // the gateway's first piece, shared before anybody replays it
-      if (gw !== null) gatewayTo(ends[0], piece % 2);
-      barrier();
-      for (let j = 0; j < ends.length; j++) {
-        // thread 0: the gateway's next piece, while the Zones run this one
-        if (gw !== null && j + 1 < ends.length) gatewayTo(ends[j + 1], (piece + 1) % 2);
-        attach(piece % 2);
-        zones.runTo(ends[j]);
-        consumed();
-        simNow = ends[j];
-        piece++;
-        check();
-        if (ends[j] % H === 0) exchange(ends[j]);
+      const end = until / H; // on the grid (threadsTakeGatewayOnce)
+      while (zNext < end || (gw !== null && gNext < end)) {
+        if (gw !== null && gNext < end && zonesDone() >= gNext - 1) gatewayHalf(gNext++);
+        else if (zNext < end && Atomics.load(pipe, PIPE_GATEWAY) > zNext) zonesHalf(zNext++);
+        else if (gw !== null && gNext < end) pause(PIPE_ZONES + slowest(), gNext - 2);
+        else pause(PIPE_GATEWAY, zNext);
       }
     },
     quiescent: () => {
@@ -184,6 +198,12 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
       return idle;
     },
   };
+  /** The Zone partition furthest behind. */
+  const slowest = (): number => {
+    let s = 0;
+    for (let w = 1; w < count; w++) if (Atomics.load(pipe, PIPE_ZONES + w) < Atomics.load(pipe, PIPE_ZONES + s)) s = w;
+    return s;
+  };
   const onProgress = (now: number): void => {
     Atomics.store(ctl, me + P_MS, Math.floor(now / 1e6));
     if (index === 0) Atomics.store(ctl, C_PROGRESS_MS, Math.floor(now / 1e6));
@@ -191,16 +211,8 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
 
   try {
     const t1 = performance.now();
-    // the gateway's first posts (its run starts first), then every Zone partition's start replays them
-    if (gw !== null) {
-      gw.start();
-      gatewayTo(0, 0);
-    }
-    barrier();
-    attach(0);
-    zones.start();
-    consumed();
-    barrier();
+    // the gateway's first posts open its log of half 0, which every Zone partition's start replays
+    gw?.start();
     runSlices(partition, config.sim.drainS, { onProgress });
     gw?.finish();
     zones.finish();

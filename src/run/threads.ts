@@ -18,6 +18,7 @@ import { laminarResult, type PartReport, type SimResult } from "../laminar/resul
 import { REC } from "../laminar/mailbox.js";
 import { InvariantError } from "../laminar/invariants.js";
 import { gatewayOnceOk } from "./partitions.js";
+import { SLICE_NS } from "./slices.js";
 import { timingsOf } from "../laminar/timings.js";
 import { workloadRates } from "../workload/sources.js";
 
@@ -45,13 +46,37 @@ export interface ParallelTask {
   boxes: SharedArrayBuffer;
   /** Fault injection for tests: partition `index` throws (an invariant violation, or its thread exits) once it has simulated `ns`. */
   fault?: { index: number; ns: number; exit?: boolean; invariant?: boolean };
-  /** With the gateway once (thread-once.ts): two sets of its log (logLayout). */
+  /** With the gateway once (thread-once.ts): two sets of its log (logLayout), and the pipe's counters (PIPE_*). */
   log?: SharedArrayBuffer;
+  pipe?: SharedArrayBuffer;
 }
 
-/** Whether a threaded run takes the gateway once (thread-once.ts): gatewayOnceOk, two threads or more, half windows of whole ns. */
-export function threadsTakeGatewayOnce(config: Config, workers: number): boolean {
-  return workers >= 2 && gatewayOnceOk(config) && timingsOf(config).deltaNs % 2 === 0;
+/** The pipe (Int32): halves the gateway has published its log of, then each Zone partition's halves published. */
+export const PIPE_GATEWAY = 0, PIPE_ZONES = 1;
+
+/**
+ * Whether a threaded run takes the gateway once: as asked (RunOptions
+ * gatewayOnce; asked where it cannot, an error), else where it fits from
+ * three threads up. On two threads a replica in each is kept: measured on
+ * this project's 2-core machine (docs/parallel.md), the gateway once used
+ * less CPU time but took longer, its batches' bursts stalling the other thread.
+ */
+export function threadsTakeGatewayOnce(config: Config, workers: number, asked?: boolean): boolean {
+  const fits = gatewayOnceFits(config, workers);
+  if (asked === true && !fits) throw new RangeError("the gateway once needs two threads or more, the core's Zone engine without the memory model and the invariant checker, and half windows on which the run's slices end");
+  return asked ?? (fits && workers >= 3);
+}
+
+/**
+ * Whether a threaded run can take the gateway once (thread-once.ts):
+ * gatewayOnceOk, two threads or more, and half windows (deltaNs / 2) of
+ * whole ns on which the run's 10 ms slices, the arrivals' end and the
+ * drain's end all fall.
+ */
+export function gatewayOnceFits(config: Config, workers: number): boolean {
+  if (workers < 2 || !gatewayOnceOk(config)) return false;
+  const t = timingsOf(config), H = t.deltaNs / 2, end = t.endArrivalsNs + Math.round(config.sim.drainS * 1e9);
+  return Number.isInteger(H) && SLICE_NS % H === 0 && t.endArrivalsNs % H === 0 && end % H === 0;
 }
 
 /**
@@ -71,10 +96,11 @@ export function logLayout(config: Config): { ops: number; verdicts: number; byte
 export async function runLaminarParallel(config: Config, workers: number, opts: RunOptions = {}, fault?: ParallelTask["fault"]): Promise<SimResult> {
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`);
   const wall0 = performance.now();
-  const once = threadsTakeGatewayOnce(config, workers);
+  const once = threadsTakeGatewayOnce(config, workers, opts.gatewayOnce);
   const control = new SharedArrayBuffer(4 * (C_PARTS + P_WORDS * workers + 1));
   const boxes = new SharedArrayBuffer((once ? 4 : 2) * workers * (8 + BOX_RECORDS * REC * 8));
   const log = once ? new SharedArrayBuffer(2 * logLayout(config).bytes) : undefined;
+  const pipe = once ? new SharedArrayBuffer(4 * (PIPE_ZONES + workers)) : undefined;
   const ctl = new Int32Array(control);
   const pool = new Piscina({
     filename: fileURLToPath(new URL("./thread-worker.js", import.meta.url)),
@@ -87,7 +113,7 @@ export async function runLaminarParallel(config: Config, workers: number, opts: 
   const ticker = opts.onProgress === undefined ? null : setInterval(() => opts.onProgress!(Atomics.load(ctl, C_PROGRESS_MS) * 1e6, endNs), 250);
   try {
     const reports = await Promise.all(Array.from({ length: workers }, (_, index) => {
-      const task: ParallelTask = { config, index, count: workers, control, boxes, fault, log };
+      const task: ParallelTask = { config, index, count: workers, control, boxes, fault, log, pipe };
       return (pool.run(task) as Promise<PartitionResult>).catch((e: unknown) => {
         // a partition failed: tell the others (they leave their barrier) and report where
         Atomics.store(ctl, C_ERROR, 1);

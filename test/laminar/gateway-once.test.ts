@@ -11,7 +11,10 @@ import { loadCore } from "../../src/core/wasm.js";
 import { runSlices } from "../../src/run/slices.js";
 import { gatewayOnceOk, PartitionSet } from "../../src/run/partitions.js";
 import { laminarResult, type SimResult } from "../../src/laminar/result.js";
-import { OP_EMIT } from "../../src/laminar/gateway-log.js";
+import { GatewayLog, OP_EMIT, OP_EVENT, OP_FLUSH, OP_POST, opWords } from "../../src/laminar/gateway-log.js";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { packageRoot } from "../../src/core/paths.js";
 
 /** The result without the fields that measure the run itself or count its partitions' work. */
 function outcome(r: SimResult): string {
@@ -81,6 +84,68 @@ describe("the gateway once", () => {
       let k = 0;
       log.event = (t, kind, s) => { if (++k !== 30) event(t, kind, s); };
     })).toThrow(/gateway log out of step/);
-    expect(OP_EMIT).toBe(3);
   });
+
+  it("keeps every record when the log grows at any of them", () => {
+    // one of each kind, many times over, across every growth of the arrays
+    const log = new GatewayLog(), want: number[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const k = i % 4;
+      if (k === 0) { log.event(i, 3, i); want.push(OP_EVENT, i, 3, i); }
+      if (k === 1) { log.post(i + 1, 9, i); want.push(OP_POST, i + 1, 9, i); }
+      if (k === 2) { log.emit(1, i, 2, 0, 4, i, i, 1, 1, 5, i, 0, 0); want.push(OP_EMIT, 1, i, 2, 0, 4, i, i, 1, 1, 5, i, 0, 0); }
+      if (k === 3) { log.flush(); want.push(OP_FLUSH); }
+      log.verdict(i, 2, 1);
+    }
+    expect(Array.from(log.ops.subarray(0, log.n))).toEqual(want);
+    let n = 0;
+    for (let at = 0; at < log.n; at += opWords(log.ops, at)) n++;
+    expect(n).toBe(3000);
+    expect(log.nv).toBe(9000);
+    expect(log.verdicts[8997]).toBe(2999);
+  });
+});
+
+// the worker threads load the built module (dist/, built by `npm test`'s pretest), as the CLI does
+const { runLaminarParallel, threadsTakeGatewayOnce } = (await import(pathToFileURL(join(packageRoot(), "dist", "src", "run", "threads.js")).href)) as typeof import("../../src/run/threads.js");
+
+describe("threads with the gateway once (thread-once.ts)", () => {
+  it("give the one-thread result on 2 and 3 threads, with less of the Zones on the gateway's thread", async () => {
+    for (const sets of [cases[0][1], cases[2][1], cases[4][1]]) {
+      const c = applySets(defaultConfig(), sets);
+      const ref = outcome(run(c, 1, false).result);
+      for (const W of [2, 3]) {
+        let timing: import("../../src/run/options.js").ThreadTiming[] = [];
+        const r = await runLaminarParallel(c, W, { gatewayOnce: true, onThreadTiming: (t) => { timing = t; } });
+        expect(outcome(r)).toBe(ref);
+        expect(timing[0].gatewayS).toBeGreaterThan(0);
+        expect(timing[1].gatewayS).toBe(0);
+        const span = (i: number) => timing[i].zones[1] - timing[i].zones[0];
+        if (W === 2) expect(span(0)).toBeLessThan(span(1));
+        else expect(span(0)).toBeLessThanOrEqual(span(W - 1));
+      }
+    }
+  }, 120_000);
+
+  it("are taken from three threads up where they can run; asked for where they cannot, an error", async () => {
+    const c = applySets(defaultConfig(), base);
+    expect(threadsTakeGatewayOnce(c, 2)).toBe(false);
+    expect(threadsTakeGatewayOnce(c, 3)).toBe(true);
+    expect(threadsTakeGatewayOnce(c, 2, true)).toBe(true);
+    expect(threadsTakeGatewayOnce(c, 3, false)).toBe(false);
+    const mem = applySets(defaultConfig(), [...base.filter((s) => !s.startsWith("sim.engine")), "memory.enabled=true"]);
+    expect(threadsTakeGatewayOnce(mem, 3)).toBe(false);
+    expect(() => threadsTakeGatewayOnce(mem, 3, true)).toThrow(/gateway once needs/);
+    // half windows of 0.0375 ms do not divide the 10 ms slices: a replica in each thread
+    expect(threadsTakeGatewayOnce(applySets(defaultConfig(), [...base, "network.hopMs=0.15"]), 3)).toBe(false);
+    await expect(runLaminarParallel(mem, 2, { gatewayOnce: true })).rejects.toThrow(/gateway once needs/);
+  });
+
+  it("a failing partition ends the run with its Zones and simulated time; an invariant violation stays one", async () => {
+    const c = applySets(defaultConfig(), base);
+    await expect(runLaminarParallel(c, 3, { gatewayOnce: true }, { index: 1, ns: 50_000_000 })).rejects.toThrow(/partition 1 \(Zones \d+-\d+\) failed at simulated 50(\.\d+)? ms: injected fault/);
+    await expect(runLaminarParallel(c, 2, { gatewayOnce: true }, { index: 0, ns: 20_000_000, invariant: true }))
+      .rejects.toMatchObject({ name: "InvariantError", message: expect.stringMatching(/partition 0 \(Zones \d+-\d+\) failed at simulated 20 ms: invariant violated: injected violation/) });
+    await expect(runLaminarParallel(c, 2, { gatewayOnce: true }, { index: 0, ns: 30_000_000, exit: true })).rejects.toThrow(/partition 0 \(Zones 0-\d+\) died at simulated 30 ms/);
+  }, 60_000);
 });
