@@ -12,6 +12,9 @@ import { regenerationDue } from "./decisions.js";
 import type { TaskTable } from "./task-table.js";
 import { EXACT_DEADLINE, EXACT_REGEN, FLAG_SECONDARY, K_ADDRESS, K_DEADLINE, K_REGEN, K_TEG, REGEN_ARMED, type LaminarState } from "./state.js";
 
+/** Doubles per waiting DA in the batch's staging (Ingress.tegRec). */
+const STAGE = 8;
+
 /** Arrivals, DA emission and the gateway's micro-batches. */
 export class Ingress {
   // the DAs waiting for the next gateway batch: their task, emission time, secondary or not
@@ -20,12 +23,21 @@ export class Ingress {
   private tegSec = new Uint8Array(4096);
   private tegCount = 0;
   private tegOut = new Int32Array(4096);
+  /**
+   * What the batch hands on of each waiting DA's task, copied at emission
+   * while the task's entry is in cache (the batch reads it in order instead
+   * of from the task table's columns; none of it changes after arrival):
+   * STAGE doubles each, class, atoms, arrival, E_v,init, budget, service,
+   * key, declared GiB.
+   */
+  private tegRec = new Float64Array(4096 * STAGE);
   /** Time of the pending gateway batch event (Infinity: none). */
   private tegAt = Infinity;
   /** Arrivals materialised ahead whose regeneration checks wait (materialiseQuietly): task, emission time. */
   private deferRegen = false;
   private deferred = new Int32Array(1024);
   private deferredAt = new Float64Array(1024);
+  private deferredGen = new Int32Array(1024);
   private nDeferred = 0;
 
   constructor(private readonly s: LaminarState, private readonly taskTable: TaskTable) {}
@@ -64,8 +76,9 @@ export class Ingress {
    * thing wherever arrivals are materialised, as they would have been.
    */
   private armDeferred(): void {
-    const q = this.deferred;
-    for (let i = 0; i < this.nDeferred; i++) this.armRegen(q[i], this.deferredAt[i]);
+    const q = this.deferred, at = this.deferredAt, gen = this.deferredGen;
+    // each a fresh arrival's first emission, its slot unchanged since (it is pending and has a DA waiting)
+    for (let i = 0; i < this.nDeferred; i++) this.armRegenAt(q[i], at[i], 1, at[i], gen[i]);
     this.nDeferred = 0;
   }
 
@@ -94,27 +107,34 @@ export class Ingress {
       this.tegQueue = growTyped(this.tegQueue, n);
       this.tegAt0 = growTyped(this.tegAt0, n);
       this.tegSec = growTyped(this.tegSec, n);
+      this.tegRec = growTyped(this.tegRec, n * STAGE);
       this.tegOut = new Int32Array(n);
     }
+    const rec = this.tegRec, r = this.tegCount * STAGE;
+    rec[r] = T.cls[t]; rec[r + 1] = T.m[t]; rec[r + 2] = T.arrival[t]; rec[r + 3] = T.ev[t];
+    rec[r + 4] = T.budget[t]; rec[r + 5] = T.service[t]; rec[r + 6] = T.key[t];
+    rec[r + 7] = this.s.mem !== null ? this.s.declaredGiB(t) : 0;
     this.tegAt0[this.tegCount] = at;
     this.tegSec[this.tegCount] = secondary ? 1 : 0;
     this.tegQueue[this.tegCount++] = t;
     if (secondary || this.s.regens === null || T.cls[t] === CLASS_SQUATTER) return;
-    if (!this.deferRegen) return this.armRegen(t, at);
+    if (!this.deferRegen) return this.armRegenAt(t, at, T.instances[t], T.arrival[t], T.slots.generation(t));
     if (this.nDeferred === this.deferred.length) {
       this.deferred = growTyped(this.deferred, this.nDeferred * 2);
       this.deferredAt = growTyped(this.deferredAt, this.nDeferred * 2);
+      this.deferredGen = growTyped(this.deferredGen, this.nDeferred * 2);
     }
     this.deferred[this.nDeferred] = t;
+    this.deferredGen[this.nDeferred] = T.slots.generation(t);
     this.deferredAt[this.nDeferred++] = at;
   }
 
-  /** Task t's regeneration check, quietMs after its emission at `at`, while it may still regenerate. */
-  private armRegen(t: number, at: number): void {
-    const T = this.s.tasks, check = at + this.s.quietNs;
-    if (regenerationDue(T.instances[t], this.s.c.regeneration.maxInstances, check, T.arrival[t] + this.s.deadlineNs)) {
-      T.timers[t] |= REGEN_ARMED;
-      if (!this.s.regens!.push(check, t, T.slots.generation(t))) this.taskTable.exact(t, check, K_REGEN, EXACT_REGEN);
+  /** Task t's regeneration check, quietMs after its emission at `at` (its instances, arrival and slot generation given), while it may still regenerate. */
+  private armRegenAt(t: number, at: number, instances: number, arrival: number, gen: number): void {
+    const check = at + this.s.quietNs;
+    if (regenerationDue(instances, this.s.c.regeneration.maxInstances, check, arrival + this.s.deadlineNs)) {
+      this.s.tasks.timers[t] |= REGEN_ARMED;
+      if (!this.s.regens!.push(check, t, gen)) this.taskTable.exact(t, check, K_REGEN, EXACT_REGEN);
     }
   }
 
@@ -136,8 +156,8 @@ export class Ingress {
     const n = this.tegCount;
     this.tegCount = 0;
     if (n === 0) return;
-    const cl = this.s.cluster, D = this.s.das, T = this.s.tasks, r = this.s.rGate, loss = this.s.c.network.loss, ze = this.s.zoneEngine;
-    const memOn = this.s.mem !== null, log = this.s.gatewayLog;
+    const cl = this.s.cluster, D = this.s.das, r = this.s.rGate, loss = this.s.c.network.loss, ze = this.s.zoneEngine;
+    const log = this.s.gatewayLog, rec = this.tegRec;
     this.s.teg.dispatch(n, now, r, this.tegOut);
     this.s.gatewayMetrics.aggOps += n;
     for (let i = 0; i < n; i++) {
@@ -150,22 +170,23 @@ export class Ingress {
         this.taskTable.taskLost(t, CAUSE_LOST);
         continue;
       }
+      const q = i * STAGE, flags = this.tegSec[i] === 1 ? FLAG_SECONDARY : 0;
       // the gateway run once for all partitions records the DA for the partition that holds its Zone (gateway-log.ts)
       if (log !== null) {
-        log.emit(z, t, node, T.cls[t], T.m[t], this.tegAt0[i], T.arrival[t], T.ev[t], T.budget[t], T.service[t], T.key[t], this.tegSec[i] === 1 ? FLAG_SECONDARY : 0, memOn ? this.s.declaredGiB(t) : 0);
+        log.emit(z, t, node, rec[q], rec[q + 1], this.tegAt0[i], rec[q + 2], rec[q + 3], rec[q + 4], rec[q + 5], rec[q + 6], flags, rec[q + 7]);
         continue;
       }
       // every partition runs the gateway; the DA itself exists only where its Zone is simulated
       if (!this.s.ownsZone(z)) continue;
       if (ze !== null) {
-        ze.emit(t, node, T.cls[t], T.m[t], this.tegAt0[i], T.arrival[t], T.ev[t], T.budget[t], T.service[t], T.key[t], this.tegSec[i] === 1 ? FLAG_SECONDARY : 0, memOn ? this.s.declaredGiB(t) : 0);
+        ze.emit(t, node, rec[q], rec[q + 1], this.tegAt0[i], rec[q + 2], rec[q + 3], rec[q + 4], rec[q + 5], rec[q + 6], flags, rec[q + 7]);
         continue;
       }
       const d = D.alloc();
       D.task[d] = t;
       D.state[d] = D_MOVING;
-      D.flags[d] = this.tegSec[i] === 1 ? FLAG_SECONDARY : 0;
-      D.patience[d] = T.budget[t];
+      D.flags[d] = flags;
+      D.patience[d] = rec[q + 4];
       D.emitted[d] = this.tegAt0[i];
       D.deposit[d] = 0;
       D.node[d] = node;
