@@ -5,10 +5,12 @@
 // machines drift two- to four-fold from day to day; the ratio does not.
 //
 //   npm run bench:sim -- [--nodes=5000] [--rho=0.8] [--duration=2] [--rounds=3] [--workers=1,2]
-//        [--engines=ts,core] [--set=name=value ...] [--no-yardstick] [--no-native] [--json]
+//        [--engines=ts,core] [--gateway=once,replicas] [--set=name=value ...] [--no-yardstick] [--no-native] [--json]
 //
-// With several worker counts (--workers=1,2) or Zone engines (--engines=ts,core:
-// the TypeScript model and the core's Zone engine, sim.engine), each round runs
+// With several worker counts (--workers=1,2), Zone engines (--engines=ts,core:
+// the TypeScript model and the core's Zone engine, sim.engine) or ways of
+// running the gateway on threads (--gateway=once,replicas: docs/parallel.md,
+// "The gateway once"; auto by default), each round runs
 // every combination one after the other (side by side, so machine noise hits
 // all alike) and the summary adds each one's median and the median per-round
 // speed-up over the first.
@@ -43,14 +45,15 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-async function child(workers: number, sets: string[]): Promise<void> {
+async function child(workers: number, gateway: string, sets: string[]): Promise<void> {
   const { applySets, defaultConfig } = await import("../src/config/params-config.js");
   const { runScheduler } = await import("../src/run/schedulers.js");
   const { waitShare } = await import("../src/run/options.js");
   const cpu0 = process.cpuUsage();
   const config = applySets(defaultConfig(), [...sets, "sim.scheduler=laminar"]);
   let timing: ThreadTiming[] = [];
-  const r = await runScheduler(config, workers, { onThreadTiming: (t) => { timing = t; } });
+  const gatewayOnce = gateway === "once" ? true : gateway === "replicas" ? false : undefined;
+  const r = await runScheduler(config, workers, { onThreadTiming: (t) => { timing = t; }, gatewayOnce });
   const cpu = process.cpuUsage(cpu0);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const out: Round = {
@@ -76,27 +79,30 @@ async function main(): Promise<void> {
   const engineArg = opt("engines", "");
   const engines = engineArg === "" ? [null] : engineArg.split(",");
   if (engines.some((e) => e !== null && !["ts", "core", "auto"].includes(e))) throw new Error(`bench: --engines takes ts, core or auto, got ${engineArg}`);
-  /** The combinations each round runs, in order: engine (null: the configuration's), then workers. */
-  const variants = engines.flatMap((engine) => workers.map((w) => ({ engine, workers: w, key: `${engine ?? "-"}/${w}` })));
+  const gatewayArg = opt("gateway", "");
+  const gateways = gatewayArg === "" ? [null] : gatewayArg.split(",");
+  if (gateways.some((g) => g !== null && !["once", "replicas", "auto"].includes(g))) throw new Error(`bench: --gateway takes once, replicas or auto, got ${gatewayArg}`);
+  /** The combinations each round runs, in order: engine (null: the configuration's), the gateway's threads (null: auto), then workers. */
+  const variants = engines.flatMap((engine) => gateways.flatMap((gateway) => workers.map((w) => ({ engine, gateway, workers: w, key: `${engine ?? "-"}/${gateway ?? "-"}/${w}` }))));
   const extra = args.filter((a) => a.startsWith("--set=")).map((a) => a.slice(6));
   const sets = [`cluster.nodes=${nodes}`, `workload.rho=${rho}`, `sim.durationS=${duration}`, "sim.drainS=0", ...extra];
   const self = fileURLToPath(import.meta.url);
   const results = new Map<string, Round[]>(variants.map((v) => [v.key, []]));
   let first: Round | null = null;
   for (let i = 0; i < rounds; i++) {
-    for (const { engine, workers: w, key } of variants) {
+    for (const { engine, gateway, workers: w, key } of variants) {
       const vsets = engine === null ? sets : [...sets, `sim.engine=${engine}`];
-      const out = execFileSync(process.execPath, [self, "--child", String(w), ...vsets], { encoding: "utf8", maxBuffer: 1 << 20 });
+      const out = execFileSync(process.execPath, [self, "--child", String(w), gateway ?? "auto", ...vsets], { encoding: "utf8", maxBuffer: 1 << 20 });
       const r = JSON.parse(out) as Round;
-      // runs with the same worker count process the same events, on either engine
-      const same = variants.filter((v) => v.workers === w).map((v) => results.get(v.key)![0]).find((x) => x !== undefined);
+      // runs with the same worker count and gateway process the same events, on either engine
+      const same = variants.filter((v) => v.workers === w && v.gateway === gateway).map((v) => results.get(v.key)![0]).find((x) => x !== undefined);
       if ((first !== null && (r.arrived !== first.arrived || r.started !== first.started)) || (same !== undefined && r.eventsProcessed !== same.eventsProcessed)) {
         throw new Error("bench: runs of the same configuration disagree: the run is not deterministic");
       }
       first ??= r;
       results.get(key)!.push(r);
       const threads = r.waitShare === null ? "" : `; threads: setup ${r.setupS!.toFixed(2)} s, ${(100 * r.waitShare).toFixed(1)}% of their time waiting at window ends`;
-      if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${label(engine, w)}: ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s${threads}\n`);
+      if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${label(engine, gateway, w)}: ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s${threads}\n`);
     }
     if (yardstick) {
       const y = await probeYardstick(native);
@@ -107,11 +113,12 @@ async function main(): Promise<void> {
   /** Per round, the run's wall time per task in that round's probe actions (null without the yardstick). */
   const perTask = (rs: Round[]) => (sticks.length === 0 ? null : median(rs.map((r, i) => probesPerTask(r.wallSeconds, r.arrived, sticks[i]))));
   const base = results.get(variants[0].key)!;
-  const byWorkers = variants.map(({ engine, workers: w, key }) => {
+  const byWorkers = variants.map(({ engine, gateway, workers: w, key }) => {
     const rs = results.get(key)!;
     const pick = (k: Exclude<keyof Round, "waitShare" | "setupS">) => median(rs.map((r) => r[k]));
     return {
       engine,
+      gateway,
       workers: w,
       eventsProcessed: rs[0].eventsProcessed,
       medianWallSeconds: pick("wallSeconds"),
@@ -136,10 +143,10 @@ async function main(): Promise<void> {
   else {
     console.log(`laminar sim, ${nodes} nodes, rho ${rho}, ${duration} s simulated, ${first!.arrived} tasks, ${summary.eventsPerTask.toFixed(2)} events/task`);
     for (const b of byWorkers) {
-      console.log(`${label(b.engine, b.workers)}, median over ${rounds} rounds: ` +
+      console.log(`${label(b.engine, b.gateway, b.workers)}, median over ${rounds} rounds: ` +
         (b.medianProbeActionsPerTask === null ? "" : `${b.medianProbeActionsPerTask.toFixed(2)} probe actions of wall time per task, `) +
         `${Math.round(b.medianTasksPerWallSecond)} tasks/wall-s, ${Math.round(b.medianTasksPerCpuSecond)} tasks/CPU-s, ${b.medianWallSeconds.toFixed(2)} s wall, peak ${b.medianPeakRssMiB.toFixed(0)} MiB` +
-        (b === byWorkers[0] ? "" : `, speed-up over ${label(byWorkers[0].engine, byWorkers[0].workers)} ${b.medianSpeedup.toFixed(2)}x`));
+        (b === byWorkers[0] ? "" : `, speed-up over ${label(byWorkers[0].engine, byWorkers[0].gateway, byWorkers[0].workers)} ${b.medianSpeedup.toFixed(2)}x`));
     }
     if (summary.yardstick !== null) {
       console.log(`yardstick: one probe action (${summary.yardstick.impl}) ${summary.yardstick.medianNsPerProbe.toFixed(0)} ns, median of ${rounds} rounds timed between the runs (${new Date().toISOString().slice(0, 10)})`);
@@ -148,11 +155,11 @@ async function main(): Promise<void> {
 }
 
 /** A combination's name in the output. */
-function label(engine: string | null, workers: number): string {
-  return `${engine === null ? "" : `engine ${engine}, `}${workers} worker(s)`;
+function label(engine: string | null, gateway: string | null, workers: number): string {
+  return `${engine === null ? "" : `engine ${engine}, `}${gateway === null ? "" : `gateway ${gateway}, `}${workers} worker(s)`;
 }
 
-if (process.argv[2] === "--child") await child(Number(process.argv[3]), process.argv.slice(4));
+if (process.argv[2] === "--child") await child(Number(process.argv[3]), process.argv[4], process.argv.slice(5));
 else {
   try {
     await main();
