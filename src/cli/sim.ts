@@ -75,8 +75,10 @@ const fmt = (x: number | null, digits = 2) => (x === null ? "-" : x.toFixed(digi
 /** Where a threaded run's threads spent their time (none for a one-thread run). */
 function threadRows(t: ThreadTiming[]): Array<[string, string]> {
   if (t.length === 0) return [];
-  const busy = t.map((x) => x.busyS);
-  return [["threads", `${t.length}: simulating ${Math.min(...busy).toFixed(1)}-${Math.max(...busy).toFixed(1)} s each, ${(100 * waitShare(t)).toFixed(1)}% of their time waiting at window ends`]];
+  const busy = t.map((x) => x.busyS), gateway = t[0].gatewayS ?? 0;
+  // with the gateway side once (docs/parallel.md), thread 0's share of it
+  const once = gateway > 0 ? `, the gateway once on thread 0 (${gateway.toFixed(1)} s of its time)` : "";
+  return [["threads", `${t.length}: simulating ${Math.min(...busy).toFixed(1)}-${Math.max(...busy).toFixed(1)} s each, ${(100 * waitShare(t)).toFixed(1)}% of their time waiting${once}`]];
 }
 
 /** The table of a run: the common rows, then `extra` (the scheduler's own, from its run module), then the run's cost. */

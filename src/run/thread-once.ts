@@ -76,7 +76,7 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
   const H = zones.deltaNs / 2, L = zones.deltaNs;
   /** Next half to run: the Zones', the gateway's (thread 0). */
   let zNext = 0, gNext = 0, simNow = 0, unacked = 0;
-  const name = `Zones ${zones.z0}-${zones.z1 - 1}`;
+  const name = zones.z1 > zones.z0 ? `Zones ${zones.z0}-${zones.z1 - 1}` : "no Zones";
   const me = C_PARTS + P_WORDS * index;
   Atomics.store(ctl, me + P_Z0, zones.z0);
   Atomics.store(ctl, me + P_Z1, zones.z1);
