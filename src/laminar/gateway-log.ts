@@ -68,10 +68,11 @@ export class GatewayLog {
     this.nv += 3;
   }
 
-  /** The end of a window: every reader has read what it must (`done`), and the log starts again empty. */
-  endWindow(readers: LogReader[], done: (r: LogReader) => boolean): void {
-    for (const r of readers) {
-      if (!done(r)) throw new Error(`gateway log: a partition left records unread (${this.n - r.pos} words from ${r.pos})`);
+  /** The end of a window: every Zone partition has replayed what it must, and the log starts again empty. */
+  endWindow(partitions: ReadonlyArray<{ readonly logReader: LogReader | null; replayedAll(): boolean }>): void {
+    for (const p of partitions) {
+      const r = p.logReader!;
+      if (!p.replayedAll()) throw new Error(`gateway log: a partition left records unread (${this.n - r.pos} words from ${r.pos})`);
       r.pos = 0;
       r.vpos = 0;
     }

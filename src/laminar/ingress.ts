@@ -33,7 +33,7 @@ export class Ingress {
   private tegRec = new Float64Array(4096 * STAGE);
   /** Time of the pending gateway batch event (Infinity: none). */
   private tegAt = Infinity;
-  /** Arrivals materialised ahead whose regeneration checks wait (materialiseQuietly): task, emission time. */
+  /** Arrivals materialised ahead whose regeneration checks wait (materialiseQuietly): task, emission time, slot generation. */
   private deferRegen = false;
   private deferred = new Int32Array(1024);
   private deferredAt = new Float64Array(1024);

@@ -97,7 +97,7 @@ export class LaminarState {
   readonly zoneEngine: ZoneEngine | null;
   /** What this partition's Zones observed (and, in partition 0, the gateway side too). */
   readonly metrics: RunMetrics;
-  /** Where the gateway side counts: `metrics` in partition 0; a copy nobody reads elsewhere (every partition replicates the gateway). */
+  /** Where the gateway side counts: `metrics` where it reports the gateway (reportsGateway); elsewhere a copy nobody reads. */
   readonly gatewayMetrics: RunMetrics;
   /** Whether this instance reports the gateway side's counters: partition 0 of replicas, or the one running the gateway for all. */
   readonly reportsGateway: boolean;

@@ -34,7 +34,7 @@ export class PartitionSet implements SlicedModel {
   private now = 0;
   /** With the gateway once: its log, and each Zone partition's place in it. */
   private readonly log: GatewayLog | null = null;
-  private readonly readers: LogReader[] = [];
+  private readonly zones: LaminarModel[] = [];
 
   /**
    * `cores.length` partitions of the Zones, each with a replica of the
@@ -53,13 +53,12 @@ export class PartitionSet implements SlicedModel {
       const gateway = new LaminarModel(cores[0], config, { index: 0, count: P, role: "gateway" });
       gateway.gatewayLog = log;
       gateway.engine.onPost = (t, k, s) => log.post(t, k, s);
-      const zones = cores.slice(1).map((core, index) => {
+      this.zones = cores.slice(1).map((core, index) => {
         const m = new LaminarModel(core, config, { index, count: P, role: "zones" });
         m.logReader = new LogReader(log);
-        this.readers.push(m.logReader);
         return m;
       });
-      this.models = [gateway, ...zones];
+      this.models = [gateway, ...this.zones];
       this.log = log;
     }
     this.endArrivalsNs = this.models[0].endArrivalsNs;
@@ -74,7 +73,7 @@ export class PartitionSet implements SlicedModel {
     this.now = runWindows(this.now, until, this.L, (t) => {
       // the gateway's run (models[0]) goes first: its window's log is what the Zone partitions replay
       for (const m of this.models) m.runTo(t);
-      this.log?.endWindow(this.readers, (r) => this.models[1 + this.readers.indexOf(r)].replayedAll());
+      this.log?.endWindow(this.zones);
     }, () => exchange(this.models));
   }
 
