@@ -25,19 +25,15 @@ import { REC, mergeRuns } from "../laminar/mailbox.js";
 import { LaminarModel } from "../laminar/model.js";
 import { reportOf } from "../laminar/result.js";
 import { GatewayLog, LogReader } from "../laminar/gateway-log.js";
-import { InvariantError } from "../laminar/invariants.js";
-import { BOX_RECORDS, C_COUNT, C_ERROR, C_GEN, C_PARTS, C_PROGRESS_MS, INVARIANT_TAG, P_IDLE, P_MS, P_WORDS, P_Z0, P_Z1, PIPE_GATEWAY, PIPE_ZONES, logLayout, type ParallelTask, type PartitionResult } from "./threads.js";
-
-const BOX_BYTES = 8 + BOX_RECORDS * REC * 8;
-
-class PartitionFailed extends Error {}
+import { ThreadSync } from "./thread-sync.js";
+import { BOX_BYTES, BOX_RECORDS, PIPE_GATEWAY, PIPE_ZONES, logLayout, type ParallelTask, type PartitionResult } from "./threads.js";
 
 /**
  * The gateway side's share of a run's work: thread 0 runs it besides its
  * Zones, so it gets that much less of the Zones ((1 / W - g) / (1 - g) of the
  * nodes; none from five threads up). Measured at 32,000 nodes (rho 0.8, the
- * paper's network, two threads): the gateway took 2.4 s of thread time
- * against 8.3 s for all the Zones.
+ * paper's network, 0.3 s simulated, one thread, the gateway once): 1.7 of
+ * 6.2 s; and 0.27 gave the shortest two-thread runs of 0.2, 0.27 and 0.35.
  */
 export const GATEWAY_SHARE = 0.27;
 
@@ -49,8 +45,7 @@ export function firstShare(W: number): number {
 export function runOncePartition(task: ParallelTask): PartitionResult {
   const { config, index, count } = task;
   const t0 = performance.now();
-  let waitMs = 0, gatewayMs = 0;
-  const ctl = new Int32Array(task.control);
+  let gatewayMs = 0;
   const pipe = new Int32Array(task.pipe!);
   // each Zone partition's messages of a half, in four sets by turns (the gateway reads a half's two halves later)
   const counts = [0, 1, 2, 3].map((k) => Array.from({ length: count }, (_, w) => new Int32Array(task.boxes, (k * count + w) * BOX_BYTES, 1)));
@@ -75,29 +70,8 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
   }
   const H = zones.deltaNs / 2, L = zones.deltaNs;
   /** Next half to run: the Zones', the gateway's (thread 0). */
-  let zNext = 0, gNext = 0, simNow = 0, unacked = 0;
-  const name = zones.z1 > zones.z0 ? `Zones ${zones.z0}-${zones.z1 - 1}` : "no Zones";
-  const me = C_PARTS + P_WORDS * index;
-  Atomics.store(ctl, me + P_Z0, zones.z0);
-  Atomics.store(ctl, me + P_Z1, zones.z1);
-
-  const stopped = (): PartitionFailed => new PartitionFailed(`partition ${index} (${name}) stopped at ${simNow / 1e6} ms: another partition failed`);
-  const barrier = (): void => {
-    const w0 = performance.now();
-    const gen = Atomics.load(ctl, C_GEN);
-    if (Atomics.load(ctl, C_ERROR) !== 0) throw stopped();
-    if (Atomics.add(ctl, C_COUNT, 1) === count - 1) {
-      Atomics.store(ctl, C_COUNT, 0);
-      Atomics.add(ctl, C_GEN, 1);
-      Atomics.notify(ctl, C_GEN);
-    } else {
-      for (let spin = 0; Atomics.load(ctl, C_GEN) === gen; spin++) {
-        if (spin > 2000) Atomics.wait(ctl, C_GEN, gen, 50);
-      }
-    }
-    waitMs += performance.now() - w0;
-    if (Atomics.load(ctl, C_ERROR) !== 0) throw stopped();
-  };
+  let zNext = 0, gNext = 0, unacked = 0;
+  const sync = new ThreadSync(task, zones.z0, zones.z1, zones.z1 > zones.z0 ? `Zones ${zones.z0}-${zones.z1 - 1}` : "no Zones");
   /** The fewest halves any Zone partition has published. */
   const zonesDone = (): number => {
     let m = Infinity;
@@ -106,10 +80,10 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
   };
   /** Wait a little for pipe word `i` to move from `v` (a failed partition elsewhere ends this one). */
   const pause = (i: number, v: number): void => {
-    if (Atomics.load(ctl, C_ERROR) !== 0) throw stopped();
+    sync.checkError();
     const w0 = performance.now();
     Atomics.wait(pipe, i, v, 5);
-    waitMs += performance.now() - w0;
+    sync.waitMs += performance.now() - w0;
   };
 
   /** Thread 0: the gateway's half j, once every Zone partition has sent what is delivered in it. */
@@ -146,8 +120,9 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
     zones.logReader!.vpos = 0;
     if (k === 0) zones.start(); // replays the gateway's first posts, which open its log
     zones.runTo((k + 1) * H);
-    if (!zones.replayedAll()) throw new Error(`gateway log: ${name} left records unread`);
-    simNow = (k + 1) * H;
+    if (!zones.replayedAll()) throw new Error(`gateway log: ${sync.name} left records unread`);
+    const simNow = (k + 1) * H;
+    sync.simNow = simNow;
     const box = zones.outbox, r = k % 4;
     box.sort();
     if (box.n > BOX_RECORDS) throw new Error(`${box.n} messages in half a window, more than the ${BOX_RECORDS} a partition's shared mailbox holds`);
@@ -166,15 +141,7 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
       zones.msgsPending -= unacked;
       unacked = 0;
     }
-    check();
-  };
-
-  const check = (): void => {
-    if (task.fault?.index === index && simNow >= task.fault.ns) {
-      Atomics.store(ctl, me + P_MS, Math.floor(simNow / 1e6));
-      if (task.fault.exit === true) process.exit(1);
-      throw task.fault.invariant === true ? new InvariantError("injected violation") : new Error("injected fault");
-    }
+    sync.injectFault();
   };
 
   const partition: SlicedModel = {
@@ -188,15 +155,7 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
         else pause(PIPE_GATEWAY, zNext);
       }
     },
-    quiescent: () => {
-      Atomics.store(ctl, me + P_IDLE, zones.zonesIdle() && zones.pendingMessages === 0 ? 1 : 0);
-      if (gw !== null) Atomics.store(ctl, C_PARTS + P_WORDS * count, gw.gatewayIdle() && gw.pendingMessages === 0 ? 1 : 0);
-      barrier();
-      let idle = Atomics.load(ctl, C_PARTS + P_WORDS * count) === 1;
-      for (let w = 0; w < count; w++) idle &&= Atomics.load(ctl, C_PARTS + P_WORDS * w + P_IDLE) === 1;
-      barrier();
-      return idle;
-    },
+    quiescent: () => sync.quiescent(zones.zonesIdle() && zones.pendingMessages === 0, gw !== null ? gw.gatewayIdle() && gw.pendingMessages === 0 : null),
   };
   /** The Zone partition furthest behind. */
   const slowest = (): number => {
@@ -204,26 +163,18 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
     for (let w = 1; w < count; w++) if (Atomics.load(pipe, PIPE_ZONES + w) < Atomics.load(pipe, PIPE_ZONES + s)) s = w;
     return s;
   };
-  const onProgress = (now: number): void => {
-    Atomics.store(ctl, me + P_MS, Math.floor(now / 1e6));
-    if (index === 0) Atomics.store(ctl, C_PROGRESS_MS, Math.floor(now / 1e6));
-  };
 
   try {
     const t1 = performance.now();
     // the gateway's first posts open its log of half 0, which every Zone partition's start replays
     gw?.start();
-    runSlices(partition, config.sim.drainS, { onProgress });
+    runSlices(partition, config.sim.drainS, { onProgress: sync.onProgress });
     gw?.finish();
     zones.finish();
     const t2 = performance.now();
-    const timing: ThreadTiming = { index, zones: [zones.z0, zones.z1 - 1], setupS: (t1 - t0) / 1000, busyS: (t2 - t1 - waitMs) / 1000, waitS: waitMs / 1000, gatewayS: gatewayMs / 1000 };
+    const timing: ThreadTiming = { index, zones: [zones.z0, zones.z1 - 1], setupS: (t1 - t0) / 1000, busyS: (t2 - t1 - sync.waitMs) / 1000, waitS: sync.waitMs / 1000, gatewayS: gatewayMs / 1000 };
     return { ...reportOf(zones), coreBuild: zones.core.flavor, timing, gateway: gw !== null ? reportOf(gw) : undefined };
   } catch (e) {
-    if (e instanceof PartitionFailed) throw e;
-    const msg = e instanceof Error ? e.message : String(e);
-    // the error's class does not survive the thread boundary: its name travels in the message
-    const kind = e instanceof InvariantError ? INVARIANT_TAG : "";
-    throw new Error(`partition ${index} (${name}) failed at simulated ${simNow / 1e6} ms: ${kind}${msg}`);
+    throw sync.failure(e);
   }
 }

@@ -34,6 +34,8 @@ export const P_IDLE = 0, P_Z0 = 1, P_Z1 = 2, P_MS = 3, P_WORDS = 4;
 export const INVARIANT_TAG = "invariant violated: ";
 /** Messages one partition may send in one window (beyond this the run stops with an error). */
 export const BOX_RECORDS = 1 << 16;
+/** Bytes of one partition's shared mailbox region: a count, then BOX_RECORDS records. */
+export const BOX_BYTES = 8 + BOX_RECORDS * REC * 8;
 
 /** What a worker (thread-worker.ts, loaded by file name) returns for its partitions (thread 0, with the gateway once: the gateway's report too). */
 export type PartitionResult = PartReport & { coreBuild: string; timing: ThreadTiming; gateway?: PartReport };
@@ -98,7 +100,7 @@ export async function runLaminarParallel(config: Config, workers: number, opts: 
   const wall0 = performance.now();
   const once = threadsTakeGatewayOnce(config, workers, opts.gatewayOnce);
   const control = new SharedArrayBuffer(4 * (C_PARTS + P_WORDS * workers + 1));
-  const boxes = new SharedArrayBuffer((once ? 4 : 2) * workers * (8 + BOX_RECORDS * REC * 8));
+  const boxes = new SharedArrayBuffer((once ? 4 : 2) * workers * BOX_BYTES);
   const log = once ? new SharedArrayBuffer(2 * logLayout(config).bytes) : undefined;
   const pipe = once ? new SharedArrayBuffer(4 * (PIPE_ZONES + workers)) : undefined;
   const ctl = new Int32Array(control);
