@@ -6,6 +6,7 @@
 // and a log that is not the gateway's is caught, not silently replayed.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { smallCluster, smallSets } from "./small-configs.js";
 import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import type { Config } from "../../src/config/params.js";
 import { loadCore } from "../../src/core/wasm.js";
@@ -66,14 +67,7 @@ describe("the gateway once gives the replicas' result", () => {
   it("on random small configurations, in 1 to 3 partitions", () => {
     fc.assert(fc.property(
       fc.record({
-        seed: fc.integer({ min: 0, max: 1e6 }),
-        nodes: fc.integer({ min: 20, max: 300 }),
-        zoneSize: fc.integer({ min: 8, max: 128 }),
-        atoms: fc.constantFrom(64, 128, 256),
-        rho: fc.double({ min: 0.2, max: 1.1, noNaN: true }),
-        loss: fc.constantFrom(0, 0.01, 0.2),
-        reserve: fc.boolean(),
-        squat: fc.constantFrom(0, 0.05),
+        ...smallCluster,
         batchMs: fc.constantFrom(0.1, 1, 2.5),
         deadlineMs: fc.constantFrom(3, 500),
         quietMs: fc.constantFrom(0.5, 150),
@@ -82,10 +76,8 @@ describe("the gateway once gives the replicas' result", () => {
       }),
       (p) => {
         const c = applySets(defaultConfig(), [
-          `sim.seed=${p.seed}`, `cluster.nodes=${p.nodes}`, `cluster.zoneSize=${p.zoneSize}`, `cluster.atomsPerNode=${p.atoms}`,
-          `workload.rho=${p.rho}`, `network.loss=${p.loss}`, `reservation.enabled=${p.reserve}`, `workload.squatterRatio=${p.squat}`,
-          `teg.batchMs=${p.batchMs}`, `task.deadlineMs=${p.deadlineMs}`, `regeneration.quietMs=${p.quietMs}`, `regeneration.enabled=${p.regen}`,
-          "sim.durationS=0.1", "sim.drainS=0.3", "sim.engine=core",
+          ...smallSets(p), `teg.batchMs=${p.batchMs}`, `task.deadlineMs=${p.deadlineMs}`, `regeneration.quietMs=${p.quietMs}`,
+          `regeneration.enabled=${p.regen}`, "sim.engine=core",
         ]);
         expect(outcome(run(c, p.P, true).result)).toBe(outcome(run(c, 1, false).result));
       },

@@ -8,6 +8,7 @@
 // line, and run on the model by auto.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { smallCluster, smallSets } from "./small-configs.js";
 import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import { runLaminar } from "../../src/run/laminar.js";
 import { join } from "node:path";
@@ -126,14 +127,7 @@ describe("the core's Zone engine gives the TypeScript model's result", () => {
   it("on random small configurations", () => {
     fc.assert(fc.property(
       fc.record({
-        seed: fc.integer({ min: 0, max: 1e6 }),
-        nodes: fc.integer({ min: 20, max: 300 }),
-        zoneSize: fc.integer({ min: 8, max: 128 }),
-        atoms: fc.constantFrom(64, 128, 256),
-        rho: fc.double({ min: 0.2, max: 1.1, noNaN: true }),
-        loss: fc.constantFrom(0, 0.01, 0.2),
-        reserve: fc.boolean(),
-        squat: fc.constantFrom(0, 0.05),
+        ...smallCluster,
         candidates: fc.integer({ min: 1, max: 16 }),
         windowMs: fc.constantFrom(0.05, 1, 3),
         batchMs: fc.constantFrom(0.1, 1),
@@ -143,9 +137,7 @@ describe("the core's Zone engine gives the TypeScript model's result", () => {
       }),
       (p) => {
         const sets = [
-          `sim.seed=${p.seed}`, `cluster.nodes=${p.nodes}`, `cluster.zoneSize=${p.zoneSize}`, `cluster.atomsPerNode=${p.atoms}`,
-          `workload.rho=${p.rho}`, `network.loss=${p.loss}`, `reservation.enabled=${p.reserve}`, `workload.squatterRatio=${p.squat}`,
-          `da.candidates=${p.candidates}`, `arbiter.windowMs=${p.windowMs}`, `teg.batchMs=${p.batchMs}`, "sim.durationS=0.1", "sim.drainS=0.3",
+          ...smallSets(p), `da.candidates=${p.candidates}`, `arbiter.windowMs=${p.windowMs}`, `teg.batchMs=${p.batchMs}`,
           ...(p.memory === "off" ? [] : ["memory.enabled=true", `airlock.enabled=${p.memory === "airlock"}`, `airlock.suspendMs=${p.suspendMs}`,
             "airlock.survivalMs=5", "airlock.statePullMs=1", `airlock.suspensionScope=${p.scope}`, "memory.burstRate=0.05"]),
         ];
