@@ -13,6 +13,8 @@
 // The log holds one window's records at a time (the gateway's window runs
 // before the Zones'), and the proxy's answers in message order.
 
+import { growTyped } from "../sim/slot-store.js";
+
 /** Record kinds: an event of the gateway's starts; a post; a DA emitted (to any Zone); the batch handed over. */
 export const OP_EVENT = 1, OP_POST = 2, OP_EMIT = 3, OP_FLUSH = 4;
 /** Words of each record: kind, then (time, kind, subject); (time, kind, subject); 13 of an emission; none. */
@@ -26,24 +28,24 @@ export class GatewayLog {
   nv = 0;
 
   private room(words: number): number {
-    if (this.n + words > this.ops.length) {
-      const grown = new Float64Array(Math.max(this.ops.length * 2, this.n + words));
-      grown.set(this.ops.subarray(0, this.n));
-      this.ops = grown;
-    }
+    if (this.n + words > this.ops.length) this.ops = growTyped(this.ops, Math.max(this.ops.length * 2, this.n + words));
     const at = this.n;
     this.n += words;
     return at;
   }
 
+  /** A record of (time, kind, subject): an event's start or a post. */
+  private triple(op: number, time: number, kind: number, subject: number): void {
+    const at = this.room(4), o = this.ops;
+    o[at] = op; o[at + 1] = time; o[at + 2] = kind; o[at + 3] = subject;
+  }
+
   event(time: number, kind: number, subject: number): void {
-    const at = this.room(4);
-    this.ops[at] = OP_EVENT; this.ops[at + 1] = time; this.ops[at + 2] = kind; this.ops[at + 3] = subject;
+    this.triple(OP_EVENT, time, kind, subject);
   }
 
   post(time: number, kind: number, subject: number): void {
-    const at = this.room(4);
-    this.ops[at] = OP_POST; this.ops[at + 1] = time; this.ops[at + 2] = kind; this.ops[at + 3] = subject;
+    this.triple(OP_POST, time, kind, subject);
   }
 
   emit(z: number, task: number, node: number, cls: number, m: number, emitted: number, arrival: number, ev: number, budget: number, service: number, key: number, flags: number, declaredGiB: number): void {
@@ -58,11 +60,7 @@ export class GatewayLog {
   }
 
   verdict(d: number, z: number, v: number): void {
-    if (this.nv + 3 > this.verdicts.length) {
-      const grown = new Float64Array(this.verdicts.length * 2);
-      grown.set(this.verdicts.subarray(0, this.nv));
-      this.verdicts = grown;
-    }
+    if (this.nv + 3 > this.verdicts.length) this.verdicts = growTyped(this.verdicts, this.verdicts.length * 2);
     const f = this.verdicts, at = this.nv;
     f[at] = d; f[at + 1] = z; f[at + 2] = v;
     this.nv += 3;

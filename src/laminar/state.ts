@@ -370,6 +370,12 @@ export class LaminarState {
     if (this.zoneEngine !== null && this.mem !== null) this.zoneEngine.taskState(t, this.tasks.home[t], this.tasks.awaiting[t]);
   }
 
+  /** Role "gateway": record its effects on the Zones in `log` (every post it makes, and what ingress and the proxy add). */
+  recordGateway(log: GatewayLog): void {
+    this.gatewayLog = log;
+    this.engine.onPost = (t, k, s) => log.post(t, k, s);
+  }
+
   /** The proxy's answer v (V_*) to DA d's pull request (d one of this instance's DAs). */
   setVerdict(d: number, v: number): void {
     if (this.zoneEngine !== null) this.zoneEngine.setVerdict(d, v);

@@ -51,8 +51,7 @@ export class PartitionSet implements SlicedModel {
       if (!gatewayOnceOk(config)) throw new RangeError("gateway once: needs the core's Zone engine, without the memory model and the invariant checker");
       const log = new GatewayLog();
       const gateway = new LaminarModel(cores[0], config, { index: 0, count: P, role: "gateway" });
-      gateway.gatewayLog = log;
-      gateway.engine.onPost = (t, k, s) => log.post(t, k, s);
+      gateway.recordGateway(log);
       this.zones = cores.slice(1).map((core, index) => {
         const m = new LaminarModel(core, config, { index, count: P, role: "zones" });
         m.logReader = new LogReader(log);

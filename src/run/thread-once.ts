@@ -65,8 +65,7 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
   const glog = new GatewayLog();
   if (index === 0) {
     gw = new LaminarModel(loadCore("auto"), config, { index: 0, count, role: "gateway" });
-    gw.gatewayLog = glog;
-    gw.engine.onPost = (t, k, s) => glog.post(t, k, s);
+    gw.recordGateway(glog);
   }
   const H = zones.deltaNs / 2, L = zones.deltaNs;
   /** Next half to run: the Zones', the gateway's (thread 0). */
