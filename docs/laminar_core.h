@@ -288,6 +288,12 @@ typedef struct laminar_mem_block {
   X(int32_t, enginePost, (laminar_ptr block, double delay, int32_t kind, int32_t subject))             \
   X(int32_t, enginePostBatch, (laminar_ptr block, laminar_ptr src, int32_t n))                         \
   X(int32_t, engineEmit, (laminar_ptr block, laminar_ptr src, int32_t n))                              \
+  X(int32_t, engineEmitAt, (laminar_ptr block, laminar_ptr src, int32_t n, double time, double seq0)) \
+  X(int32_t, enginePostAt, (laminar_ptr block, double time, double seq, int32_t kind, int32_t subject)) \
+  X(int32_t, engineLagMode, (laminar_ptr block, double step))                                          \
+  X(double, engineSeqAt, (laminar_ptr block, double time, double seq))                                 \
+  X(int32_t, engineHistoryTrim, (laminar_ptr block, double time))                                      \
+  X(int32_t, engineHistoryRecords, (laminar_ptr block))                                                \
   X(int32_t, engineSetVerdict, (laminar_ptr block, int32_t d, int32_t v))                             \
   X(int32_t, engineSetVerdicts, (laminar_ptr block, laminar_ptr src, int32_t n))                       \
   X(int32_t, engineTaskState, (laminar_ptr block, int32_t t, int32_t home, int32_t awaiting))           \
@@ -508,6 +514,18 @@ int32_t engineRun(laminar_ptr block, double until, double msgAt);
 int32_t enginePost(laminar_ptr block, double delay, int32_t kind, int32_t subject);
 /** n DA emissions (LAMINAR_ENGINE_EMIT_BYTES records at src), each addressing its launchpad a hop from now. */
 int32_t engineEmit(laminar_ptr block, laminar_ptr src, int32_t n);
+/** Lag mode: emissions as engineEmit's, addressing at absolute time with sequence numbers seq0, seq0 + 1, ... */
+int32_t engineEmitAt(laminar_ptr block, laminar_ptr src, int32_t n, double time, double seq0);
+/** Lag mode: schedule (kind, subject) at absolute time with sequence number seq (the engine's counter unmoved). */
+int32_t enginePostAt(laminar_ptr block, double time, double seq, int32_t kind, int32_t subject);
+/** Lag mode on: the engine's own sequence numbers in steps of step (a power of two), and a history of its counter. */
+int32_t engineLagMode(laminar_ptr block, double step);
+/** Lag mode: the sequence counter just before the point (time, seq) of the run (or a status code, as a double). */
+double engineSeqAt(laminar_ptr block, double time, double seq);
+/** Lag mode: drop the history before time. */
+int32_t engineHistoryTrim(laminar_ptr block, double time);
+/** Lag mode: records the history holds. */
+int32_t engineHistoryRecords(laminar_ptr block);
 /** The proxy's answer to DA d's pull request: 1 start, 2 duplicate, 3 late. */
 int32_t engineSetVerdict(laminar_ptr block, int32_t d, int32_t v);
 /** n answers at once: int32 pairs (DA, verdict) at src. */

@@ -21,7 +21,7 @@
 // last blocks, and a bit per non-empty bucket.
 import {
   EV_BYTES, F_FAR_SIZE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE, F_NOW, F_POOL_FREE, F_POOL_FRESH, F_Q_CUR, F_RUN_LEN, F_RUN_POS,
-  F_SEQ, F_WHEEL_N,
+  F_SEQ, F_SEQ_STEP, F_WHEEL_N,
 } from "./layout";
 import { copyWords, E, getf, geti, ptr, seti, setf } from "./state";
 
@@ -115,10 +115,15 @@ export function queueMove(p: usize, cap: i32): void {
 
 /** Schedule (kind, subject) at absolute time `time` (>= now); the caller has checked the room. */
 export function push(time: f64, kind: i32, subject: i32): void {
+  const seq = getf(F_SEQ);
+  setf(F_SEQ, seq + getf(F_SEQ_STEP));
+  pushSeq(time, seq, kind, subject);
+}
+
+/** Schedule (kind, subject) at `time` with sequence number `seq` (lag mode's replayed posts, history.ts); room checked. */
+export function pushSeq(time: f64, seq: f64, kind: i32, subject: i32): void {
   const base = ptr(F_HEAP), cap = geti(F_HEAP_CAP);
   seti(F_HEAP_SIZE, geti(F_HEAP_SIZE) + 1);
-  const seq = getf(F_SEQ);
-  setf(F_SEQ, seq + 1);
   const b = Math.floor(time * INV_W), cur = getf(F_Q_CUR);
   if (b <= cur) runInsert(base, cap, time, seq, kind, subject);
   else if (b < cur + <f64>S) wheelAppend(base, cap, <i32>(<i64>b & MASK), time, seq, kind, subject);
@@ -131,7 +136,7 @@ export function push(time: f64, kind: i32, subject: i32): void {
   push(load<f64>(E) + delay, kind, subject);
 }
 
-/** Into the run, after every event that comes before it (its seq is the largest). */
+/** Into the run, in (time, seq) order. */
 function runInsert(base: usize, cap: i32, time: f64, seq: f64, kind: i32, subject: i32): void {
   let pos = geti(F_RUN_POS), len = geti(F_RUN_LEN);
   if (len == cap) {
@@ -141,7 +146,12 @@ function runInsert(base: usize, cap: i32, time: f64, seq: f64, kind: i32, subjec
     seti(F_RUN_POS, 0);
   }
   let i = len;
-  while (i > pos && load<f64>(runAt(base, cap, i - 1)) > time) i--;
+  // after every event at an earlier time, or at the same time with a smaller seq (a lag-mode replayed post's seq may be smaller)
+  while (i > pos) {
+    const q = runAt(base, cap, i - 1), tq = load<f64>(q);
+    if (tq < time || (tq == time && load<f64>(q, 8) < seq)) break;
+    i--;
+  }
   shiftUp(base, cap, i, len);
   write(runAt(base, cap, i), time, seq, kind, subject);
   seti(F_RUN_LEN, len + 1);
@@ -211,8 +221,8 @@ function farPop(base: usize, cap: i32, dst: usize): void {
   if (i != n) copyRec(farAt(base, cap, i), last);
 }
 
-/** The run is empty and an event is pending: open the next bucket that has one (moving the heap's events in range first). */
-function advance(base: usize, cap: i32): void {
+/** The run is empty and an event is pending: the next bucket (absolute) that has one, perhaps the heap's first. */
+function nextBucket(base: usize, cap: i32): f64 {
   let cur = getf(F_Q_CUR);
   if (geti(F_WHEEL_N) == 0) {
     cur = Math.floor(load<f64>(farAt(base, cap, 0)) * INV_W);
@@ -237,6 +247,11 @@ function advance(base: usize, cap: i32): void {
     }
     cur = cur + 1 + <f64>((found - p) & MASK);
   }
+  return cur;
+}
+
+/** The run is empty and an event is pending: open bucket `cur` (nextBucket's; moving the heap's events in range first). */
+function advance(base: usize, cap: i32, cur: f64): void {
   setf(F_Q_CUR, cur);
   // the heap's events inside the new span go to their buckets
   const limit = cur + <f64>S, tmp = runAt(base, cap, 0);
@@ -287,10 +302,24 @@ export function runFrom(i: i32): usize {
 
 /** Time of the earliest event (Infinity when none); may open the next bucket. */
 export function topTime(): f64 {
+  return topTimeBefore(Infinity);
+}
+
+/**
+ * Time of the earliest event (Infinity when none), or, when the run is
+ * empty and the next bucket starts at `until` or later, that start (a time
+ * no event comes before): the bucket stays closed, so what the host posts
+ * before it still goes to its bucket instead of into the run.
+ */
+export function topTimeBefore(until: f64): f64 {
   if (geti(F_HEAP_SIZE) == 0) return Infinity;
   const base = ptr(F_HEAP);
   const cap = geti(F_HEAP_CAP);
-  if (geti(F_RUN_POS) == geti(F_RUN_LEN)) advance(base, cap);
+  if (geti(F_RUN_POS) == geti(F_RUN_LEN)) {
+    const next = nextBucket(base, cap);
+    if (next * W >= until) return next * W;
+    advance(base, cap, next);
+  }
   return load<f64>(runAt(base, cap, geti(F_RUN_POS)));
 }
 

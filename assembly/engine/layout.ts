@@ -37,6 +37,16 @@ export const F_PROBE = 86, F_ZIG = 87, F_ROW0 = 88, F_BATCH = 89, F_RUN_OUT = 90
   F_AGG_OFFSETS = 93, F_SIGMA = 94;
 /** The memory extension block (MX_BYTES; 0: the memory model is off): runtime memory, the kernel OOM rule, Airlock. */
 export const F_MEMX = 95;
+/**
+ * The lagged replay (history.ts): the step between the engine's own
+ * sequence numbers (1 unless engineLagMode set it), and the history of the
+ * sequence counter: a region of HIST_REC records, its capacity, its first
+ * live record, its records, the counter before the first, and the time
+ * before which it was trimmed.
+ */
+export const F_SEQ_STEP = 96, F_HIST = 97, F_HIST_CAP = 98, F_HIST_HEAD = 99, F_HIST_N = 152, F_HIST_BASE = 153, F_HIST_TRIM = 154;
+/** A history record (bytes): the event's time and sequence number (-1: the host's posts between events), the counter after it. */
+export const HIST_REC = 24;
 // counters (f64)
 export const F_PROBE_ACTIONS = 100, F_SCORE_OPS = 101, F_PACKETS_LOST = 102, F_BOUNCES = 103, F_ARBITRATIONS = 104,
   F_BITMAP_OPS = 105, F_ARB_LOSSES = 106, F_FALSE_OPTIMISM = 107, F_RESERVATIONS = 108, F_RES_EXPIRED = 109,
@@ -105,7 +115,7 @@ export const V_NONE: u8 = 0, V_START: u8 = 1, V_DUP: u8 = 2, V_LATE: u8 = 3;
 export const CLASS_F: u8 = 0, CLASS_SQUATTER: u8 = 2;
 // DA ends and failure causes (src/metrics/run-metrics.ts)
 // room the engine may ask for
-export const ROOM_HEAP = 1, ROOM_OUTBOX = 2, ROOM_RING = 3, ROOM_TASKS = 4;
+export const ROOM_HEAP = 1, ROOM_OUTBOX = 2, ROOM_RING = 3, ROOM_TASKS = 4, ROOM_HIST = 5;
 export const US: f64 = 1000;
 export const NS_PER_MS: f64 = 1e6;
 

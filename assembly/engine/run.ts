@@ -13,12 +13,13 @@ import {
   DA_SERVICE, DA_STATE, DA_TASK, DA_VERDICT, D_MOVING, EMIT_BYTES, EM_ARRIVAL, EM_BUDGET, EM_CLS, EM_EMITTED, EM_EV,
   EM_FLAGS, EM_KEY, EM_M, EM_NODE, EM_SERVICE, EM_TASK, EV_BYTES, F_DA_CAP, F_DA_LIVE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE,
   F_HOP, F_HOST_KIND, F_RUN_LEN, F_RUN_POS, F_TOUCH_BOUND, F_N0, F_N1, F_Z0, F_Z1, F_ATOMS, F_HOST_SUBJECT, F_NOW, F_OUT_CAP, F_OUT_N, F_PROCESSED, F_ROOM_NEED, F_ROOM_WHAT, K_ADDRESS,
-  K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING,
+  K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_HIST, ROOM_OUTBOX, ROOM_RING, F_SEQ,
   DX_DECLARED, DX_DONE_SEQ, DX_REC, DX_TIMER_SEQ, EMIT_MEM_BYTES, EM_DECLARED, FLAG_SECONDARY, K_AIRLOCK, K_MEM,
   MX_TASK_CAP, ROOM_TASKS, TT_AWAITING, TT_HOME, F_ZONES,
 } from "./layout";
 import { addf, da, dc, dx, enter, geti, getf, MX, offset, ptr, Q_HEAD, seti, setf, xi, zoneOf } from "./state";
-import { opened, pop, popKind, popSubject, push, runFrom, top, topTime } from "./events";
+import { opened, pop, popKind, popSubject, push, pushSeq, runFrom, top, topTimeBefore } from "./events";
+import { histNeed, histOn, histRecord } from "./history";
 import { address, complete, pulled } from "./agent";
 import { arbitrate } from "./arbitrate";
 import { wheelFire } from "./reserve";
@@ -68,6 +69,8 @@ function checkRoom(kind: i32, subject: i32, t: f64): i32 {
   if (size + 2 * live + 8 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, size + 2 * live + 8);
   const out = geti(F_OUT_N);
   if (out + live + 4 > geti(F_OUT_CAP)) return room(ROOM_OUTBOX, out + live + 4);
+  const hist = histNeed();
+  if (hist > 0) return room(ROOM_HIST, hist);
   let n = -1;
   if (kind == K_ARBITRATE || kind == K_WHEEL) n = subject;
   else if (kind == K_PULL || kind == K_COMPLETE || kind == K_AIRLOCK) n = load<i32>(da(subject) + DA_NODE);
@@ -134,7 +137,7 @@ export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
   clearFault();
   if (isNaN(until) || until < getf(F_NOW) || isNaN(msgAt)) return E_ARG;
   for (;;) {
-    const t = topTime();
+    const t = topTimeBefore(until);
     if (opened != seenOpened) {
       seenOpened = opened;
       readRunAhead();
@@ -160,6 +163,7 @@ export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
     }
     const rc = checkRoom(kind, subject, t);
     if (rc != 0) return rc;
+    const seq = load<f64>(h, 8), counter = getf(F_SEQ);
     pop();
     addf(F_PROCESSED, 1);
     switch (kind) {
@@ -175,6 +179,7 @@ export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
       case K_AIRLOCK: airlockTimer(subject); break;
     }
     if (faultCode != 0) return faultCode;
+    if (histOn() && getf(F_SEQ) != counter) histRecord(t, seq);
   }
   return RAN_TO; // not reached
 }
@@ -199,7 +204,24 @@ export function enginePost(block: usize, delay: f64, kind: i32, subject: i32): i
   const e = checkEvent(getf(F_NOW) + delay, kind, subject);
   if (e != 0 || !(delay >= 0)) return e != 0 ? e : E_ARG;
   if (geti(F_HEAP_SIZE) + 1 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + 1);
+  const hist = histNeed();
+  if (hist > 0) return room(ROOM_HIST, hist);
   push(getf(F_NOW) + delay, kind, subject);
+  if (histOn()) histRecord(getf(F_NOW), -1);
+  return 0;
+}
+
+/**
+ * Lag mode (history.ts): schedule (kind, subject) at absolute `time` (an
+ * integer >= the clock) with sequence number `seq` (from engineSeqAt),
+ * not the engine's next; its counter does not move. Codes as enginePost.
+ */
+export function enginePostAt(block: usize, time: f64, seq: f64, kind: i32, subject: i32): i32 {
+  if (!ready(block) || !histOn() || !isFinite(seq)) return E_ARG;
+  const e = checkEvent(time, kind, subject);
+  if (e != 0) return e;
+  if (geti(F_HEAP_SIZE) + 1 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + 1);
+  pushSeq(time, seq, kind, subject);
   return 0;
 }
 
@@ -219,10 +241,13 @@ export function enginePostBatch(block: usize, src: usize, n: i32): i32 {
     if (e != 0) return e;
   }
   if (geti(F_HEAP_SIZE) + n > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + n);
+  const hist = histNeed();
+  if (hist > 0) return room(ROOM_HIST, hist);
   for (let i = 0; i < n; i++) {
     const r = src + <usize>i * POST_BYTES;
     push(load<f64>(r), load<i32>(r, 8), load<i32>(r, 12));
   }
+  if (histOn() && n > 0) histRecord(getf(F_NOW), -1);
   return 0;
 }
 
@@ -234,6 +259,31 @@ export function enginePostBatch(block: usize, src: usize, n: i32): i32 {
  */
 export function engineEmit(block: usize, src: usize, n: i32): i32 {
   if (!ready(block)) return E_ARG;
+  const e = emitCheck(src, n);
+  if (e != 0) return e;
+  const hist = histNeed();
+  if (hist > 0) return room(ROOM_HIST, hist);
+  emitTake(src, n, getf(F_NOW) + getf(F_HOP), -1);
+  if (histOn() && n > 0) histRecord(getf(F_NOW), -1);
+  return 0;
+}
+
+/**
+ * Lag mode (history.ts): n emissions as engineEmit's, made at an earlier
+ * point of the run: each addresses its launchpad at absolute `time` (an
+ * integer >= the clock), with sequence numbers seq0, seq0 + 1, ... (from
+ * engineSeqAt); the engine's counter does not move. Codes as engineEmit.
+ */
+export function engineEmitAt(block: usize, src: usize, n: i32, time: f64, seq0: f64): i32 {
+  if (!ready(block) || !histOn() || !isFinite(seq0) || !(time >= getf(F_NOW)) || time != Math.floor(time) || time > 9007199254740991) return E_ARG;
+  const e = emitCheck(src, n);
+  if (e != 0) return e;
+  emitTake(src, n, time, seq0);
+  return 0;
+}
+
+/** engineEmit's checks of n records at src, and the room they need: 0, or a code (nothing taken). */
+function emitCheck(src: usize, n: i32): i32 {
   if (n < 0) return E_COUNT;
   const stride = <usize>(MX != 0 ? EMIT_MEM_BYTES : EMIT_BYTES);
   const e = checkBuf(src, <i64>n * stride, 1, 8); if (e != OK) return e;
@@ -253,7 +303,12 @@ export function engineEmit(block: usize, src: usize, n: i32): i32 {
   if (geti(F_DA_LIVE) + n > geti(F_DA_CAP)) return room(0, geti(F_DA_LIVE) + n);
   if (geti(F_HEAP_SIZE) + n > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + n);
   if (MX != 0 && maxTask >= xi(MX_TASK_CAP)) return room(ROOM_TASKS, maxTask + 1);
-  const hop = getf(F_HOP);
+  return 0;
+}
+
+/** Take n checked emissions: a DA each, addressing at `time` (seq0 < 0: the engine's next sequence numbers, else seq0 + i). */
+function emitTake(src: usize, n: i32, time: f64, seq0: f64): void {
+  const stride = <usize>(MX != 0 ? EMIT_MEM_BYTES : EMIT_BYTES);
   for (let i = 0; i < n; i++) {
     const e = src + <usize>i * stride, d = allocDa(), r = da(d);
     store<i32>(r + DA_TASK, load<i32>(e + EM_TASK));
@@ -278,9 +333,9 @@ export function engineEmit(block: usize, src: usize, n: i32): i32 {
       store<f64>(x + DX_TIMER_SEQ, -1);
       store<i32>(x + DX_REC, -1);
     }
-    push(getf(F_NOW) + hop, K_ADDRESS, d);
+    if (seq0 < 0) push(time, K_ADDRESS, d);
+    else pushSeq(time, seq0 + <f64>i, K_ADDRESS, d);
   }
-  return 0;
 }
 
 /** The proxy's answer (V_*) to DA d's pull request, read when its pull completes. */

@@ -35,7 +35,8 @@ import {
   MX_STATE_PULL, MX_SUSPEND, MX_SURVIVAL, MX_TASK_CAP, MX_TASKS, MX_TICK, MX_USAGE, MX_WAIT_COUNT, MX_WAIT_LIST, MX_WAITING,
   ROOM_TASKS, TT_ANCHOR, TT_AWAITING, TT_BYTES, TT_HOME,
 } from "./layout";
-import { F_NOW, F_SEQ } from "./layout";
+import { F_HIST, F_HIST_BASE, F_HIST_CAP, F_HIST_HEAD, F_HIST_N, F_HIST_TRIM, F_NOW, F_SEQ, F_SEQ_STEP, HIST_REC, ROOM_HIST } from "./layout";
+import { histMove } from "./history";
 import { push, queueBytes, queueInit, queueMove } from "./events";
 import { initSnapshot } from "./zone";
 
@@ -320,7 +321,8 @@ export function engineInit(block: usize, base: usize, bytes: f64): i32 {
   seti(F_Z0, z0); seti(F_Z1, z1);
   const n0 = load<i32>(offs + (<usize>z0 << 2)), n1 = load<i32>(offs + (<usize>z1 << 2));
   seti(F_N0, n0); seti(F_N1, n1);
-  setf(F_NOW, 0); setf(F_SEQ, 0);
+  setf(F_NOW, 0); setf(F_SEQ, 0); setf(F_SEQ_STEP, 1);
+  seti(F_HIST, 0); seti(F_HIST_CAP, 0); seti(F_HIST_HEAD, 0); seti(F_HIST_N, 0); setf(F_HIST_BASE, 0); setf(F_HIST_TRIM, -Infinity);
   for (let i = 100; i < 140; i++) setf(i, 0);
   seti(F_DA_LIVE, 0); seti(F_DA_FRESH, 0); seti(F_DA_FREE_TOP, 0); seti(F_ROOM_WHAT, -1);
   seti(F_TOUCH_BOUND, <i32>Math.floor(getf(F_BROADCAST) / getf(F_MIN_GAP)) + 2);
@@ -389,11 +391,12 @@ export function ready(block: usize): bool {
 export function engineRoomBytes(block: usize): f64 {
   if (!ready(block)) return <f64>E_ARG;
   const what = geti(F_ROOM_WHAT), need = geti(F_ROOM_NEED);
-  if (what < 0 || (what >= ROOM_RING && what != ROOM_TASKS && (((what - ROOM_RING) & 15) != 0 || ((what - ROOM_RING) >> 4) >= geti(F_ZONES)))) return <f64>E_ARG;
+  if (what < 0 || (what >= ROOM_RING && what != ROOM_TASKS && what != ROOM_HIST && (((what - ROOM_RING) & 15) != 0 || ((what - ROOM_RING) >> 4) >= geti(F_ZONES)))) return <f64>E_ARG;
   if (what == 0) return <f64>grownCap(geti(F_DA_CAP), need) * <f64>perDa() + 64;
   if (what == ROOM_TASKS) return MX != 0 ? <f64>grownCap(xi(MX_TASK_CAP), need) * TT_BYTES + 16 : <f64>E_ARG;
   if (what == ROOM_HEAP) return <f64>queueBytes(grownCap(geti(F_HEAP_CAP), need)) + 16;
   if (what == ROOM_OUTBOX) return <f64>grownCap(geti(F_OUT_CAP), need) * REC * 8 + 16;
+  if (what == ROOM_HIST) return <f64>grownCap(geti(F_HIST_N) - geti(F_HIST_HEAD), need) * HIST_REC + 16;
   const z = (what - ROOM_RING) >> 4, d = ptr(F_RINGS) + <usize>z * RING_DESC;
   return <f64>grownCap(load<i32>(d, 4), load<i32>(d, 12) + need) * <f64>(geti(F_RING_REC) * 4) + 16;
 }
@@ -440,6 +443,8 @@ export function engineGrow(block: usize, base: usize, bytes: f64): i32 {
     memory.copy(p, ptr(F_OUTBOX), <usize>geti(F_OUT_N) * REC * 8);
     seti(F_OUTBOX, <i32>p);
     seti(F_OUT_CAP, cap);
+  } else if (what == ROOM_HIST) {
+    histMove(p, grownCap(geti(F_HIST_N) - geti(F_HIST_HEAD), want));
   } else if (what >= ROOM_RING && ((what - ROOM_RING) & 15) == 0 && ((what - ROOM_RING) >> 4) < geti(F_ZONES)) {
     // a Zone's report ring: its records in order, from the head
     const z = (what - ROOM_RING) >> 4, d = ptr(F_RINGS) + <usize>z * RING_DESC;

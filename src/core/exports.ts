@@ -70,6 +70,12 @@ export interface CoreExports {
   enginePost(block: number, delay: number, kind: number, subject: number): number;
   enginePostBatch(block: number, src: number, n: number): number;
   engineEmit(block: number, src: number, n: number): number;
+  engineEmitAt(block: number, src: number, n: number, time: number, seq0: number): number;
+  enginePostAt(block: number, time: number, seq: number, kind: number, subject: number): number;
+  engineLagMode(block: number, step: number): number;
+  engineSeqAt(block: number, time: number, seq: number): number;
+  engineHistoryTrim(block: number, time: number): number;
+  engineHistoryRecords(block: number): number;
   engineSetVerdict(block: number, d: number, v: number): number;
   engineSetVerdicts(block: number, src: number, n: number): number;
   engineTaskState(block: number, t: number, home: number, awaiting: number): number;

@@ -3,15 +3,14 @@
 // records what it does to the Zones: each event it posts (its own next
 // batches, sweeps, timers, series samples), each DA it emits, with the
 // batch's hand-over, and each answer of the proxy. The partitions that hold
-// the Zones run no gateway side of their own: when one of the gateway's
-// events comes up in their queue, they replay its record. Every partition
-// holds the gateway's events in the same (time, sequence) order as the
-// gateway's own queue, since only the gateway's events schedule them, so the
-// records are read in the order they were written; each starts with the
-// event it belongs to, which the reader checks.
+// the Zones run no gateway side of their own: they replay its record behind
+// their own run (log-replay.ts). Only the gateway's events schedule
+// gateway events, so a partition knows each of them, in the gateway's own
+// (time, sequence) order, from the record of the event that posted it; each
+// event's records start with the event itself, which the replay checks.
 //
-// The log holds one window's records at a time (the gateway's window runs
-// before the Zones'), and the proxy's answers in message order.
+// The log holds one window's records at a time (one half window's on
+// threads), and the proxy's answers in message order.
 
 import { growTyped } from "../sim/slot-store.js";
 

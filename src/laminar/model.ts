@@ -50,7 +50,7 @@ import { PullAndStart } from "./pull.js";
 import { HOST_MESSAGE, RAN_TO } from "../core/engine-layout.js";
 import { T_STARTED } from "./store.js";
 import type { ZoneEngine } from "./zone-engine.js";
-import { OP_EMIT, OP_EVENT, OP_FLUSH, OP_POST, opWords, type LogReader } from "./gateway-log.js";
+import { LAG_STEP, LogReplay } from "./log-replay.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 import {
   K_TEG, K_ADDRESS, K_ARBITRATE, K_PULL, K_COMPLETE, K_REGEN_SWEEP, K_DEADLINE_SWEEP, K_REGEN, K_DEADLINE, K_SNAPSHOT, K_BCAST, K_UPLOAD, K_WHEEL, K_SERIES, K_MEM, K_AIRLOCK, K_MSG, M_DA_END, M_RETIRE, M_PULL, M_REACTIVATE, M_CLOSED, M_UPLOAD, M_LAND_REQ, M_LAND_RESP, LaminarState, type Partition, zoneRange,
@@ -82,6 +82,9 @@ export class LaminarModel extends LaminarState {
   readonly landing = new SecondaryLanding(this, this.queues, this.reservations, this.runtime, this.airlock);
   readonly pull = new PullAndStart(this, this.queues, this.reservations, this.runtime, this.landing);
   readonly arbitration = new Arbitration(this, this.reports, this.queues, this.addressing, this.reservations);
+
+  /** Role "zones": the replay of the gateway's log (start). */
+  private replayer: LogReplay | null = null;
 
   constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
     super(core, c, partition);
@@ -116,10 +119,10 @@ export class LaminarModel extends LaminarState {
       });
       for (let z = 0; z < this.cluster.zones; z++) this.teg.receive(z, ...ze.initialAggregate(z), 0);
     }
-    const rd = this.logReader;
-    if (rd !== null) {
-      // the gateway's first events, as its run (started first) posted them
-      rd.pos = this.replayPosts(rd.log.ops, rd.pos, rd.log.n);
+    if (this.logReader !== null) {
+      // the gateway runs elsewhere: its log is replayed behind this partition's run (replayLog), its first posts too
+      this.zoneEngine!.lagMode(LAG_STEP);
+      this.replayer = new LogReplay(this, K_SERIES);
       return;
     }
     this.ingress.requestBatchFor(this.nextArrival());
@@ -267,11 +270,8 @@ export class LaminarModel extends LaminarState {
       const at = h++ * REC, a = f[at + F_A], b = f[at + F_B];
       if (!forGateway(f, at)) continue; // an event here (a buffer exchangeAlone took whole)
       this.msgsPending--;
-      if (rd !== null) {
-        // the gateway runs elsewhere: only its answers to this partition's pull requests came in (accept)
-        this.replayVerdict(rd, b, f[at + F_C]);
-        continue;
-      }
+      // the gateway runs elsewhere: only this partition's pull requests came in (accept), answered in its log (replayLog)
+      if (rd !== null) continue;
       switch (f[at + F_KIND]) {
         case M_DA_END: this.taskTable.taskLost(a, b); break;
         case M_RETIRE: this.taskTable.taskRetired(a, b); break;
@@ -326,46 +326,23 @@ export class LaminarModel extends LaminarState {
     if (this.logReader === null) this.ingress.flushArrivals(this.engine.now - 1);
   }
 
-  /** Role "zones": gateway event (kind, s) comes up; do what the gateway's run recorded for it. */
-  private replay(kind: number, s: number): void {
-    const rd = this.logReader!, o = rd.log.ops, at = rd.pos, now = this.engine.now;
-    if (at >= rd.log.n || o[at] !== OP_EVENT || o[at + 1] !== now || o[at + 2] !== kind || o[at + 3] !== s) {
-      throw new Error(`gateway log out of step: event (${kind}, ${s}) at ${now} ns here, ${at >= rd.log.n ? "nothing" : `(${o[at + 2]}, ${o[at + 3]}) at ${o[at + 1]} ns`} recorded`);
-    }
-    rd.pos = this.replayPosts(o, at + 4, rd.log.n);
+  /**
+   * Role "zones": replay the gateway's log of its events before `until`
+   * (log-replay.ts), after this partition has run past them: what they
+   * posted for its Zones takes its place in its queue, its pull requests
+   * get their answers.
+   */
+  replayLog(until: number): void {
+    const rd = this.logReader!;
+    this.replayer!.replay(rd.log, until);
+    rd.pos = rd.log.n;
+    rd.vpos = rd.log.nv;
   }
 
-  /** Replay the records from `at` up to the next event's (or `end`): posts, this partition's DAs, the batches' hand-overs. */
-  private replayPosts(o: Float64Array<ArrayBufferLike>, at: number, end: number): number {
-    const ze = this.zoneEngine!;
-    while (at < end && o[at] !== OP_EVENT) {
-      const op = o[at];
-      if (op === OP_POST) this.engine.post(o[at + 1] - this.engine.now, o[at + 2], o[at + 3]);
-      else if (op === OP_EMIT) {
-        if (this.ownsZone(o[at + 1])) ze.emit(o[at + 2], o[at + 3], o[at + 4], o[at + 5], o[at + 6], o[at + 7], o[at + 8], o[at + 9], o[at + 10], o[at + 11], o[at + 12], o[at + 13]);
-      } else if (op === OP_FLUSH) ze.flushEmits();
-      else throw new Error(`gateway log: record kind ${op}`);
-      at += opWords(o, at);
-    }
-    return at;
-  }
-
-  /** Role "zones": the proxy's answer to DA d's pull request (Zone z), as the gateway's run recorded it. */
-  private replayVerdict(rd: LogReader, d: number, z: number): void {
-    const v = rd.log.verdicts, nv = rd.log.nv;
-    let at = rd.vpos;
-    while (at < nv && !this.ownsZone(v[at + 1])) at += 3; // answers to other partitions' requests
-    if (at >= nv || v[at] !== d || v[at + 1] !== z) throw new Error(`gateway log: no answer recorded for DA ${d}'s pull request from Zone ${z}`);
-    rd.vpos = at + 3;
-    this.setVerdict(d, v[at + 2]);
-  }
-
-  /** Role "zones": whether every record of the log, and every answer to a pull request from a Zone here, has been replayed. */
+  /** Role "zones": whether every record of the log has been replayed. */
   replayedAll(): boolean {
-    const rd = this.logReader!, v = rd.log.verdicts;
-    if (rd.pos !== rd.log.n) return false;
-    for (let at = rd.vpos; at < rd.log.nv; at += 3) if (this.ownsZone(v[at + 1])) return false;
-    return true;
+    const rd = this.logReader!;
+    return rd.pos === rd.log.n && rd.vpos === rd.log.nv;
   }
 
   /** Whether task t has started (the gateway side's word a refused secondary probe ends by). */
@@ -375,8 +352,9 @@ export class LaminarModel extends LaminarState {
     if (this.nextMsgAt <= this.engine.now) this.drain(this.engine.now);
     if (this.gatewayLog !== null) this.gatewayLog.event(this.engine.now, kind, s);
     else if (this.logReader !== null && GATEWAY_KINDS[kind] === 1) {
-      if (kind === K_SERIES) this.seriesZones();
-      return this.replay(kind, s);
+      // of the gateway's events, only the series samples come up here (posted by the log's replay)
+      if (kind !== K_SERIES) throw new Error(`laminar: the gateway's event kind ${kind} in a Zone partition's queue`);
+      return this.seriesZones();
     }
     switch (kind) {
       case K_TEG: this.ingress.gatewayBatch(); break;
@@ -426,7 +404,7 @@ export function exchange(models: LaminarModel[]): void {
   for (const m of models) m.outboxDelivered();
 }
 
-/** The gateway side's event kinds (1): a partition of role "zones" replays them (gateway-log.ts). */
+/** The gateway side's event kinds (1): a partition of role "zones" has only the series samples among them (log-replay.ts). */
 const GATEWAY_KINDS = new Uint8Array(32);
 for (const k of [K_TEG, K_REGEN_SWEEP, K_DEADLINE_SWEEP, K_REGEN, K_DEADLINE, K_SERIES]) GATEWAY_KINDS[k] = 1;
 

@@ -82,6 +82,9 @@ export class ZoneEngine {
   static initialCapacity = 1 << 14;
   /** Set by init(): the engine's tables exist. */
   private ready = false;
+  /** Lag mode (lagMode): the host posts only between runs that ended at their `until`, where the history records them. */
+  private lag = false;
+  private stoppedAtEvent = false;
   readonly block: number;
   readonly queue: CoreQueue;
   private readonly k: CoreExports;
@@ -249,6 +252,7 @@ export class ZoneEngine {
    */
   post(delay: number, kind: number, subject: number): void {
     if (!this.ready) throw new Error("zone engine: an event posted before the engine was laid out (the model's start())");
+    if (this.lag && this.stoppedAtEvent) throw new Error("zone engine: in lag mode the host posts only at the end of a run (its history places them before the events at that time)");
     if (this.postN === this.postCap) this.postAt = this.grown(this.postAt, (this.postCap *= 2), POST_BYTES, this.postN);
     this.views();
     const b = this.postAt + this.postN++ * POST_BYTES;
@@ -297,6 +301,45 @@ export class ZoneEngine {
     this.emitN = 0;
   }
 
+  /**
+   * Lag mode (a Zone partition that replays the gateway's log after running
+   * past it; assembly/engine/history.ts): the engine's own sequence numbers
+   * in steps of `step`, and a history of its counter, so that what the
+   * gateway posted can take its place afterwards (seqAt, postSeq, emitSeq).
+   */
+  lagMode(step: number): void {
+    this.flushPosts();
+    this.check(this.k.engineLagMode(this.block, step), "engineLagMode");
+    this.lag = true;
+  }
+
+  /** Lag mode: the engine's sequence counter just before the point (time, seq) of the run. */
+  seqAt(time: number, seq: number): number {
+    this.flushPosts(); // the host's posts so far are part of the history
+    const v = this.k.engineSeqAt(this.block, time, seq);
+    if (v < 0) throw new Error(`zone engine: no history at ${time} ns (status ${v}): the gateway's log replayed behind what the engine kept`);
+    return v;
+  }
+
+  /** Lag mode: the history before `time` is no longer asked for. */
+  trimHistory(time: number): void {
+    this.check(this.k.engineHistoryTrim(this.block, time), "engineHistoryTrim");
+  }
+
+  /** Lag mode: post (kind, subject) at absolute `time` with sequence number `seq`. */
+  postSeq(time: number, seq: number, kind: number, subject: number): void {
+    this.flushPosts();
+    this.withRoom("enginePostAt", () => this.k.enginePostAt(this.block, time, seq, kind, subject));
+  }
+
+  /** Lag mode: hand over the staged emissions, each addressing its launchpad at `time`, with sequence numbers seq0, seq0 + 1, ... */
+  emitSeq(time: number, seq0: number): void {
+    if (this.emitN === 0) return;
+    this.flushPosts();
+    this.withRoom("engineEmitAt", () => this.k.engineEmitAt(this.block, this.emitAt, this.emitN, time, seq0));
+    this.emitN = 0;
+  }
+
   /** The proxy's answer v to DA d's pull request (handed over before the next run call). */
   setVerdict(d: number, v: number): void {
     if (this.verdictN === this.verdictCap) this.verdictAt = this.grown(this.verdictAt, (this.verdictCap *= 2), 8, this.verdictN);
@@ -312,6 +355,7 @@ export class ZoneEngine {
     this.flushVerdicts();
     for (;;) {
       const r = this.k.engineRun(this.block, until, msgAt);
+      this.stoppedAtEvent = r === HOST_EVENT || r === HOST_MESSAGE;
       if (r === RAN_TO || r === HOST_EVENT || r === HOST_MESSAGE) return r;
       if (r === Status.E_FULL) { this.makeRoom(); continue; }
       throw new Error(`zone engine: an internal inconsistency stopped the run at ${this.getf(EF.NOW)} ns (code ${r}); the TypeScript model (sim.engine=ts) runs the same configuration`);

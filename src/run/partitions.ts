@@ -15,16 +15,22 @@ import { exchange, LaminarModel } from "../laminar/model.js";
 import { reportOf, type PartReport } from "../laminar/result.js";
 import { GatewayLog, LogReader } from "../laminar/gateway-log.js";
 import { usesEngine } from "../laminar/zone-engine.js";
+import { timingsOf } from "../laminar/timings.js";
+import { NS_PER_MS } from "../sim/time.js";
 
 /**
  * Whether the gateway side can run once for all partitions (docs/parallel.md,
  * "The gateway once"): the Zones on the core's engine, which takes each DA
  * whole in its emission, without the memory model (Airlock's task states
  * and reactivations travel between the gateway and the Zones by other
- * ways) and without the invariant checker (which reads both sides at once).
+ * ways), without the invariant checker (which reads both sides at once),
+ * and with series samples no closer than a message delay.
  */
 export function gatewayOnceOk(c: Config): boolean {
-  return usesEngine(c) && !c.memory.enabled && !c.sim.checkInvariants;
+  // a Zone partition replays the gateway's log a message delay behind its own run: the next series sample, which the
+  // gateway posts a sampling period ahead, must still lie ahead of it (docs/parallel.md)
+  const seriesNs = Math.max(1, Math.round(c.sim.seriesIntervalMs * NS_PER_MS));
+  return usesEngine(c) && !c.memory.enabled && !c.sim.checkInvariants && seriesNs >= timingsOf(c).deltaNs;
 }
 
 export class PartitionSet implements SlicedModel {
@@ -70,8 +76,9 @@ export class PartitionSet implements SlicedModel {
 
   runUntil(until: number): void {
     this.now = runWindows(this.now, until, this.L, (t) => {
-      // the gateway's run (models[0]) goes first: its window's log is what the Zone partitions replay
+      // the gateway's run (models[0]) goes first; the Zone partitions replay its window's log after running the window
       for (const m of this.models) m.runTo(t);
+      for (const m of this.zones) m.replayLog(t);
       this.log?.endWindow(this.zones);
     }, () => exchange(this.models));
   }

@@ -1,18 +1,19 @@
 // One thread of a threaded run with the gateway side once (threads.ts,
 // docs/parallel.md "The gateway once"): every thread runs a partition of the
-// Zones that replays the gateway's log; thread 0 also runs the gateway side
-// itself.
+// Zones that replays the gateway's log behind its own run (log-replay.ts);
+// thread 0 also runs the gateway side itself.
 //
 // Time goes in half windows (H = deltaNs / 2; half k is [kH, (k+1)H)). A
 // message is delivered two halves after it is sent. Without the memory
 // model, the only messages a Zone partition takes in are its own pull
 // requests (the proxy's answers come in the gateway's log), so the Zone
 // partitions never wait for each other: they are a pipeline around the
-// gateway. Zone partition p runs half k once the gateway's log of half k is
-// published, then publishes what it sent in half k; the gateway runs half
-// j once every Zone partition has published half j - 2 (what is delivered
-// in half j). Thread 0 runs the gateway's halves as soon as they may run and
-// its Zones' halves in between, so the gateway's bursts (a batch each
+// gateway. Zone partition p replays the gateway's log of half k - 2, runs
+// half k, then publishes what it sent in half k; the gateway runs half j
+// once every Zone partition has published half j - 2 (what is delivered in
+// half j). Each may lead the other by two halves, so four sets of the log
+// are in flight. Thread 0 runs the gateway's halves as soon as they may run
+// and its Zones' halves in between, so the gateway's bursts (a batch each
 // millisecond) overlap the Zones' work instead of stalling it. A Zone
 // partition takes its pull requests in at the usual (full) window ends, so
 // every event is scheduled at the same point as in the one-thread run: the
@@ -26,16 +27,17 @@ import { LaminarModel } from "../laminar/model.js";
 import { reportOf } from "../laminar/result.js";
 import { GatewayLog, LogReader } from "../laminar/gateway-log.js";
 import { ThreadSync } from "./thread-sync.js";
-import { BOX_BYTES, BOX_RECORDS, PIPE_GATEWAY, PIPE_ZONES, logLayout, type ParallelTask, type PartitionResult } from "./threads.js";
+import { BOX_BYTES, BOX_RECORDS, LOG_SETS, PIPE_GATEWAY, PIPE_ZONES, logLayout, type ParallelTask, type PartitionResult } from "./threads.js";
 
 /**
  * The gateway side's share of a run's work: thread 0 runs it besides its
  * Zones, so it gets that much less of the Zones ((1 / W - g) / (1 - g) of the
  * nodes; none from five threads up). Measured at 32,000 nodes (rho 0.8, the
- * paper's network, 0.3 s simulated, one thread, the gateway once): 1.7 of
- * 6.2 s; and 0.27 gave the shortest two-thread runs of 0.2, 0.27 and 0.35.
+ * paper's network, 0.3 s simulated, one thread, the gateway once): about a
+ * fifth to a quarter of the time; on two threads, with the Zones replaying
+ * the log behind, 0.22 beat 0.27 and 0.17 (docs/parallel.md).
  */
-export const GATEWAY_SHARE = 0.27;
+export const GATEWAY_SHARE = 0.22;
 
 /** The share of the nodes for partition 0 of W, whose thread also runs the gateway. */
 export function firstShare(W: number): number {
@@ -50,9 +52,9 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
   // each Zone partition's messages of a half, in four sets by turns (the gateway reads a half's two halves later)
   const counts = [0, 1, 2, 3].map((k) => Array.from({ length: count }, (_, w) => new Int32Array(task.boxes, (k * count + w) * BOX_BYTES, 1)));
   const regions = [0, 1, 2, 3].map((k) => Array.from({ length: count }, (_, w) => new Float64Array(task.boxes, (k * count + w) * BOX_BYTES + 8, BOX_RECORDS * REC)));
-  // two sets of the gateway's log: the half being replayed and the next
+  // four sets of the gateway's log: from the half the slowest Zone partition replays to the one the gateway writes
   const lay = logLayout(config);
-  const logSets = [0, 1].map((k) => ({
+  const logSets = Array.from({ length: LOG_SETS }, (_, k) => ({
     head: new Float64Array(task.log!, k * lay.bytes, 2),
     ops: new Float64Array(task.log!, k * lay.bytes + 16, lay.ops),
     verdicts: new Float64Array(task.log!, k * lay.bytes + 16 + lay.ops * 8, lay.verdicts),
@@ -93,7 +95,7 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
       mergeRuns(regions[k], counts[k].map((c) => c[0]), (f, at) => gw!.accept(f, at));
     }
     gw!.runTo((j + 1) * H);
-    const s = logSets[j % 2];
+    const s = logSets[j % LOG_SETS];
     if (glog.n > lay.ops || glog.nv > lay.verdicts) {
       throw new Error(`the gateway's log of ${H / 1e3} us holds ${glog.n} words and ${glog.nv / 3} answers, more than the ${lay.ops} and ${lay.verdicts / 3} its shared region holds`);
     }
@@ -108,18 +110,21 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
     gatewayMs += performance.now() - g0;
   };
 
-  /** The Zones' half k (the gateway's log of it published): replay, run, publish what they sent. */
+  /** The Zones' half k (the gateway's log of half k - 2 published): replay that log, run, publish what they sent. */
   const zonesHalf = (k: number): void => {
-    const s = logSets[k % 2];
-    shared.ops = s.ops;
-    shared.n = s.head[0];
-    shared.verdicts = s.verdicts;
-    shared.nv = s.head[1];
-    zones.logReader!.pos = 0;
-    zones.logReader!.vpos = 0;
-    if (k === 0) zones.start(); // replays the gateway's first posts, which open its log
+    if (k === 0) zones.start();
+    if (k >= 2) {
+      const s = logSets[(k - 2) % LOG_SETS];
+      shared.ops = s.ops;
+      shared.n = s.head[0];
+      shared.verdicts = s.verdicts;
+      shared.nv = s.head[1];
+      zones.logReader!.pos = 0;
+      zones.logReader!.vpos = 0;
+      zones.replayLog((k - 1) * H);
+      if (!zones.replayedAll()) throw new Error(`gateway log: ${sync.name} left records unread`);
+    }
     zones.runTo((k + 1) * H);
-    if (!zones.replayedAll()) throw new Error(`gateway log: ${sync.name} left records unread`);
     const simNow = (k + 1) * H;
     sync.simNow = simNow;
     const box = zones.outbox, r = k % 4;
@@ -149,9 +154,9 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
       const end = until / H; // on the grid (threadsTakeGatewayOnce)
       while (zNext < end || (gw !== null && gNext < end)) {
         if (gw !== null && gNext < end && zonesDone() >= gNext - 1) gatewayHalf(gNext++);
-        else if (zNext < end && Atomics.load(pipe, PIPE_GATEWAY) > zNext) zonesHalf(zNext++);
+        else if (zNext < end && Atomics.load(pipe, PIPE_GATEWAY) >= zNext - 1) zonesHalf(zNext++);
         else if (gw !== null && gNext < end) pause(PIPE_ZONES + slowest(), gNext - 2);
-        else pause(PIPE_GATEWAY, zNext);
+        else pause(PIPE_GATEWAY, zNext - 2);
       }
     },
     quiescent: () => sync.quiescent(zones.zonesIdle() && zones.pendingMessages === 0, gw !== null ? gw.gatewayIdle() && gw.pendingMessages === 0 : null),

@@ -48,7 +48,7 @@ export interface ParallelTask {
   boxes: SharedArrayBuffer;
   /** Fault injection for tests: partition `index` throws (an invariant violation, or its thread exits) once it has simulated `ns`. */
   fault?: { index: number; ns: number; exit?: boolean; invariant?: boolean };
-  /** With the gateway once (thread-once.ts): two sets of its log (logLayout), and the pipe's counters (PIPE_*). */
+  /** With the gateway once (thread-once.ts): four sets of its log (logLayout), and the pipe's counters (PIPE_*). */
   log?: SharedArrayBuffer;
   pipe?: SharedArrayBuffer;
 }
@@ -87,6 +87,9 @@ export function gatewayOnceFits(config: Config, workers: number): boolean {
  * gateway batch and half a window bring on average (a run that exceeds it
  * stops with an error that says so).
  */
+/** Sets of the gateway's log in flight: a Zone partition replays half k - 2 while the gateway may write up to half k + 1. */
+export const LOG_SETS = 4;
+
 export function logLayout(config: Config): { ops: number; verdicts: number; bytes: number } {
   const t = timingsOf(config), perNs = workloadRates(config).lambda / 1e9;
   const ops = 14 * Math.ceil(4 * perNs * (t.batchNs + t.deltaNs) + 4096) + 8 * 4096;
@@ -101,7 +104,7 @@ export async function runLaminarParallel(config: Config, workers: number, opts: 
   const once = threadsTakeGatewayOnce(config, workers, opts.gatewayOnce);
   const control = new SharedArrayBuffer(4 * (C_PARTS + P_WORDS * workers + 1));
   const boxes = new SharedArrayBuffer((once ? 4 : 2) * workers * BOX_BYTES);
-  const log = once ? new SharedArrayBuffer(2 * logLayout(config).bytes) : undefined;
+  const log = once ? new SharedArrayBuffer(LOG_SETS * logLayout(config).bytes) : undefined;
   const pipe = once ? new SharedArrayBuffer(4 * (PIPE_ZONES + workers)) : undefined;
   const ctl = new Int32Array(control);
   const pool = new Piscina({

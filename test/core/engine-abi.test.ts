@@ -11,7 +11,7 @@ import { packageRoot } from "../../src/core/paths.js";
 import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import { loadCore } from "../../src/core/wasm.js";
 import { Status } from "../../src/core/status.js";
-import { EF, EM, EM_DECLARED, EMIT_BYTES, EMIT_MEM_BYTES, ENGINE_BLOCK_BYTES, MX } from "../../src/core/engine-layout.js";
+import { EF, EM, EM_DECLARED, EMIT_BYTES, EMIT_MEM_BYTES, ENGINE_BLOCK_BYTES, MX, RAN_TO } from "../../src/core/engine-layout.js";
 import { LaminarModel } from "../../src/laminar/model.js";
 
 /** A model on the engine, started: its block is laid out. */
@@ -97,6 +97,58 @@ describe("the Zone engine's exports", () => {
     p32[(pairs >> 2) + 2] = 1; p32[(pairs >> 2) + 3] = 7;
     expect(k.engineSetVerdicts(block, pairs, 2)).toBe(Status.E_ARG);
     expect(k.engineSetVerdicts(block, pairs, -1)).toBe(Status.E_COUNT);
+  });
+
+  it("lag mode: refused outside it and for bad steps; the counter's history answers any point it holds; a post at a point runs there", () => {
+    const { k, block, ze } = started();
+    // outside lag mode the lag exports refuse
+    expect(k.engineSeqAt(block, 0, 0)).toBe(Status.E_ARG);
+    expect(k.engineHistoryTrim(block, 0)).toBe(Status.E_ARG);
+    expect(k.engineHistoryRecords(block)).toBe(Status.E_ARG);
+    expect(k.enginePostAt(block, 1e6, 5, 25, 1)).toBe(Status.E_ARG);
+    expect(k.engineEmitAt(block, 0, 0, 1e6, 5)).toBe(Status.E_ARG);
+    for (const step of [0, 1, 3, 1000, 2 ** 31, NaN]) expect(k.engineLagMode(block, step)).toBe(Status.E_ARG);
+    const before = ze.getf(EF.SEQ);
+    expect(k.engineLagMode(block, 1024)).toBe(0);
+    expect(k.engineLagMode(block, 1024)).toBe(Status.E_ARG); // once
+    expect(ze.getf(EF.SEQ)).toBe((before + 1) * 1024); // past every number given so far
+    expect(k.engineSeqAt(block, 0, -0.5)).toBe((before + 1) * 1024);
+    // run a while: the history records the counter after each event that posted
+    while (ze.run(50e6, Infinity) !== RAN_TO); // the model's own host events are passed over (its Zone's snapshots run)
+    const now = ze.now, n = k.engineHistoryRecords(block);
+    expect(n).toBeGreaterThanOrEqual(5); // a snapshot each 10 ms posts its broadcast, upload and next snapshot
+    expect(k.engineSeqAt(block, now + 1, 0)).toBe(ze.getf(EF.SEQ));
+    let last = 0;
+    for (let t = 0; t <= now; t += 1e6) {
+      const v = k.engineSeqAt(block, t, 0);
+      expect(v % 1024).toBe(0);
+      expect(v).toBeGreaterThanOrEqual(last);
+      last = v;
+    }
+    // trimmed: earlier points are refused, later ones still answered
+    expect(k.engineHistoryTrim(block, 25e6)).toBe(0);
+    expect(k.engineHistoryRecords(block)).toBeLessThan(n);
+    expect(k.engineSeqAt(block, 25e6 - 1, 0)).toBe(Status.E_ARG);
+    expect(k.engineSeqAt(block, 25e6, 0)).toBeGreaterThan(0);
+    // explicit posts: not before the clock, a finite number
+    expect(k.enginePostAt(block, now - 1, 5, 25, 1)).toBe(Status.E_ARG);
+    expect(k.enginePostAt(block, now + 10, NaN, 25, 1)).toBe(Status.E_ARG);
+    expect(k.engineEmitAt(block, 0, 0, now - 1, 5)).toBe(Status.E_ARG);
+    // two of the engine's own posts at T, and one placed between them by its sequence number: it runs between them
+    const T = now + 5e5, a = ze.getf(EF.SEQ);
+    for (const subject of [1, 3]) {
+      let r: number;
+      while ((r = k.enginePost(block, T - now, 25, subject)) === Status.E_FULL) (ze as unknown as { makeRoom(): void }).makeRoom();
+      expect(r).toBe(0);
+    }
+    expect(k.enginePostAt(block, T, a + 1, 25, 2)).toBe(0);
+    const seen: number[] = [];
+    for (;;) {
+      const r = ze.run(T + 1, Infinity);
+      if (r === RAN_TO) break;
+      if (ze.hostKind === 25) seen.push(ze.hostSubject);
+    }
+    expect(seen).toEqual([1, 2, 3]);
   });
 
   it("a batch of emissions with one bad record is refused whole", () => {

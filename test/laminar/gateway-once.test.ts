@@ -86,8 +86,9 @@ describe("the gateway once gives the replicas' result", () => {
 });
 
 describe("the gateway once", () => {
-  it("is refused where it cannot run: the TypeScript Zones, the memory model, the invariant checker", () => {
-    for (const extra of [["sim.engine=ts"], ["sim.engine=auto", "memory.enabled=true"], ["sim.engine=auto", "sim.checkInvariants=true"]]) {
+  it("is refused where it cannot run: the TypeScript Zones, the memory model, the invariant checker, series samples closer than a message delay", () => {
+    const close = ["sim.engine=auto", "network.hopMs=4", "sim.seriesIntervalMs=1"]; // a delay of 2 ms, a sample each 1 ms
+    for (const extra of [["sim.engine=ts"], ["sim.engine=auto", "memory.enabled=true"], ["sim.engine=auto", "sim.checkInvariants=true"], close]) {
       const c = applySets(defaultConfig(), [...base.filter((s) => !s.startsWith("sim.engine")), ...extra]);
       expect(gatewayOnceOk(c)).toBe(false);
       expect(() => new PartitionSet(c, [loadCore("auto"), loadCore("auto")], true)).toThrow(/gateway once/);

@@ -1,0 +1,63 @@
+// Lag mode's exports (docs/abi.md, "Zone engine"; history.ts keeps the
+// history they read): on, the counter at a point of the run, the history
+// trimmed, its size.
+import { E_ARG, OK } from "../abi";
+import { ready } from "./setup";
+import { F_HIST_BASE, F_HIST_HEAD, F_HIST_N, F_HIST_TRIM, F_SEQ, F_SEQ_STEP } from "./layout";
+import { getf, geti, setf, seti } from "./state";
+import { histOn, recAt } from "./history";
+
+/**
+ * Lag mode: the engine's own sequence numbers from now on go in steps of
+ * `step` (a power of two from 2 to 2^30), each past every one given so far,
+ * and the engine keeps the history (its region comes by E_FULL, ROOM_HIST).
+ * Once per engine, before anything runs. E_ARG otherwise.
+ */
+export function engineLagMode(block: usize, step: f64): i32 {
+  if (!ready(block)) return E_ARG;
+  if (histOn() || !(step >= 2 && step <= 1073741824) || step != Math.floor(step) || (<i64>step & (<i64>step - 1)) != 0) return E_ARG;
+  setf(F_SEQ, (getf(F_SEQ) + 1) * step);
+  setf(F_SEQ_STEP, step);
+  setf(F_HIST_BASE, getf(F_SEQ));
+  setf(F_HIST_TRIM, -Infinity);
+  return OK;
+}
+
+/**
+ * The sequence counter at the point of the run just before (time, seq): the
+ * number the engine's next post there took (f64); a gateway's event there
+ * posts at counter - step + 1, + 2, ... E_ARG outside lag mode, or for a
+ * point the history no longer holds (before a trim).
+ */
+export function engineSeqAt(block: usize, time: f64, seq: f64): f64 {
+  if (!ready(block) || !histOn() || isNaN(time) || isNaN(seq)) return <f64>E_ARG;
+  if (time < getf(F_HIST_TRIM)) return <f64>E_ARG;
+  let lo = geti(F_HIST_HEAD), hi = geti(F_HIST_N);
+  // the last record before (time, seq): binary search over the records in run order
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1, r = recAt(mid), t = load<f64>(r);
+    if (t < time || (t == time && load<f64>(r, 8) < seq)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo == geti(F_HIST_HEAD) ? getf(F_HIST_BASE) : load<f64>(recAt(lo - 1), 16);
+}
+
+/** Drop the history's records before `time` (the host asks nothing before it again); E_ARG outside lag mode. */
+export function engineHistoryTrim(block: usize, time: f64): i32 {
+  if (!ready(block) || !histOn() || isNaN(time)) return E_ARG;
+  let h = geti(F_HIST_HEAD);
+  const n = geti(F_HIST_N);
+  if (time > getf(F_HIST_TRIM)) setf(F_HIST_TRIM, time);
+  while (h < n && load<f64>(recAt(h)) < time) {
+    setf(F_HIST_BASE, load<f64>(recAt(h), 16));
+    h++;
+  }
+  seti(F_HIST_HEAD, h);
+  return OK;
+}
+
+/** Records the history holds (for tests and the host's checks); E_ARG outside lag mode. */
+export function engineHistoryRecords(block: usize): i32 {
+  if (!ready(block) || !histOn()) return E_ARG;
+  return geti(F_HIST_N) - geti(F_HIST_HEAD);
+}

@@ -1,0 +1,167 @@
+// A Zone partition's replay of the gateway's log, behind its own run
+// (docs/parallel.md, "The gateway once": the Zones a window behind). The
+// gateway's events touch the Zones only through what they post a hop or
+// more later (DA emissions, the next series sample) and the proxy's
+// answers, which a pull reads at least a message delay after its request is
+// answered. So a Zone partition may run ahead of the log and replay it
+// afterwards, as long as each post takes the place it has in the one run:
+// just after the Zone events that ran before the gateway event that made it.
+// The Zone engine's lag mode (assembly/engine/history.ts) leaves room for
+// these between its own sequence numbers and tells, for any point of the run
+// it still remembers, which number came next there.
+//
+// The partition knows each gateway event's place because the gateway's own
+// posts made it: a small queue holds the gateway's pending events with their
+// sequence numbers in this engine's space, and each event in the log must be
+// the first of that queue (the log is checked as it is read).
+import { growTyped } from "../sim/slot-store.js";
+import { OP_EMIT, OP_EVENT, OP_FLUSH, OP_POST, opWords, type GatewayLog } from "./gateway-log.js";
+import type { ZoneEngine } from "./zone-engine.js";
+
+/** What the replay needs of its partition. */
+export interface ReplayHost {
+  readonly zoneEngine: ZoneEngine | null;
+  readonly hopNs: number;
+  ownsZone(z: number): boolean;
+  setVerdict(d: number, v: number): void;
+}
+
+/** The step between the Zone engine's own sequence numbers: room for this many of the gateway's posts at one point of the run. */
+export const LAG_STEP = 2 ** 20;
+
+export class LogReplay {
+  // the gateway's pending events (time, sequence number here, kind, subject): a binary heap on (time, seq)
+  private time = new Float64Array(256);
+  private seq = new Float64Array(256);
+  private kind = new Int32Array(256);
+  private subject = new Int32Array(256);
+  private size = 0;
+  /** The counter at the gateway event being replayed, and the gateway's posts there so far. */
+  private v = NaN;
+  private g = 0;
+  private started = false;
+
+  /** `seriesKind`: the gateway's event the Zones act on at its time (the series sample): it is posted on the engine too. */
+  constructor(private readonly host: ReplayHost, private readonly seriesKind: number) {}
+
+  /** Whether no gateway event is pending. */
+  get idle(): boolean {
+    return this.size === 0;
+  }
+
+  /**
+   * Replay a log (the gateway's records of events before `until`, all of
+   * them run here already): post what they posted, hand over this
+   * partition's DAs, set the answers to its pull requests; then the
+   * engine's history before `until` is no longer needed.
+   */
+  replay(log: GatewayLog, until: number): void {
+    const ze = this.host.zoneEngine!, o = log.ops, end = log.n;
+    let at = 0, own = 0, t = 0;
+    if (!this.started) {
+      // the gateway's first posts (its start, before any event): just after the Zones' own start
+      this.started = true;
+      this.at(ze.seqAt(0, -0.5));
+    }
+    while (at < end) {
+      const op = o[at];
+      if (op === OP_EVENT) {
+        t = o[at + 1];
+        this.event(t, o[at + 2], o[at + 3]);
+      } else if (op === OP_POST) {
+        const s = this.next();
+        if (o[at + 1] < t) throw new Error(`gateway log out of step: a post for ${o[at + 1]} ns from an event at ${t} ns`);
+        this.push(o[at + 1], s, o[at + 2], o[at + 3]);
+        if (o[at + 2] === this.seriesKind) ze.postSeq(o[at + 1], s, this.seriesKind, o[at + 3]);
+      } else if (op === OP_EMIT) {
+        if (this.host.ownsZone(o[at + 1])) {
+          ze.emit(o[at + 2], o[at + 3], o[at + 4], o[at + 5], o[at + 6], o[at + 7], o[at + 8], o[at + 9], o[at + 10], o[at + 11], o[at + 12], o[at + 13]);
+          own++;
+        }
+      } else if (op === OP_FLUSH) {
+        // the batch's DAs take the next numbers, in order, and address their launchpads a hop after the batch
+        if (own > 0) {
+          if (t + this.host.hopNs < ze.now) throw new Error(`gateway log out of step: DAs handed over at ${t} ns address their launchpads before ${ze.now} ns, where this partition is`);
+          ze.emitSeq(t + this.host.hopNs, this.v - LAG_STEP + this.g + 1);
+        }
+        this.g += own;
+        if (this.g >= LAG_STEP) throw new Error(`gateway log: more than ${LAG_STEP - 1} posts at one point of the run`);
+        own = 0;
+      } else throw new Error(`gateway log: record kind ${op}`);
+      at += opWords(o, at);
+    }
+    const v = log.verdicts;
+    for (let i = 0; i < log.nv; i += 3) if (this.host.ownsZone(v[i + 1])) this.host.setVerdict(v[i], v[i + 2]);
+    ze.trimHistory(until);
+  }
+
+  /** The gateway's event (time, kind, subject) comes next in the log: the first pending one, whose place gives its posts theirs. */
+  private event(time: number, kind: number, subject: number): void {
+    if (this.size === 0 || this.time[0] !== time || this.kind[0] !== kind || this.subject[0] !== subject) {
+      const here = this.size === 0 ? "nothing" : `(${this.kind[0]}, ${this.subject[0]}) at ${this.time[0]} ns`;
+      throw new Error(`gateway log out of step: event (${kind}, ${subject}) at ${time} ns recorded, ${here} pending here`);
+    }
+    const s = this.seq[0];
+    this.pop();
+    this.at(this.host.zoneEngine!.seqAt(time, s));
+  }
+
+  /** The engine's counter at the point being replayed: a new point starts the gateway's posts afresh. */
+  private at(v: number): void {
+    if (v !== this.v) {
+      this.v = v;
+      this.g = 0;
+    }
+  }
+
+  /** The sequence number of the gateway's next post at this point: between the engine's own before and after it. */
+  private next(): number {
+    if (++this.g >= LAG_STEP) throw new Error(`gateway log: more than ${LAG_STEP - 1} posts at one point of the run`);
+    return this.v - LAG_STEP + this.g;
+  }
+
+  private before(i: number, j: number): boolean {
+    return this.time[i] < this.time[j] || (this.time[i] === this.time[j] && this.seq[i] < this.seq[j]);
+  }
+
+  private swap(i: number, j: number): void {
+    const T = this.time, S = this.seq, K = this.kind, J = this.subject;
+    const t = T[i], s = S[i], k = K[i], u = J[i];
+    T[i] = T[j]; S[i] = S[j]; K[i] = K[j]; J[i] = J[j];
+    T[j] = t; S[j] = s; K[j] = k; J[j] = u;
+  }
+
+  private push(time: number, seq: number, kind: number, subject: number): void {
+    if (this.size === this.time.length) {
+      const n = this.size * 2;
+      this.time = growTyped(this.time, n);
+      this.seq = growTyped(this.seq, n);
+      this.kind = growTyped(this.kind, n);
+      this.subject = growTyped(this.subject, n);
+    }
+    let i = this.size++;
+    this.time[i] = time; this.seq[i] = seq; this.kind[i] = kind; this.subject[i] = subject;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.before(i, p)) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+
+  private pop(): void {
+    const n = --this.size;
+    if (n === 0) return;
+    this.time[0] = this.time[n]; this.seq[0] = this.seq[n]; this.kind[0] = this.kind[n]; this.subject[0] = this.subject[n];
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < n && this.before(l, m)) m = l;
+      if (r < n && this.before(r, m)) m = r;
+      if (m === i) break;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+}
