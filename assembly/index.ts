@@ -22,4 +22,4 @@ export { memRecordBytes, memTick } from "./memory";
 export { streamDraw } from "./streamdraw";
 export * from "./engine/run";
 export { engineBytes, engineInit, engineRoomBytes, engineGrow } from "./engine/setup";
-export { engineLagMode, engineSeqAt, engineHistoryTrim, engineHistoryRecords } from "./engine/lag";
+export { engineLagMode, engineSeqAt, engineHistoryTrim, engineHistoryRecords, engineSeqRebase } from "./engine/lag";

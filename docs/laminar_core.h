@@ -294,6 +294,7 @@ typedef struct laminar_mem_block {
   X(double, engineSeqAt, (laminar_ptr block, double time, double seq))                                 \
   X(int32_t, engineHistoryTrim, (laminar_ptr block, double time))                                      \
   X(int32_t, engineHistoryRecords, (laminar_ptr block))                                                \
+  X(int32_t, engineSeqRebase, (laminar_ptr block, double offset))                                      \
   X(int32_t, engineSetVerdict, (laminar_ptr block, int32_t d, int32_t v))                             \
   X(int32_t, engineSetVerdicts, (laminar_ptr block, laminar_ptr src, int32_t n))                       \
   X(int32_t, engineTaskState, (laminar_ptr block, int32_t t, int32_t home, int32_t awaiting))           \
@@ -526,6 +527,8 @@ double engineSeqAt(laminar_ptr block, double time, double seq);
 int32_t engineHistoryTrim(laminar_ptr block, double time);
 /** Lag mode: records the history holds. */
 int32_t engineHistoryRecords(laminar_ptr block);
+/** Lag mode: every sequence number the engine holds less offset (a multiple of the step), their order unchanged. */
+int32_t engineSeqRebase(laminar_ptr block, double offset);
 /** The proxy's answer to DA d's pull request: 1 start, 2 duplicate, 3 late. */
 int32_t engineSetVerdict(laminar_ptr block, int32_t d, int32_t v);
 /** n answers at once: int32 pairs (DA, verdict) at src. */

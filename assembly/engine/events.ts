@@ -292,6 +292,35 @@ function advance(base: usize, cap: i32, cur: f64): void {
   opened++;
 }
 
+/** Every pending event's sequence number less `offset` (lag mode's rebase, lag.ts): their order is unchanged. */
+export function queueRebase(offset: f64): void {
+  const base = ptr(F_HEAP), cap = geti(F_HEAP_CAP);
+  for (let i = geti(F_RUN_POS), n = geti(F_RUN_LEN); i < n; i++) {
+    const p = runAt(base, cap, i);
+    store<f64>(p, load<f64>(p, 8) - offset, 8);
+  }
+  for (let i = 0, n = geti(F_FAR_SIZE); i < n; i++) {
+    const p = farAt(base, cap, i);
+    store<f64>(p, load<f64>(p, 8) - offset, 8);
+  }
+  const bits = bitsAt(base, cap), bk = bucketsAt(base, cap);
+  for (let w = 0; w < (S >> 6); w++) {
+    let word = load<u64>(bits + (<usize>w << 3));
+    while (word != 0) {
+      const slot = (w << 6) + <i32>ctz(word);
+      word &= word - 1;
+      for (let r = load<i32>(bk + (<usize>slot << 3)); r >= 0;) {
+        const b = blockAt(base, r);
+        for (let e = 0, k = load<i32>(b, B_N); e < k; e++) {
+          const p = b + B_REC + <usize>e * EV_BYTES;
+          store<f64>(p, load<f64>(p, 8) - offset, 8);
+        }
+        r = load<i32>(b, B_NEXT);
+      }
+    }
+  }
+}
+
 /** Buckets opened so far (the run loop reads a new run's records ahead once per opening). */
 export let opened: i32 = 0;
 

@@ -36,7 +36,7 @@ export function histNeed(): i32 {
   return n + 1;
 }
 
-/** After an event at (time, seq) that posted, or the host's posts at `time` (seq -1): the counter now (room checked by histNeed). */
+/** After an event at (time, seq) that posted, or the host's posts at `time` (seq -Infinity: before the events at that time): the counter now (room checked by histNeed). */
 export function histRecord(time: f64, seq: f64): void {
   const n = geti(F_HIST_N), r = recAt(n);
   store<f64>(r, time);

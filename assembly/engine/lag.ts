@@ -4,7 +4,8 @@
 import { E_ARG, OK } from "../abi";
 import { ready } from "./setup";
 import { F_HIST_BASE, F_HIST_HEAD, F_HIST_N, F_HIST_TRIM, F_SEQ, F_SEQ_STEP } from "./layout";
-import { getf, geti, setf, seti } from "./state";
+import { getf, geti, MX, setf, seti } from "./state";
+import { queueRebase } from "./events";
 import { histOn, recAt } from "./history";
 
 /**
@@ -60,4 +61,27 @@ export function engineHistoryTrim(block: usize, time: f64): i32 {
 export function engineHistoryRecords(block: usize): i32 {
   if (!ready(block) || !histOn()) return E_ARG;
   return geti(F_HIST_N) - geti(F_HIST_HEAD);
+}
+
+/**
+ * Lag mode: every sequence number the engine holds (its pending events',
+ * its counter's and its history's) less `offset`, a multiple of the step
+ * from 0 to the counter: their order is unchanged, and a long run's numbers
+ * stay well inside the doubles' exact integers. E_ARG outside lag mode,
+ * with the memory model (its DAs hold sequence numbers too), or for a bad
+ * offset.
+ */
+export function engineSeqRebase(block: usize, offset: f64): i32 {
+  if (!ready(block) || !histOn() || MX != 0) return E_ARG;
+  const step = getf(F_SEQ_STEP);
+  if (!(offset >= 0 && offset <= getf(F_SEQ)) || Math.floor(offset / step) * step != offset) return E_ARG;
+  queueRebase(offset);
+  for (let i = geti(F_HIST_HEAD), n = geti(F_HIST_N); i < n; i++) {
+    const r = recAt(i);
+    store<f64>(r, load<f64>(r, 8) - offset, 8); // -Infinity (the host's posts) stays
+    store<f64>(r, load<f64>(r, 16) - offset, 16);
+  }
+  setf(F_HIST_BASE, getf(F_HIST_BASE) - offset);
+  setf(F_SEQ, getf(F_SEQ) - offset);
+  return OK;
 }

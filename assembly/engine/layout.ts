@@ -45,7 +45,7 @@ export const F_MEMX = 95;
  * before which it was trimmed.
  */
 export const F_SEQ_STEP = 96, F_HIST = 97, F_HIST_CAP = 98, F_HIST_HEAD = 99, F_HIST_N = 152, F_HIST_BASE = 153, F_HIST_TRIM = 154;
-/** A history record (bytes): the event's time and sequence number (-1: the host's posts between events), the counter after it. */
+/** A history record (bytes): the event's time and sequence number (-Infinity: the host's posts between events), the counter after it. */
 export const HIST_REC = 24;
 // counters (f64)
 export const F_PROBE_ACTIONS = 100, F_SCORE_OPS = 101, F_PACKETS_LOST = 102, F_BOUNCES = 103, F_ARBITRATIONS = 104,

@@ -207,7 +207,7 @@ export function enginePost(block: usize, delay: f64, kind: i32, subject: i32): i
   const hist = histNeed();
   if (hist > 0) return room(ROOM_HIST, hist);
   push(getf(F_NOW) + delay, kind, subject);
-  if (histOn()) histRecord(getf(F_NOW), -1);
+  if (histOn()) histRecord(getf(F_NOW), -Infinity);
   return 0;
 }
 
@@ -247,7 +247,7 @@ export function enginePostBatch(block: usize, src: usize, n: i32): i32 {
     const r = src + <usize>i * POST_BYTES;
     push(load<f64>(r), load<i32>(r, 8), load<i32>(r, 12));
   }
-  if (histOn() && n > 0) histRecord(getf(F_NOW), -1);
+  if (histOn() && n > 0) histRecord(getf(F_NOW), -Infinity);
   return 0;
 }
 
@@ -264,7 +264,7 @@ export function engineEmit(block: usize, src: usize, n: i32): i32 {
   const hist = histNeed();
   if (hist > 0) return room(ROOM_HIST, hist);
   emitTake(src, n, getf(F_NOW) + getf(F_HOP), -1);
-  if (histOn() && n > 0) histRecord(getf(F_NOW), -1);
+  if (histOn() && n > 0) histRecord(getf(F_NOW), -Infinity);
   return 0;
 }
 

@@ -76,6 +76,7 @@ export interface CoreExports {
   engineSeqAt(block: number, time: number, seq: number): number;
   engineHistoryTrim(block: number, time: number): number;
   engineHistoryRecords(block: number): number;
+  engineSeqRebase(block: number, offset: number): number;
   engineSetVerdict(block: number, d: number, v: number): number;
   engineSetVerdicts(block: number, src: number, n: number): number;
   engineTaskState(block: number, t: number, home: number, awaiting: number): number;

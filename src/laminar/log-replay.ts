@@ -17,6 +17,7 @@
 import { growTyped } from "../sim/slot-store.js";
 import { OP_EMIT, OP_EVENT, OP_FLUSH, OP_POST, opWords, type GatewayLog } from "./gateway-log.js";
 import type { ZoneEngine } from "./zone-engine.js";
+import { EF } from "../core/engine-layout.js";
 
 /** What the replay needs of its partition. */
 export interface ReplayHost {
@@ -57,11 +58,12 @@ export class LogReplay {
    */
   replay(log: GatewayLog, until: number): void {
     const ze = this.host.zoneEngine!, o = log.ops, end = log.n;
+    if (ze.getf(EF.SEQ) > LogReplay.rebaseAbove) this.rebase(ze);
     let at = 0, own = 0, t = 0;
     if (!this.started) {
       // the gateway's first posts (its start, before any event): just after the Zones' own start
       this.started = true;
-      this.at(ze.seqAt(0, -0.5));
+      this.at(ze.seqAt(0, -Infinity));
     }
     while (at < end) {
       const op = o[at];
@@ -93,6 +95,22 @@ export class LogReplay {
     const v = log.verdicts;
     for (let i = 0; i < log.nv; i += 3) if (this.host.ownsZone(v[i + 1])) this.host.setVerdict(v[i], v[i + 2]);
     ze.trimHistory(until);
+  }
+
+  /**
+   * The engine's counter past `rebaseAbove` (2^52 by default: some 4 billion
+   * posts at 2^20 apart): every sequence number here and in the engine less
+   * the same multiple of the step, back to half of it, so that they stay
+   * exact integers in a double (an event pending through three such
+   * rebases, some 13 billion posts, would not).
+   */
+  static rebaseAbove = 2 ** 52;
+
+  private rebase(ze: ZoneEngine): void {
+    const offset = Math.floor((ze.getf(EF.SEQ) - LogReplay.rebaseAbove / 2) / LAG_STEP) * LAG_STEP;
+    ze.rebase(offset);
+    for (let i = 0; i < this.size; i++) this.seq[i] -= offset;
+    this.v -= offset;
   }
 
   /** The gateway's event (time, kind, subject) comes next in the log: the first pending one, whose place gives its posts theirs. */

@@ -321,6 +321,12 @@ export class ZoneEngine {
     return v;
   }
 
+  /** Lag mode: every sequence number the engine holds less `offset` (a multiple of the step), their order unchanged. */
+  rebase(offset: number): void {
+    this.flushPosts();
+    this.check(this.k.engineSeqRebase(this.block, offset), "engineSeqRebase");
+  }
+
   /** Lag mode: the history before `time` is no longer asked for. */
   trimHistory(time: number): void {
     this.check(this.k.engineHistoryTrim(this.block, time), "engineHistoryTrim");

@@ -10,8 +10,8 @@ export interface RunOptions {
   onThreadTiming?: (timing: ThreadTiming[]) => void;
   /**
    * Threaded Laminar runs: the gateway side once, on thread 0 (true), or a
-   * replica in every thread (false); by default once from three threads up
-   * where the run allows it (threads.ts threadsTakeGatewayOnce). The result
+   * replica in every thread (false); by default once wherever the run
+   * allows it (threads.ts threadsTakeGatewayOnce). The result
    * is the same either way.
    */
   gatewayOnce?: boolean;

@@ -58,15 +58,15 @@ export const PIPE_GATEWAY = 0, PIPE_ZONES = 1;
 
 /**
  * Whether a threaded run takes the gateway once: as asked (RunOptions
- * gatewayOnce; asked where it cannot, an error), else where it fits from
- * three threads up. On two threads a replica in each is kept: measured on
- * this project's 2-core machine (docs/parallel.md), the gateway once used
- * less CPU time but took longer, its batches' bursts stalling the other thread.
+ * gatewayOnce; asked where it cannot, an error), else wherever it fits. On
+ * two threads it ran even with, or faster than, a replica in each, with
+ * less CPU time and memory, once the Zones replayed its log behind their
+ * own run (docs/parallel.md, measured on this project's 2-core machine).
  */
 export function threadsTakeGatewayOnce(config: Config, workers: number, asked?: boolean): boolean {
   const fits = gatewayOnceFits(config, workers);
   if (asked === true && !fits) throw new RangeError("the gateway once needs two threads or more, the core's Zone engine without the memory model and the invariant checker, and half windows on which the run's slices end");
-  return asked ?? (fits && workers >= 3);
+  return asked ?? fits;
 }
 
 /**

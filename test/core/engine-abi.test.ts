@@ -149,6 +149,24 @@ describe("the Zone engine's exports", () => {
       if (ze.hostKind === 25) seen.push(ze.hostSubject);
     }
     expect(seen).toEqual([1, 2, 3]);
+    // a rebase moves every number by the same multiple of the step: the order of what is pending stays
+    const counter = ze.getf(EF.SEQ);
+    for (const bad of [-1024, 1000, counter + 1024, NaN]) expect(k.engineSeqRebase(block, bad)).toBe(Status.E_ARG);
+    const U = ze.now + 5e5, b = ze.getf(EF.SEQ);
+    for (const subject of [4, 6]) expect(k.enginePost(block, U - ze.now, 25, subject)).toBe(0);
+    expect(k.enginePostAt(block, U, b + 1, 25, 5)).toBe(0);
+    const offset = Math.floor(counter / 1024 / 2) * 1024, pre = ze.getf(EF.SEQ), at = k.engineSeqAt(block, ze.now, 0);
+    expect(at).toBe(pre); // the host's two posts at the clock are in the history, before the events at that time
+    expect(k.engineSeqRebase(block, offset)).toBe(0);
+    expect(ze.getf(EF.SEQ)).toBe(pre - offset);
+    expect(k.engineSeqAt(block, ze.now, 0)).toBe(at - offset);
+    seen.length = 0;
+    for (;;) {
+      const r = ze.run(U + 1, Infinity);
+      if (r === RAN_TO) break;
+      if (ze.hostKind === 25) seen.push(ze.hostSubject);
+    }
+    expect(seen).toEqual([4, 5, 6]);
   });
 
   it("a batch of emissions with one bad record is refused whole", () => {
