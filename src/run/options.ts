@@ -20,7 +20,9 @@ export interface RunOptions {
 /**
  * Wall seconds of one partition's thread: building its model (setup),
  * simulating (busy, handling messages included) and waiting at the barriers
- * of window ends and idle checks (wait). zones: its first and last Zone.
+ * of window ends and idle checks (wait). zones: its first and last Zone
+ * (the last below the first: none, as on the thread that runs the gateway
+ * side once when its share of the nodes comes to no whole Zone).
  */
 export interface ThreadTiming {
   index: number;
