@@ -1,7 +1,8 @@
 // A Zone partition's replay of the gateway's log, behind its own run
 // (docs/parallel.md, "The gateway once": the Zones a window behind). The
-// gateway's events touch the Zones only through what they post a hop or
-// more later (DA emissions, the next series sample) and the proxy's
+// gateway's events touch the Zones only through what they post a message
+// delay or more later (DA emissions, a hop later; the next series sample,
+// a sampling period later, gatewayOnceOk) and the proxy's
 // answers, which a pull reads at least a message delay after its request is
 // answered. So a Zone partition may run ahead of the log and replay it
 // afterwards, as long as each post takes the place it has in the one run:
@@ -44,11 +45,6 @@ export class LogReplay {
 
   /** `seriesKind`: the gateway's event the Zones act on at its time (the series sample): it is posted on the engine too. */
   constructor(private readonly host: ReplayHost, private readonly seriesKind: number) {}
-
-  /** Whether no gateway event is pending. */
-  get idle(): boolean {
-    return this.size === 0;
-  }
 
   /**
    * Replay a log (the gateway's records of events before `until`, all of
