@@ -1,15 +1,17 @@
 // The engine's pending events, in (time, seq) order with seq the block's
 // count of scheduled events, so simultaneous events run in the order they
 // were scheduled (as on the TypeScript engine, src/sim/engine.ts), whoever
-// scheduled them, the engine or the host.
+// scheduled them, the engine or the host. (In lag mode, history.ts, the
+// count goes in steps, and the host may schedule an event with a number
+// between two of the engine's own: pushSeq.)
 //
 // A timing wheel of S buckets of W ns over [cur, cur + S) (cur: the open
 // bucket, absolute), and a 4-ary heap for what lies beyond. Most events
 // are a hop, a window or a batch ahead: they are appended to their bucket
 // in O(1); a bucket is sorted when it opens, into the run, which pop reads
-// in order. An event for the open bucket or an earlier one (the host posts
-// after a run call has opened a later bucket) is inserted into the run in
-// order. When the wheel moves on, the heap's events that fall inside its
+// in order. A run call opens no bucket that starts at or after its end;
+// an event for the open bucket or an earlier one (the host posts after a
+// run call has opened a later bucket) is inserted into the run in order. When the wheel moves on, the heap's events that fall inside its
 // new span move to their buckets, so every heap event lies past the span.
 //
 // A bucket is a list of 64-byte blocks (one cache line) of two events each:
@@ -324,21 +326,17 @@ export function queueRebase(offset: f64): void {
 /** Buckets opened so far (the run loop reads a new run's records ahead once per opening). */
 export let opened: i32 = 0;
 
-/** The run's record at position i (after topTime). */
+/** The run's record at position i (after topTimeBefore). */
 export function runFrom(i: i32): usize {
   return runAt(ptr(F_HEAP), geti(F_HEAP_CAP), i);
 }
 
-/** Time of the earliest event (Infinity when none); may open the next bucket. */
-export function topTime(): f64 {
-  return topTimeBefore(Infinity);
-}
-
 /**
- * Time of the earliest event (Infinity when none), or, when the run is
- * empty and the next bucket starts at `until` or later, that start (a time
- * no event comes before): the bucket stays closed, so what the host posts
- * before it still goes to its bucket instead of into the run.
+ * Time of the earliest event (Infinity when none; it may open the next
+ * bucket), or, when the run is empty and the next bucket starts at `until`
+ * or later, that start (a time no event comes before): the bucket stays
+ * closed, so what the host posts before it still goes to its bucket instead
+ * of into the run.
  */
 export function topTimeBefore(until: f64): f64 {
   if (geti(F_HEAP_SIZE) == 0) return Infinity;
@@ -352,14 +350,14 @@ export function topTimeBefore(until: f64): f64 {
   return load<f64>(runAt(base, cap, geti(F_RUN_POS)));
 }
 
-/** The earliest event's record (after topTime). */
+/** The earliest event's record (after topTimeBefore). */
 export function top(): usize {
   return runFrom(geti(F_RUN_POS));
 }
 
 export let popKind: i32 = 0, popSubject: i32 = 0;
 
-/** Remove the earliest event (after topTime): the clock moves to its time; its kind and subject in popKind, popSubject. */
+/** Remove the earliest event (after topTimeBefore): the clock moves to its time; its kind and subject in popKind, popSubject. */
 export function pop(): void {
   const p = top();
   setf(F_NOW, load<f64>(p));

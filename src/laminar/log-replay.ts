@@ -15,7 +15,7 @@
 // posts made it: a small queue holds the gateway's pending events with their
 // sequence numbers in this engine's space, and each event in the log must be
 // the first of that queue (the log is checked as it is read).
-import { growTyped } from "../sim/slot-store.js";
+import { KeyedHeap } from "../sim/keyed-heap.js";
 import { OP_EMIT, OP_EVENT, OP_FLUSH, OP_POST, opWords, type GatewayLog } from "./gateway-log.js";
 import type { ZoneEngine } from "./zone-engine.js";
 import { EF } from "../core/engine-layout.js";
@@ -32,12 +32,8 @@ export interface ReplayHost {
 export const LAG_STEP = 2 ** 20;
 
 export class LogReplay {
-  // the gateway's pending events (time, sequence number here, kind, subject): a binary heap on (time, seq)
-  private time = new Float64Array(256);
-  private seq = new Float64Array(256);
-  private kind = new Int32Array(256);
-  private subject = new Int32Array(256);
-  private size = 0;
+  /** The gateway's pending events: time, sequence number here, kind (item), subject (tag). */
+  private readonly pending = new KeyedHeap();
   /** The counter at the gateway event being replayed, and the gateway's posts there so far. */
   private v = NaN;
   private g = 0;
@@ -67,9 +63,9 @@ export class LogReplay {
         t = o[at + 1];
         this.event(t, o[at + 2], o[at + 3]);
       } else if (op === OP_POST) {
-        const s = this.next();
+        const s = this.take(1);
         if (o[at + 1] < t) throw new Error(`gateway log out of step: a post for ${o[at + 1]} ns from an event at ${t} ns`);
-        this.push(o[at + 1], s, o[at + 2], o[at + 3]);
+        this.pending.push(o[at + 1], s, o[at + 2], o[at + 3]);
         if (o[at + 2] === this.seriesKind) ze.postSeq(o[at + 1], s, this.seriesKind, o[at + 3]);
       } else if (op === OP_EMIT) {
         if (this.host.ownsZone(o[at + 1])) {
@@ -80,10 +76,8 @@ export class LogReplay {
         // the batch's DAs take the next numbers, in order, and address their launchpads a hop after the batch
         if (own > 0) {
           if (t + this.host.hopNs < ze.now) throw new Error(`gateway log out of step: DAs handed over at ${t} ns address their launchpads before ${ze.now} ns, where this partition is`);
-          ze.emitSeq(t + this.host.hopNs, this.v - LAG_STEP + this.g + 1);
+          ze.emitSeq(t + this.host.hopNs, this.take(own));
         }
-        this.g += own;
-        if (this.g >= LAG_STEP) throw new Error(`gateway log: more than ${LAG_STEP - 1} posts at one point of the run`);
         own = 0;
       } else throw new Error(`gateway log: record kind ${op}`);
       at += opWords(o, at);
@@ -105,18 +99,20 @@ export class LogReplay {
   private rebase(ze: ZoneEngine): void {
     const offset = Math.floor((ze.getf(EF.SEQ) - LogReplay.rebaseAbove / 2) / LAG_STEP) * LAG_STEP;
     ze.rebase(offset);
-    for (let i = 0; i < this.size; i++) this.seq[i] -= offset;
+    const q = this.pending;
+    for (let i = 0; i < q.size; i++) q.seq[i] -= offset;
     this.v -= offset;
   }
 
   /** The gateway's event (time, kind, subject) comes next in the log: the first pending one, whose place gives its posts theirs. */
   private event(time: number, kind: number, subject: number): void {
-    if (this.size === 0 || this.time[0] !== time || this.kind[0] !== kind || this.subject[0] !== subject) {
-      const here = this.size === 0 ? "nothing" : `(${this.kind[0]}, ${this.subject[0]}) at ${this.time[0]} ns`;
+    const q = this.pending;
+    if (q.size === 0 || q.time[0] !== time || q.item[0] !== kind || q.tag[0] !== subject) {
+      const here = q.size === 0 ? "nothing" : `(${q.item[0]}, ${q.tag[0]}) at ${q.time[0]} ns`;
       throw new Error(`gateway log out of step: event (${kind}, ${subject}) at ${time} ns recorded, ${here} pending here`);
     }
-    const s = this.seq[0];
-    this.pop();
+    const s = q.seq[0];
+    q.pop();
     this.at(this.host.zoneEngine!.seqAt(time, s));
   }
 
@@ -128,54 +124,11 @@ export class LogReplay {
     }
   }
 
-  /** The sequence number of the gateway's next post at this point: between the engine's own before and after it. */
-  private next(): number {
-    if (++this.g >= LAG_STEP) throw new Error(`gateway log: more than ${LAG_STEP - 1} posts at one point of the run`);
-    return this.v - LAG_STEP + this.g;
-  }
-
-  private before(i: number, j: number): boolean {
-    return this.time[i] < this.time[j] || (this.time[i] === this.time[j] && this.seq[i] < this.seq[j]);
-  }
-
-  private swap(i: number, j: number): void {
-    const T = this.time, S = this.seq, K = this.kind, J = this.subject;
-    const t = T[i], s = S[i], k = K[i], u = J[i];
-    T[i] = T[j]; S[i] = S[j]; K[i] = K[j]; J[i] = J[j];
-    T[j] = t; S[j] = s; K[j] = k; J[j] = u;
-  }
-
-  private push(time: number, seq: number, kind: number, subject: number): void {
-    if (this.size === this.time.length) {
-      const n = this.size * 2;
-      this.time = growTyped(this.time, n);
-      this.seq = growTyped(this.seq, n);
-      this.kind = growTyped(this.kind, n);
-      this.subject = growTyped(this.subject, n);
-    }
-    let i = this.size++;
-    this.time[i] = time; this.seq[i] = seq; this.kind[i] = kind; this.subject[i] = subject;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.before(i, p)) break;
-      this.swap(i, p);
-      i = p;
-    }
-  }
-
-  private pop(): void {
-    const n = --this.size;
-    if (n === 0) return;
-    this.time[0] = this.time[n]; this.seq[0] = this.seq[n]; this.kind[0] = this.kind[n]; this.subject[0] = this.subject[n];
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1, r = l + 1;
-      let m = i;
-      if (l < n && this.before(l, m)) m = l;
-      if (r < n && this.before(r, m)) m = r;
-      if (m === i) break;
-      this.swap(i, m);
-      i = m;
-    }
+  /** Sequence numbers for the gateway's next n posts at this point, the first returned: between the engine's own before and after it. */
+  private take(n: number): number {
+    const first = this.v - LAG_STEP + this.g + 1;
+    this.g += n;
+    if (this.g >= LAG_STEP) throw new Error(`gateway log: more than ${LAG_STEP - 1} posts at one point of the run`);
+    return first;
   }
 }
