@@ -65,14 +65,8 @@ export class GatewayLog {
     this.nv += 3;
   }
 
-  /** The end of a window: every Zone partition has replayed what it must, and the log starts again empty. */
-  endWindow(partitions: ReadonlyArray<{ readonly logReader: LogReader | null; replayedAll(): boolean }>): void {
-    for (const p of partitions) {
-      const r = p.logReader!;
-      if (!p.replayedAll()) throw new Error(`gateway log: a partition left records unread (${this.n - r.pos} words from ${r.pos})`);
-      r.pos = 0;
-      r.vpos = 0;
-    }
+  /** The end of a window: every Zone partition has replayed it (log-replay.ts), and the log starts again empty. */
+  endWindow(): void {
     this.n = 0;
     this.nv = 0;
   }
@@ -83,10 +77,7 @@ export function opWords(ops: Float64Array<ArrayBufferLike>, at: number): number 
   return WORDS[ops[at]];
 }
 
-/** A partition's place in the log. */
+/** A Zone partition's view of the gateway's log: the log it replays (log-replay.ts). */
 export class LogReader {
-  pos = 0;
-  vpos = 0;
-
   constructor(readonly log: GatewayLog) {}
 }

@@ -333,16 +333,7 @@ export class LaminarModel extends LaminarState {
    * get their answers.
    */
   replayLog(until: number): void {
-    const rd = this.logReader!;
-    this.replayer!.replay(rd.log, until);
-    rd.pos = rd.log.n;
-    rd.vpos = rd.log.nv;
-  }
-
-  /** Role "zones": whether every record of the log has been replayed. */
-  replayedAll(): boolean {
-    const rd = this.logReader!;
-    return rd.pos === rd.log.n && rd.vpos === rd.log.nv;
+    this.replayer!.replay(this.logReader!.log, until);
   }
 
   /** Whether task t has started (the gateway side's word a refused secondary probe ends by). */

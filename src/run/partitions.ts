@@ -79,7 +79,7 @@ export class PartitionSet implements SlicedModel {
       // the gateway's run (models[0]) goes first; the Zone partitions replay its window's log after running the window
       for (const m of this.models) m.runTo(t);
       for (const m of this.zones) m.replayLog(t);
-      this.log?.endWindow(this.zones);
+      this.log?.endWindow();
     }, () => exchange(this.models));
   }
 

@@ -119,10 +119,7 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
       shared.n = s.head[0];
       shared.verdicts = s.verdicts;
       shared.nv = s.head[1];
-      zones.logReader!.pos = 0;
-      zones.logReader!.vpos = 0;
       zones.replayLog((k - 1) * H);
-      if (!zones.replayedAll()) throw new Error(`gateway log: ${sync.name} left records unread`);
     }
     zones.runTo((k + 1) * H);
     const simNow = (k + 1) * H;
