@@ -263,7 +263,7 @@ export function engineEmit(block: usize, src: usize, n: i32): i32 {
   if (e != 0) return e;
   const hist = histNeed();
   if (hist > 0) return room(ROOM_HIST, hist);
-  emitTake(src, n, getf(F_NOW) + getf(F_HOP), -1);
+  emitTake(src, n, getf(F_NOW) + getf(F_HOP), false, 0);
   if (histOn() && n > 0) histRecord(getf(F_NOW), -Infinity);
   return 0;
 }
@@ -278,7 +278,7 @@ export function engineEmitAt(block: usize, src: usize, n: i32, time: f64, seq0: 
   if (!ready(block) || !histOn() || !isFinite(seq0) || !(time >= getf(F_NOW)) || time != Math.floor(time) || time > 9007199254740991) return E_ARG;
   const e = emitCheck(src, n);
   if (e != 0) return e;
-  emitTake(src, n, time, seq0);
+  emitTake(src, n, time, true, seq0);
   return 0;
 }
 
@@ -306,8 +306,8 @@ function emitCheck(src: usize, n: i32): i32 {
   return 0;
 }
 
-/** Take n checked emissions: a DA each, addressing at `time` (seq0 < 0: the engine's next sequence numbers, else seq0 + i). */
-function emitTake(src: usize, n: i32, time: f64, seq0: f64): void {
+/** Take n checked emissions: a DA each, addressing at `time` with sequence numbers seq0 + i (given) or the engine's next. */
+function emitTake(src: usize, n: i32, time: f64, given: bool, seq0: f64): void {
   const stride = <usize>(MX != 0 ? EMIT_MEM_BYTES : EMIT_BYTES);
   for (let i = 0; i < n; i++) {
     const e = src + <usize>i * stride, d = allocDa(), r = da(d);
@@ -333,8 +333,8 @@ function emitTake(src: usize, n: i32, time: f64, seq0: f64): void {
       store<f64>(x + DX_TIMER_SEQ, -1);
       store<i32>(x + DX_REC, -1);
     }
-    if (seq0 < 0) push(time, K_ADDRESS, d);
-    else pushSeq(time, seq0 + <f64>i, K_ADDRESS, d);
+    if (given) pushSeq(time, seq0 + <f64>i, K_ADDRESS, d);
+    else push(time, K_ADDRESS, d);
   }
 }
 
