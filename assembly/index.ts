@@ -22,4 +22,5 @@ export { memRecordBytes, memTick } from "./memory";
 export { streamDraw } from "./streamdraw";
 export * from "./engine/run";
 export { engineBytes, engineInit, engineRoomBytes, engineGrow } from "./engine/setup";
+export { engineTrace, engineTraceState } from "./engine/trace";
 export { engineLagMode, engineSeqAt, engineHistoryTrim, engineHistoryRecords, engineSeqRebase } from "./engine/lag";

@@ -295,6 +295,8 @@ typedef struct laminar_mem_block {
   X(int32_t, engineHistoryTrim, (laminar_ptr block, double time))                                      \
   X(int32_t, engineHistoryRecords, (laminar_ptr block))                                                \
   X(int32_t, engineSeqRebase, (laminar_ptr block, double offset))                                      \
+  X(int32_t, engineTrace, (laminar_ptr block, int32_t on))                                             \
+  X(int32_t, engineTraceState, (laminar_ptr block, laminar_ptr out))                                   \
   X(int32_t, engineSetVerdict, (laminar_ptr block, int32_t d, int32_t v))                             \
   X(int32_t, engineSetVerdicts, (laminar_ptr block, laminar_ptr src, int32_t n))                       \
   X(int32_t, engineTaskState, (laminar_ptr block, int32_t t, int32_t home, int32_t awaiting))           \
@@ -529,6 +531,10 @@ int32_t engineHistoryTrim(laminar_ptr block, double time);
 int32_t engineHistoryRecords(laminar_ptr block);
 /** Lag mode: every sequence number the engine holds less offset (a multiple of the step), their order unchanged. */
 int32_t engineSeqRebase(laminar_ptr block, double offset);
+/** The event trace: on = 1 starts it afresh, 0 stops it (docs/abi.md, "The event trace"). */
+int32_t engineTrace(laminar_ptr block, int32_t on);
+/** The trace's state at out (16 bytes, 8-aligned): int32 lane 0, int32 lane 1, double events folded in. */
+int32_t engineTraceState(laminar_ptr block, laminar_ptr out);
 /** The proxy's answer to DA d's pull request: 1 start, 2 duplicate, 3 late. */
 int32_t engineSetVerdict(laminar_ptr block, int32_t d, int32_t v);
 /** n answers at once: int32 pairs (DA, verdict) at src. */

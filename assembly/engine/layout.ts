@@ -66,6 +66,9 @@ export const F_ACCEPT_PROJECTED = 150;
 /** The DAs' cold records (DA_COLD_BYTES each). */
 export const F_DAS_COLD = 151;
 /** Set by engineInit: the block holds a laid-out engine (the other calls refuse a block without it). */
+/** The event trace (trace.ts): on or off, its two hash lanes (i32 each), events folded in. */
+export const F_TRACE_ON = 155, F_TRACE_H0 = 156, F_TRACE_H1 = 157, F_TRACE_N = 158;
+
 export const F_MAGIC = 159, MAGIC: i32 = 0x315a454c; // LEZ1 in little-endian bytes
 export const FIELDS = 160;
 export const BLOCK_BYTES = FIELDS * 8;

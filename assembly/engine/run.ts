@@ -29,6 +29,7 @@ import { clearFault, faultCode } from "./fault";
 import { airlockTimer, memTickEvent } from "./airlock";
 import { anchorOf, landAnswer, landRequest } from "./landing";
 import { taskRec } from "./runtime";
+import { traceEvent, traceOn } from "./trace";
 
 /** Bytes of the state block, and of one DA record, one emission record and one event record. */
 export function engineBlockBytes(): i32 { return BLOCK_BYTES; }
@@ -153,6 +154,7 @@ export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
     const h = top(), kind = load<i32>(h, 16), subject = load<i32>(h, 20);
     if (!isEngineKind(kind)) {
       pop();
+      if (traceOn()) traceEvent(t, popKind, popSubject);
       seti(F_HOST_KIND, popKind);
       seti(F_HOST_SUBJECT, popSubject);
       return HOST_EVENT;
@@ -166,6 +168,7 @@ export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
     const seq = load<f64>(h, 8), counter = getf(F_SEQ);
     pop();
     addf(F_PROCESSED, 1);
+    if (traceOn()) traceEvent(t, kind, subject);
     switch (kind) {
       case K_ADDRESS: address(subject); break;
       case K_ARBITRATE: arbitrate(subject); break;

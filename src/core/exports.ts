@@ -72,6 +72,8 @@ export interface CoreExports {
   engineEmit(block: number, src: number, n: number): number;
   engineEmitAt(block: number, src: number, n: number, time: number, seq0: number): number;
   enginePostAt(block: number, time: number, seq: number, kind: number, subject: number): number;
+  engineTrace(block: number, on: number): number;
+  engineTraceState(block: number, out: number): number;
   engineLagMode(block: number, step: number): number;
   engineSeqAt(block: number, time: number, seq: number): number;
   engineHistoryTrim(block: number, time: number): number;

@@ -24,6 +24,7 @@ import {
   MX_BYTES, RAN_TO, STREAM_BYTES,
 } from "../core/engine-layout.js";
 import type { EventQueue } from "../sim/event-queue.js";
+import type { Fingerprint } from "../sim/fingerprint.js";
 import type { Rng } from "../sim/rng.js";
 import type { Timings } from "./timings.js";
 import type { Mailbox } from "./mailbox.js";
@@ -104,6 +105,8 @@ export class ZoneEngine {
   private readonly lastMem = new Float64Array(MX_BYTES / 8);
   /** The memory extension block (0: the memory model is off) and the emission record's size. */
   private memx = 0;
+  /** 16 bytes the trace's state is read through (traceInto). */
+  private traceOut = 0;
   private emitBytes = EMIT_BYTES;
 
   /** Views of core memory: rebuilt after this class's allocations, and whenever another's growth detached them. */
@@ -311,6 +314,26 @@ export class ZoneEngine {
     this.flushPosts();
     this.check(this.k.engineLagMode(this.block, step), "engineLagMode");
     this.lag = true;
+  }
+
+  /**
+   * Fold every event the engine runs from now on, the host's included, into
+   * `fp` (assembly/engine/trace.ts; the same hash as src/sim/fingerprint.ts),
+   * as the TypeScript engine does with its fingerprint. fp takes the
+   * engine's trace at each traceInto call.
+   */
+  startTrace(): void {
+    this.flushPosts();
+    this.check(this.k.engineTrace(this.block, 1), "engineTrace");
+  }
+
+  /** The engine's trace so far into fp (its lanes and count replaced). */
+  traceInto(fp: Fingerprint): void {
+    if (this.traceOut === 0) this.traceOut = this.alloc(16, 8);
+    const out = this.traceOut;
+    this.check(this.k.engineTraceState(this.block, out), "engineTraceState");
+    this.views();
+    fp.restore(this.i32[out >> 2], this.i32[(out >> 2) + 1], this.f64[(out >> 3) + 1]);
   }
 
   /** Lag mode: the engine's sequence counter just before the point (time, seq) of the run. */

@@ -47,6 +47,13 @@ export class Fingerprint {
     this.count++;
   }
 
+  /** Take another fold's state (lanes and count): the core Zone engine's trace (assembly/engine/trace.ts) is this hash. */
+  restore(h0: number, h1: number, count: number): void {
+    this.h[0] = h0;
+    this.h[1] = h1;
+    this.count = count;
+  }
+
   /** 16 hex digits, over the events and their count. */
   hex(): string {
     const a = fmix(this.h[0] ^ this.count), b = fmix(this.h[1] ^ Math.floor(this.count / TWO32) ^ this.count);

@@ -43,6 +43,8 @@ describe("the Zone engine's exports", () => {
       expect(k.engineSetVerdict(block, 0, 1)).toBe(Status.E_ARG);
       expect(k.engineRoomBytes(block)).toBe(Status.E_ARG);
       expect(k.engineGrow(block, src, 64)).toBe(Status.E_ARG);
+      expect(k.engineTrace(block, 1)).toBe(Status.E_ARG);
+      expect(k.engineTraceState(block, src)).toBe(Status.E_ARG);
       expect(k.engineRun(0, 1000, Infinity)).toBe(Status.E_ARG);
       // parameters out of range: no atoms, then no nodes
       expect(k.engineBytes(block)).toBe(Status.E_ATOMS);
@@ -167,6 +169,47 @@ describe("the Zone engine's exports", () => {
       if (ze.hostKind === 25) seen.push(ze.hostSubject);
     }
     expect(seen).toEqual([4, 5, 6]);
+  });
+
+  it("the event trace folds every event run, the host's included, and only while it is on; both builds fold alike", () => {
+    const lanes: number[][] = [];
+    for (const flavor of ["simd", "scalar"] as const) {
+      const core = loadCore(flavor);
+      const m = new LaminarModel(core, applySets(defaultConfig(), ["cluster.nodes=300", "sim.durationS=0.05", "sim.engine=core"]));
+      m.start();
+      const k = core.exports, ze = m.zoneEngine!, block = ze.block;
+      const out = core.arena.alloc(16, 8);
+      expect(k.engineTrace(block, 2)).toBe(Status.E_ARG);
+      expect(k.engineTrace(block, -1)).toBe(Status.E_ARG);
+      expect(k.engineTraceState(block, out + 4)).toBe(Status.E_ALIGN);
+      expect(k.engineTraceState(block, 0)).toBe(Status.E_NULL);
+      const state = () => {
+        expect(k.engineTraceState(block, out)).toBe(0);
+        return [core.arena.i32[out >> 2], core.arena.i32[(out >> 2) + 1], core.arena.f64[(out >> 3) + 1]];
+      };
+      // off by default: nothing is folded
+      while (ze.run(5e6, Infinity) !== RAN_TO);
+      expect(k.engineTraceState(block, out)).toBe(0);
+      expect(core.arena.f64[(out >> 3) + 1]).toBe(0);
+      expect(k.engineTrace(block, 1)).toBe(0);
+      expect(state()).toEqual([0x6a09e667, 0x3c6ef372, 0]);
+      // the engine's own events (its Zones' snapshots, broadcasts, uploads) and three of the host's
+      const processed = ze.getf(EF.PROCESSED);
+      for (const subject of [7, 8, 9]) expect(k.enginePost(block, 1e6 * subject, 25, subject)).toBe(0);
+      let host = 0;
+      while (ze.run(40e6, Infinity) !== RAN_TO) host++;
+      expect(host).toBe(3);
+      const own = ze.getf(EF.PROCESSED) - processed;
+      expect(own).toBeGreaterThan(5);
+      const on = state();
+      expect(on[2]).toBe(own + host);
+      lanes.push(on);
+      // stopped: what it folded stays; nothing more is folded
+      expect(k.engineTrace(block, 0)).toBe(0);
+      while (ze.run(60e6, Infinity) !== RAN_TO);
+      expect(state()).toEqual(on);
+    }
+    expect(lanes[1]).toEqual(lanes[0]);
   });
 
   it("a batch of emissions with one bad record is refused whole", () => {

@@ -117,7 +117,8 @@ const HEADER = `# Laminar Zone engine script (test/embed/make-zone-script.mjs wr
 # ATOMS / 8 bytes all 0xff, the three stream regions, then engineBytes(block) bytes 16-aligned for
 # engineInit. Memory is handed out upwards from heapBase() (aligned), growing it when needed.
 #
-# Driver (every number an f64 as in the block; W runs 0, DELTA, 2 DELTA, ... while W < end):
+# Driver (every number an f64 as in the block; W runs 0, DELTA, 2 DELTA, ... while W < end), after
+# engineInit and engineTrace(block, 1) (the event trace on):
 #   1. For each batch b whose TIME is in [W, W + DELTA), in order: enginePost(block, TIME - W, 3, b).
 #   2. r = engineRun(block, W + DELTA, Infinity) until r = 0:
 #        r = 1: HOST_KIND is 3; write batch HOST_SUBJECT's emission records and engineEmit them
@@ -132,9 +133,10 @@ const HEADER = `# Laminar Zone engine script (test/embed/make-zone-script.mjs wr
 #            if at < ARRIVAL + DEADLINE, else 3 (late);
 #        engineSetVerdict(block, b, v); enginePost(block, at - (W + DELTA), 7, b).
 #      Then set OUT_N to 0.
-#   4. After the last window print the counters.
+#   4. After the last window print the counters, then the event trace (engineTraceState).
 # Transcript: one line per outbox record, its 10 fields; then
 #   counters PROBE_ACTIONS BOUNCES COMPLETED RUNNING PROCESSED DA_ENDS[0] ... DA_ENDS[7]
+#   trace LANE0 LANE1 EVENTS      the trace's two i32 lanes and the events folded in
 # A number prints as a decimal integer when it is an integer of magnitude at most 2^53 (-0 as 0),
 # else as 0x and the 16 lowercase hex digits of its f64 bits. Fields are separated by one space.
 `;

@@ -851,10 +851,10 @@ static void group_streams(void) {
 #define EXPORT_ADDRESS(ret, name, params) (const void *)&X(name),
 static const void *const header_exports[] = {LAMINAR_CORE_EXPORTS(EXPORT_ADDRESS)};
 static void group_header(void) {
-  check_i("header: LAMINAR_CORE_EXPORTS lists 61 functions", 0 LAMINAR_CORE_EXPORTS(COUNT_EXPORT), 61);
+  check_i("header: LAMINAR_CORE_EXPORTS lists 63 functions", 0 LAMINAR_CORE_EXPORTS(COUNT_EXPORT), 63);
   int linked = 0;
   for (size_t i = 0; i < sizeof header_exports / sizeof header_exports[0]; i++) linked += header_exports[i] != NULL;
-  check_i("header: every listed function is a translated export", linked, 61);
+  check_i("header: every listed function is a translated export", linked, 63);
   check_i("header: LAMINAR_E_NULL", LAMINAR_E_NULL, E_NULL);
   check_i("header: LAMINAR_E_NOFIT", LAMINAR_E_NOFIT, E_NOFIT);
   check_i("header: LAMINAR_E_HORIZON", LAMINAR_E_HORIZON, E_HORIZON);
@@ -1056,6 +1056,10 @@ static void group_zone_script(void) {
     zs_fail("engineBytes/engineInit", bytes < 0 ? bytes : r);
     goto done;
   }
+  if ((r = (int32_t)X(engineTrace)(I, zs_block, 1)) != 0) {
+    zs_fail("engineTrace", r);
+    goto done;
+  }
   zs_emit_at = alloc_a(64u * (uint32_t)max_batch, 8);
 
   /* the driver */
@@ -1123,6 +1127,17 @@ static void group_zone_script(void) {
       fmt_num(num, sizeof num, zgetf(zone_counters[j]));
       len += (size_t)snprintf(out + len, sizeof out - len, " %s", num);
     }
+    zs_compare(out);
+    uint32_t tr = alloc_a(16, 8);
+    if ((r = (int32_t)X(engineTraceState)(I, zs_block, tr)) != 0) {
+      zs_fail("engineTraceState", r);
+      goto done;
+    }
+    char l0[40], l1[40], ev[40];
+    fmt_num(l0, sizeof l0, (double)rdi(tr));
+    fmt_num(l1, sizeof l1, (double)rdi(tr + 4));
+    fmt_num(ev, sizeof ev, rdd(tr + 8));
+    snprintf(out, sizeof out, "trace %s %s %s", l0, l1, ev);
     zs_compare(out);
     if (!zs_mismatch && fgets(line, sizeof line, zs_expected)) {
       failed++;

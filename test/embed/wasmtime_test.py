@@ -985,6 +985,7 @@ def run_zone_script(c, path=ZONE_SCRIPT):
         seti(field, p)
     nbytes = ok(c.engineBytes(block), "engineBytes")
     ok(c.engineInit(block, c.alloc(int(nbytes), 16), nbytes), "engineInit")
+    ok(c.engineTrace(block, 1), "engineTrace")
     emit_at = c.alloc(64 * max(len(b[1]) for b in batches), 8)
 
     def grow():
@@ -1055,6 +1056,10 @@ def run_zone_script(c, path=ZONE_SCRIPT):
         seti(OUT_N, 0)
         w = w_end
     out.append(" ".join(["counters"] + [fmt_num(getf(i)) for i in COUNTERS]))
+    tr = c.alloc(16, 8)
+    ok(c.engineTraceState(block, tr), "engineTraceState")
+    lanes, events = c.read(tr, "i", 2), c.read(tr + 8, "d", 1)[0]
+    out.append(" ".join(["trace", fmt_num(float(lanes[0])), fmt_num(float(lanes[1])), fmt_num(events)]))
     return out
 
 

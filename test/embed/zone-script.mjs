@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Drives one Zone engine of the core through the fixed script of DA
 // emissions in test/embed/zone-script.txt and prints the transcript: every
-// outbox record, in order, then the counters. The script's header specifies
+// outbox record, in order, then the counters and the event trace. The script's header specifies
 // the layout, the driver and the transcript's format; the Python
 // (wasmtime_test.py) and C (wasm2c_main.c) harnesses run the same driver and
 // must print test/embed/zone-script.expected, line for line, as this one
@@ -92,6 +92,7 @@ export function runZoneScript(wasm, text = readFileSync(SCRIPT, "utf8")) {
   }
   const bytes = check(k.engineBytes(block), "engineBytes");
   check(k.engineInit(block, alloc(bytes, 16), bytes), "engineInit");
+  check(k.engineTrace(block, 1), "engineTrace");
   const maxBatch = Math.max(0, ...s.batches.map((b) => b.emits.length));
   const emitAt = alloc(maxBatch * EMIT_BYTES, 8);
 
@@ -158,6 +159,10 @@ export function runZoneScript(wasm, text = readFileSync(SCRIPT, "utf8")) {
     seti(OUT_N, 0);
   }
   out.push(["counters", ...COUNTERS.map((i) => fmt(getf(i)))].join(" "));
+  const tr = alloc(16, 8);
+  check(k.engineTraceState(block, tr), "engineTraceState");
+  dv = new DataView(mem.buffer);
+  out.push(["trace", fmt(dv.getInt32(tr, true)), fmt(dv.getInt32(tr + 4, true)), fmt(dv.getFloat64(tr + 8, true))].join(" "));
   return out;
 }
 

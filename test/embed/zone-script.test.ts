@@ -49,12 +49,16 @@ describe("the Zone engine driven through zone-script.txt", () => {
     }
   });
 
-  it("has starts, bounces and every failure the harnesses compare", () => {
+  it("has starts, bounces and every failure the harnesses compare, and the trace of every event run", () => {
     const lines = expected.trimEnd().split("\n");
-    const counters = lines[lines.length - 1].split(" ");
+    const counters = lines[lines.length - 2].split(" "), trace = lines[lines.length - 1].split(" ");
     expect(counters[0]).toBe("counters");
-    const [, , bounces, completed, , , fastFail, lost, , deadline, duplicate, late] = counters.map(Number);
-    const records = lines.slice(0, -1).map((l) => l.split(" "));
+    expect(trace[0]).toBe("trace");
+    const [, , bounces, completed, , processed, fastFail, lost, , deadline, duplicate, late] = counters.map(Number);
+    // the trace folds the engine's events and the host's (one per gateway batch)
+    const batches = new Set(readFileSync(join(dir, "zone-script.txt"), "utf8").split("\n").filter((l) => l.startsWith("emit ")).map((l) => l.split(" ")[1]));
+    expect(Number(trace[3])).toBe(processed + batches.size);
+    const records = lines.slice(0, -2).map((l) => l.split(" "));
     const kinds = new Map<string, number>();
     for (const r of records) kinds.set(r[2], (kinds.get(r[2]) ?? 0) + 1);
     expect(kinds.get("3")).toBeGreaterThan(1000); // pull requests

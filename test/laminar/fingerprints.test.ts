@@ -3,7 +3,9 @@
 // dispatch order, src/sim/fingerprint.ts) and by a hash of its result record
 // without the fields that measure the run itself. A change of any of them is
 // a change of behaviour: it must be a conscious one (a refactoring keeps them
-// all). The result record must also be the same for 1, 2 and 4 partitions.
+// all). The result record must also be the same for 1, 2 and 4 partitions,
+// and the core's Zone engine must run the same traces (its own fingerprint,
+// assembly/engine/trace.ts).
 //
 // To re-pin after an intended change of behaviour: PIN_PRINT=<file> npx vitest run
 // test/laminar/fingerprints.test.ts appends the new values to <file>.
@@ -12,11 +14,8 @@ import { appendFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import type { Config } from "../../src/config/params.js";
-import { loadCore } from "../../src/core/wasm.js";
-import { runSlices } from "../../src/run/slices.js";
-import { Fingerprint } from "../../src/sim/fingerprint.js";
-import { PartitionSet } from "../../src/run/partitions.js";
-import { laminarResult, type SimResult } from "../../src/laminar/result.js";
+import type { SimResult } from "../../src/laminar/result.js";
+import { tracedRun } from "./traced-run.js";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/core/paths.js";
@@ -52,29 +51,17 @@ interface Pinned {
 
 /** One run of `config` in `P` partitions on this thread (as runLaminar does), every partition's engine fingerprinted. */
 function pinnedRun(config: Config, P: number): { pinned: Pinned; result: SimResult } {
-  const cores = Array.from({ length: P }, () => loadCore("auto"));
-  const set = new PartitionSet(config, cores);
-  const fps = set.models.map((m) => {
-    const fp = new Fingerprint();
-    // the engine was built by the model; give it the fingerprint it folds every dispatched event into
-    (m.engine as unknown as { fp: Fingerprint | null }).fp = fp;
-    return fp;
-  });
-  set.start();
-  runSlices(set, config.sim.drainS, {});
-  set.finish();
-  for (const m of set.models) m.invariants?.end();
-  const result = laminarResult(config, set.reports(), cores[0].flavor, 0);
+  const { result, traces } = tracedRun(config, P);
   const hash = createHash("sha256").update(outcome(result)).digest("hex").slice(0, 16);
   const r = result as SimResult & Record<string, unknown>;
   const counts: Record<string, number> = {};
   for (const k of ["arrived", "started", "completed", "bounces", "regenerations", "reservationsExpired", "packetsLost", "suspensions", "secondaryLandings", "lTaskOomKills", "fTaskOomKills", "preemptions"]) {
     if (typeof r[k] === "number") counts[k] = r[k] as number;
   }
-  return { pinned: { result: hash, traces: fps.map((f) => `${f.hex()}/${f.count}`), counts }, result };
+  return { pinned: { result: hash, traces, counts }, result };
 }
 
-// the pins are the TypeScript model's event traces (the core's Zone engine gives the same results: test/laminar/zone-engine.test.ts)
+// the pins are the TypeScript model's event traces; the core's Zone engine runs the same events in the same order (below)
 const base = ["cluster.nodes=600", "cluster.zoneSize=64", "sim.durationS=0.2", "sim.drainS=0.6", "sim.checkInvariants=true", "sim.engine=ts"];
 
 /** name, --set list, partition counts to run (the first is the reference for the others' result). */
@@ -121,6 +108,20 @@ describe("pinned fingerprints of small fixed-seed runs", () => {
       for (const r of runs) {
         expect(outcome(r.result)).toBe(ref);
         expect(r.pinned, r.key).toEqual(PINS[r.key]);
+      }
+    }, 60_000);
+  }
+
+  // The core's Zone engine (sim.engine=core) runs every one of the model's events, the gateway's included, at the same
+  // time and in the same order: its own trace is the pinned one. (It does not run the invariant checker, which watches
+  // the model; the checker only reads, so the model's trace is the same without it.)
+  for (const [name, sets, parts] of cases) {
+    it(`${name}: the core's Zone engine runs the pinned event trace`, () => {
+      const c = applySets(defaultConfig(), [...sets, "sim.checkInvariants=false", "sim.engine=core"]);
+      for (const P of parts) {
+        const { result, traces } = tracedRun(c, P);
+        expect(traces, `${name} | P=${P}`).toEqual(PINS[`${name} | P=${P}`].traces);
+        expect(result.started).toBe(PINS[`${name} | P=${P}`].counts.started);
       }
     }, 60_000);
   }
