@@ -5,7 +5,17 @@
 // machines drift two- to four-fold from day to day; the ratio does not.
 //
 //   npm run bench:sim -- [--nodes=5000] [--rho=0.8] [--duration=2] [--rounds=3] [--workers=1,2]
-//        [--engines=ts,core] [--gateway=once,replicas] [--set=name=value ...] [--no-yardstick] [--no-native] [--json]
+//        [--engines=ts,core] [--gateway=once,replicas] [--set=name=value ...] [--base=DIR]
+//        [--no-yardstick] [--no-native] [--json]
+//
+// --base=DIR compares this build with another built checkout of the project
+// (DIR, e.g. a worktree of the previous commit after `npm ci`): in every
+// round each combination runs on both builds one right after the other, in
+// turn (this build first in odd rounds, the base first in even ones), and
+// the summary adds the median and range of the per-round ratios this / base
+// of wall and CPU time: a speed change measured in alternating pairs, which
+// machine drift hits alike. Runs that disagree with the base's counts are
+// flagged (a change of behaviour), not refused.
 //
 // With several worker counts (--workers=1,2), Zone engines (--engines=ts,core:
 // the TypeScript model and the core's Zone engine, sim.engine) or ways of
@@ -22,6 +32,8 @@
 // if they do not. Reported: the median of each figure over the rounds. The
 // yardstick is timed once per round, after that round's runs.
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ThreadTiming } from "../src/run/options.js";
 import { probesPerTask, probeYardstick, type Yardstick } from "./yardstick.js";
@@ -69,6 +81,17 @@ async function child(workers: number, gateway: string, sets: string[]): Promise<
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const opt = (name: string, dflt: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
+  // every option known, every number sane: a typo gets one line and exit 2, not a silently different run
+  const valued = ["nodes", "rho", "duration", "rounds", "workers", "engines", "gateway", "set", "base"];
+  const flags = ["--json", "--no-yardstick", "--no-native"];
+  for (const a of args) {
+    if (flags.includes(a) || valued.some((v) => a.startsWith(`--${v}=`))) continue;
+    throw new Error(`bench: unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} ${flags.join(" ")})`);
+  }
+  for (const [name, dflt, ok] of [["nodes", "5000", (x: number) => Number.isInteger(x) && x >= 1], ["rounds", "3", (x: number) => Number.isInteger(x) && x >= 1],
+    ["rho", "0.8", (x: number) => x > 0 && Number.isFinite(x)], ["duration", "2", (x: number) => x > 0 && Number.isFinite(x)]] as const) {
+    if (!ok(Number(opt(name, dflt)))) throw new Error(`bench: --${name} takes a positive ${name === "nodes" || name === "rounds" ? "integer" : "number"}, got ${opt(name, dflt)}`);
+  }
   const json = args.includes("--json");
   const yardstick = !args.includes("--no-yardstick");
   const native = !args.includes("--no-native");
@@ -87,13 +110,27 @@ async function main(): Promise<void> {
   const extra = args.filter((a) => a.startsWith("--set=")).map((a) => a.slice(6));
   const sets = [`cluster.nodes=${nodes}`, `workload.rho=${rho}`, `sim.durationS=${duration}`, "sim.drainS=0", ...extra];
   const self = fileURLToPath(import.meta.url);
+  const baseArg = opt("base", "");
+  const baseBench = baseArg === "" ? null : resolve(baseArg, "dist", "bench", "sim-laminar.js");
+  if (baseBench !== null && !existsSync(baseBench)) throw new Error(`bench: --base=${baseArg} has no built bench (${baseBench}): run npm ci there first`);
   const results = new Map<string, Round[]>(variants.map((v) => [v.key, []]));
+  const baseResults = new Map<string, Round[]>(variants.map((v) => [v.key, []]));
+  let differs = false;
   let first: Round | null = null;
+  const runChild = (bench: string, w: number, gateway: string | null, vsets: string[]) =>
+    JSON.parse(execFileSync(process.execPath, [bench, "--child", String(w), gateway ?? "auto", ...vsets], { encoding: "utf8", maxBuffer: 1 << 20 })) as Round;
   for (let i = 0; i < rounds; i++) {
     for (const { engine, gateway, workers: w, key } of variants) {
       const vsets = engine === null ? sets : [...sets, `sim.engine=${engine}`];
-      const out = execFileSync(process.execPath, [self, "--child", String(w), gateway ?? "auto", ...vsets], { encoding: "utf8", maxBuffer: 1 << 20 });
-      const r = JSON.parse(out) as Round;
+      // with a base build, the two runs of a pair one right after the other, the first in turn
+      const baseFirst = baseBench !== null && i % 2 === 1;
+      const b0 = baseFirst ? runChild(baseBench!, w, gateway, vsets) : null;
+      const r = runChild(self, w, gateway, vsets);
+      const b = baseBench === null ? null : b0 ?? runChild(baseBench, w, gateway, vsets);
+      if (b !== null) {
+        baseResults.get(key)!.push(b);
+        if (b.arrived !== r.arrived || b.started !== r.started || b.eventsProcessed !== r.eventsProcessed) differs = true;
+      }
       // runs with the same worker count and gateway process the same events, on either engine
       const same = variants.filter((v) => v.workers === w && v.gateway === gateway).map((v) => results.get(v.key)![0]).find((x) => x !== undefined);
       if ((first !== null && (r.arrived !== first.arrived || r.started !== first.started)) || (same !== undefined && r.eventsProcessed !== same.eventsProcessed)) {
@@ -102,7 +139,8 @@ async function main(): Promise<void> {
       first ??= r;
       results.get(key)!.push(r);
       const threads = r.waitShare === null ? "" : `; threads: setup ${r.setupS!.toFixed(2)} s, ${(100 * r.waitShare).toFixed(1)}% of their time waiting at window ends`;
-      if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${label(engine, gateway, w)}: ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s${threads}\n`);
+      const pair = b === null ? "" : `; against the base build: wall ${(r.wallSeconds / b.wallSeconds).toFixed(3)}, CPU ${(r.cpuSeconds / b.cpuSeconds).toFixed(3)}`;
+      if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${label(engine, gateway, w)}: ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s${threads}${pair}\n`);
     }
     if (yardstick) {
       const y = await probeYardstick(native);
@@ -128,6 +166,7 @@ async function main(): Promise<void> {
       medianWaitShare: rs[0].waitShare === null ? null : median(rs.map((r) => r.waitShare!)),
       medianSpeedup: median(rs.map((r, i) => base[i].wallSeconds / r.wallSeconds)),
       medianProbeActionsPerTask: perTask(rs),
+      againstBase: baseBench === null ? null : againstBase(rs, baseResults.get(key)!),
     };
   });
   const summary = {
@@ -138,6 +177,7 @@ async function main(): Promise<void> {
     yardstick: sticks.length === 0 ? null : { impl: sticks[0].impl, medianNsPerProbe: median(sticks.map((y) => y.nsPerProbe)), rounds: sticks.map((y) => y.nsPerProbe) },
     ...byWorkers[0],
     byWorkers,
+    base: baseBench === null ? null : { dir: resolve(baseArg), sameResults: !differs },
   };
   if (json) console.log(JSON.stringify(summary, null, 2));
   else {
@@ -148,10 +188,31 @@ async function main(): Promise<void> {
         `${Math.round(b.medianTasksPerWallSecond)} tasks/wall-s, ${Math.round(b.medianTasksPerCpuSecond)} tasks/CPU-s, ${b.medianWallSeconds.toFixed(2)} s wall, peak ${b.medianPeakRssMiB.toFixed(0)} MiB` +
         (b === byWorkers[0] ? "" : `, speed-up over ${label(byWorkers[0].engine, byWorkers[0].gateway, byWorkers[0].workers)} ${b.medianSpeedup.toFixed(2)}x`));
     }
+    for (const b of byWorkers) {
+      const a = b.againstBase;
+      if (a === null) continue;
+      console.log(`${label(b.engine, b.gateway, b.workers)}, this build / the base build over ${a.pairs} alternating pairs: wall ${a.wall.median.toFixed(3)} ` +
+        `(${a.wall.min.toFixed(3)} to ${a.wall.max.toFixed(3)}), CPU ${a.cpu.median.toFixed(3)} (${a.cpu.min.toFixed(3)} to ${a.cpu.max.toFixed(3)})`);
+    }
+    if (summary.base !== null && !summary.base.sameResults) console.log("note: the base build's runs have other counts (arrivals, starts or events): the two builds do not behave alike");
     if (summary.yardstick !== null) {
       console.log(`yardstick: one probe action (${summary.yardstick.impl}) ${summary.yardstick.medianNsPerProbe.toFixed(0)} ns, median of ${rounds} rounds timed between the runs (${new Date().toISOString().slice(0, 10)})`);
     }
   }
+}
+
+/** Median and range of one figure's ratios. */
+function spread(xs: number[]): { median: number; min: number; max: number } {
+  return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs) };
+}
+
+/** The per-round ratios this build / the base build (the two runs of each round's pair). */
+function againstBase(rs: Round[], bs: Round[]): { pairs: number; wall: ReturnType<typeof spread>; cpu: ReturnType<typeof spread> } {
+  return {
+    pairs: rs.length,
+    wall: spread(rs.map((r, i) => r.wallSeconds / bs[i].wallSeconds)),
+    cpu: spread(rs.map((r, i) => r.cpuSeconds / bs[i].cpuSeconds)),
+  };
 }
 
 /** A combination's name in the output. */

@@ -30,6 +30,24 @@ describe("bench:sim", () => {
     const bad = spawnSync(process.execPath, [bench, "--engines=wasm"], { encoding: "utf8", timeout: 60_000 });
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim().split("\n")).toEqual(["bench:sim: bench: --engines takes ts, core or auto, got wasm"]);
+    for (const [arg, line] of [["--nodez=5", "bench:sim: bench: unknown option --nodez=5"], ["--rounds=0", "bench:sim: bench: --rounds takes a positive integer, got 0"],
+      ["--base=/nonexistent", "bench:sim: bench: --base=/nonexistent has no built bench"]]) {
+      const r2 = spawnSync(process.execPath, [bench, arg], { encoding: "utf8", timeout: 60_000 });
+      expect(r2.status, arg).toBe(2);
+      expect(r2.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r2.stderr.startsWith(line), r2.stderr).toBe(true);
+    }
+  }, 180_000);
+
+  it("compares this build with a base build in alternating pairs (--base)", () => {
+    // the base here is this same checkout: the two builds behave alike, and every pair gives a ratio
+    const r = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.05", "--rounds=2", "--no-yardstick", `--base=${packageRoot()}`, "--json"], { encoding: "utf8", timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as { base: { sameResults: boolean }; againstBase: { pairs: number; wall: { median: number; min: number; max: number } } };
+    expect(s.base.sameResults).toBe(true);
+    expect(s.againstBase.pairs).toBe(2);
+    expect(s.againstBase.wall.min).toBeLessThanOrEqual(s.againstBase.wall.median);
+    expect(s.againstBase.wall.median).toBeGreaterThan(0);
   }, 180_000);
 
   it("divides wall time per task by the yardstick", () => {
