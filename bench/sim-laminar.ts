@@ -5,8 +5,16 @@
 // machines drift two- to four-fold from day to day; the ratio does not.
 //
 //   npm run bench:sim -- [--nodes=5000] [--rho=0.8] [--duration=2] [--rounds=3] [--workers=1,2]
-//        [--engines=ts,core] [--gateway=once,replicas] [--set=name=value ...] [--base=DIR]
+//        [--engines=ts,core] [--gateway=once,replicas] [--set=name=value ...] [--base=DIR] [--ceiling]
 //        [--no-yardstick] [--no-native] [--json]
+//
+// --ceiling measures what the machine itself allows W threads (for every
+// worker count W > 1 given): in each round, one one-thread run alone, then W
+// independent one-thread runs at once. On a machine whose cores share
+// caches, memory bandwidth or a host with neighbours, each of the W takes
+// longer than the one alone; W x (alone / together) is the speed-up W
+// perfectly parallel threads could reach there, against which a threaded
+// run's speed-up is read.
 //
 // --base=DIR compares this build with another built checkout of the project
 // (DIR, e.g. a worktree of the previous commit after `npm ci`): in every
@@ -31,7 +39,7 @@
 // must agree on every count (the run is deterministic), and the bench fails
 // if they do not. Reported: the median of each figure over the rounds. The
 // yardstick is timed once per round, after that round's runs.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -83,7 +91,7 @@ async function main(): Promise<void> {
   const opt = (name: string, dflt: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
   // every option known, every number sane: a typo gets one line and exit 2, not a silently different run
   const valued = ["nodes", "rho", "duration", "rounds", "workers", "engines", "gateway", "set", "base"];
-  const flags = ["--json", "--no-yardstick", "--no-native"];
+  const flags = ["--json", "--no-yardstick", "--no-native", "--ceiling"];
   for (const a of args) {
     if (flags.includes(a) || valued.some((v) => a.startsWith(`--${v}=`))) continue;
     throw new Error(`bench: unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} ${flags.join(" ")})`);
@@ -119,6 +127,11 @@ async function main(): Promise<void> {
   let first: Round | null = null;
   const runChild = (bench: string, w: number, gateway: string | null, vsets: string[]) =>
     JSON.parse(execFileSync(process.execPath, [bench, "--child", String(w), gateway ?? "auto", ...vsets], { encoding: "utf8", maxBuffer: 1 << 20 })) as Round;
+  const ceilingOn = args.includes("--ceiling");
+  const ceilingWorkers = ceilingOn ? [...new Set(workers.filter((w) => w > 1))] : [];
+  if (ceilingOn && ceilingWorkers.length === 0) throw new Error("bench: --ceiling needs a worker count above 1 (--workers=1,2)");
+  /** Per worker count, per round: the slowdown of W one-thread runs at once against one alone (mean wall of the W / wall alone). */
+  const slowdowns = new Map<number, number[]>(ceilingWorkers.map((w) => [w, []]));
   for (let i = 0; i < rounds; i++) {
     for (const { engine, gateway, workers: w, key } of variants) {
       const vsets = engine === null ? sets : [...sets, `sim.engine=${engine}`];
@@ -141,6 +154,13 @@ async function main(): Promise<void> {
       const threads = r.waitShare === null ? "" : `; threads: setup ${r.setupS!.toFixed(2)} s, ${(100 * r.waitShare).toFixed(1)}% of their time waiting at window ends`;
       const pair = b === null ? "" : `; against the base build: wall ${(r.wallSeconds / b.wallSeconds).toFixed(3)}, CPU ${(r.cpuSeconds / b.cpuSeconds).toFixed(3)}`;
       if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${label(engine, gateway, w)}: ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s${threads}${pair}\n`);
+    }
+    for (const w of ceilingWorkers) {
+      const alone = runChild(self, 1, null, sets);
+      const together = await Promise.all(Array.from({ length: w }, () => runChildAsync(self, sets)));
+      const slow = together.reduce((a, r) => a + r.wallSeconds, 0) / w / alone.wallSeconds;
+      slowdowns.get(w)!.push(slow);
+      if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ceiling: ${w} one-thread runs at once each took ${slow.toFixed(3)} of one alone: at most ${(w / slow).toFixed(2)}x for ${w} threads here\n`);
     }
     if (yardstick) {
       const y = await probeYardstick(native);
@@ -167,6 +187,7 @@ async function main(): Promise<void> {
       medianSpeedup: median(rs.map((r, i) => base[i].wallSeconds / r.wallSeconds)),
       medianProbeActionsPerTask: perTask(rs),
       againstBase: baseBench === null ? null : againstBase(rs, baseResults.get(key)!),
+      ceiling: slowdowns.has(w) ? ceilingOf(w, slowdowns.get(w)!, rs.map((r, i) => base[i].wallSeconds / r.wallSeconds)) : null,
     };
   });
   const summary = {
@@ -194,6 +215,13 @@ async function main(): Promise<void> {
       console.log(`${label(b.engine, b.gateway, b.workers)}, this build / the base build over ${a.pairs} alternating pairs: wall ${a.wall.median.toFixed(3)} ` +
         `(${a.wall.min.toFixed(3)} to ${a.wall.max.toFixed(3)}), CPU ${a.cpu.median.toFixed(3)} (${a.cpu.min.toFixed(3)} to ${a.cpu.max.toFixed(3)})`);
     }
+    for (const b of byWorkers) {
+      const c = b.ceiling;
+      if (c === null) continue;
+      console.log(`${label(b.engine, b.gateway, b.workers)}, the machine's ceiling: ${b.workers} independent one-thread runs at once each took ${c.slowdown.median.toFixed(3)} ` +
+        `(${c.slowdown.min.toFixed(3)} to ${c.slowdown.max.toFixed(3)}) of one alone, so at most ${c.medianCeiling.toFixed(2)}x here; ` +
+        `this run's speed-up is ${(100 * c.medianShare).toFixed(0)}% of it (median of the rounds)`);
+    }
     if (summary.base !== null && !summary.base.sameResults) console.log("note: the base build's runs have other counts (arrivals, starts or events): the two builds do not behave alike");
     if (summary.yardstick !== null) {
       console.log(`yardstick: one probe action (${summary.yardstick.impl}) ${summary.yardstick.medianNsPerProbe.toFixed(0)} ns, median of ${rounds} rounds timed between the runs (${new Date().toISOString().slice(0, 10)})`);
@@ -213,6 +241,29 @@ function againstBase(rs: Round[], bs: Round[]): { pairs: number; wall: ReturnTyp
     wall: spread(rs.map((r, i) => r.wallSeconds / bs[i].wallSeconds)),
     cpu: spread(rs.map((r, i) => r.cpuSeconds / bs[i].cpuSeconds)),
   };
+}
+
+/**
+ * The machine's ceiling for w threads from each round's slowdown (w one-thread
+ * runs at once against one alone), and a threaded run's speed-up over the
+ * first combination read against it, round by round.
+ */
+function ceilingOf(w: number, slow: number[], speedups: number[]): { slowdown: ReturnType<typeof spread>; medianCeiling: number; medianShare: number } {
+  return {
+    slowdown: spread(slow),
+    medianCeiling: median(slow.map((s) => w / s)),
+    medianShare: median(speedups.map((x, i) => x / (w / slow[i]))),
+  };
+}
+
+/** One one-thread run of the configuration in its own process, not waiting for it (runs side by side). */
+function runChildAsync(bench: string, sets: string[]): Promise<Round> {
+  return new Promise((resolveRun, reject) => {
+    execFile(process.execPath, [bench, "--child", "1", "auto", ...sets], { encoding: "utf8", maxBuffer: 1 << 20 }, (err, out) => {
+      if (err) reject(err);
+      else resolveRun(JSON.parse(out) as Round);
+    });
+  });
 }
 
 /** A combination's name in the output. */

@@ -50,6 +50,20 @@ describe("bench:sim", () => {
     expect(s.againstBase.wall.median).toBeGreaterThan(0);
   }, 180_000);
 
+  it("measures the machine's ceiling for threads (--ceiling): one-thread runs at once against one alone", () => {
+    const r = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.05", "--rounds=1", "--workers=1,2", "--no-yardstick", "--ceiling", "--json"], { encoding: "utf8", timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as { byWorkers: { workers: number; ceiling: { slowdown: { median: number }; medianCeiling: number; medianShare: number } | null }[] };
+    expect(s.byWorkers[0].ceiling).toBeNull();
+    const c = s.byWorkers[1].ceiling!;
+    expect(c.slowdown.median).toBeGreaterThan(0);
+    expect(c.medianCeiling).toBeCloseTo(2 / c.slowdown.median, 6);
+    expect(c.medianShare).toBeGreaterThan(0);
+    const bad = spawnSync(process.execPath, [bench, "--ceiling"], { encoding: "utf8", timeout: 60_000 });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim()).toBe("bench:sim: bench: --ceiling needs a worker count above 1 (--workers=1,2)");
+  }, 180_000);
+
   it("divides wall time per task by the yardstick", () => {
     expect(probesPerTask(2, 1_000_000, { impl: "native", nsPerProbe: 400 })).toBe(5);
   });
