@@ -11,7 +11,13 @@
 #     host's share of the probe action) and wabt's runtime, and run.
 #     Installs the Debian package wabt when wasm2c is missing (needs root).
 #
-# Both harnesses also drive a Zone engine through test/embed/zone-script.txt
+#  3. Other JavaScript runtimes: Bun (JavaScriptCore) and Deno (a newer V8),
+#     pinned versions installed from the npm registry into test/embed/out/
+#     (override: BUN=path DENO=path): test/embed/runtimes.mjs runs the zone
+#     script on both builds and `laminar sim` on one and two threads under
+#     each, against Node's.
+#
+# The harnesses also drive a Zone engine through test/embed/zone-script.txt
 # and compare the transcript with Node's, test/embed/zone-script.expected.
 #
 # Prints each harness's report, then one plain line `N passed, N failed`
@@ -52,7 +58,40 @@ for f in build/laminar-simd.wasm build/laminar-scalar.wasm; do
   if [ ! -f "$f" ]; then
     say "$f is missing; run npm run build:wasm (npm ci does it)"
     FAILED=$((FAILED + 1))
-    finish
+    # ------------------------------------------------- other JavaScript runtimes
+BUN_VERSION=1.4.5
+DENO_VERSION=2.9.6
+RUNTIMES="$OUT/runtimes"
+runtimes_setup() {
+  BUN=${BUN:-$RUNTIMES/node_modules/.bin/bun}
+  DENO=${DENO:-$RUNTIMES/node_modules/.bin/deno}
+  if [ -x "$BUN" ] && [ -x "$DENO" ] && "$BUN" --version 2>/dev/null | grep -qx "$BUN_VERSION" \
+    && "$DENO" --version 2>/dev/null | head -n 1 | grep -q "^deno $DENO_VERSION "; then
+    return 0
+  fi
+  say "installing bun@$BUN_VERSION and deno@$DENO_VERSION from the npm registry into $RUNTIMES"
+  mkdir -p "$RUNTIMES"
+  [ -f "$RUNTIMES/package.json" ] || echo '{ "private": true }' >"$RUNTIMES/package.json"
+  if ! npm install --prefix "$RUNTIMES" --no-audit --no-fund --no-save "bun@$BUN_VERSION" "deno@$DENO_VERSION" >"$OUT/runtimes-npm.log" 2>&1; then
+    say "npm could not install bun and deno ($(tail -n 1 "$OUT/runtimes-npm.log")): the other-runtime checks are skipped"
+    return 1
+  fi
+  BUN=$RUNTIMES/node_modules/.bin/bun
+  DENO=$RUNTIMES/node_modules/.bin/deno
+  [ -x "$BUN" ] && [ -x "$DENO" ] || { say "bun or deno missing after npm install (see $OUT/runtimes-npm.log): skipped"; return 1; }
+}
+
+if [ ! -f dist/src/cli/main.js ]; then
+  say "dist/src/cli/main.js is missing (npm run build): the other-runtime checks cannot run"
+  FAILED=$((FAILED + 1))
+elif runtimes_setup; then
+  log="$OUT/runtimes.log"
+  node test/embed/runtimes.mjs --bun "$BUN" --deno "$DENO" >"$log" 2>&1
+  grep -v '^RESULT ' "$log"
+  tally "$log" "other runtimes (Bun, Deno)"
+fi
+
+finish
   fi
 done
 
@@ -150,6 +189,39 @@ if wasm2c_setup; then
   fi
 else
   FAILED=$((FAILED + 1))
+fi
+
+# ------------------------------------------------- other JavaScript runtimes
+BUN_VERSION=1.4.5
+DENO_VERSION=2.9.6
+RUNTIMES="$OUT/runtimes"
+runtimes_setup() {
+  BUN=${BUN:-$RUNTIMES/node_modules/.bin/bun}
+  DENO=${DENO:-$RUNTIMES/node_modules/.bin/deno}
+  if [ -x "$BUN" ] && [ -x "$DENO" ] && "$BUN" --version 2>/dev/null | grep -qx "$BUN_VERSION" \
+    && "$DENO" --version 2>/dev/null | head -n 1 | grep -q "^deno $DENO_VERSION "; then
+    return 0
+  fi
+  say "installing bun@$BUN_VERSION and deno@$DENO_VERSION from the npm registry into $RUNTIMES"
+  mkdir -p "$RUNTIMES"
+  [ -f "$RUNTIMES/package.json" ] || echo '{ "private": true }' >"$RUNTIMES/package.json"
+  if ! npm install --prefix "$RUNTIMES" --no-audit --no-fund --no-save "bun@$BUN_VERSION" "deno@$DENO_VERSION" >"$OUT/runtimes-npm.log" 2>&1; then
+    say "npm could not install bun and deno ($(tail -n 1 "$OUT/runtimes-npm.log")): the other-runtime checks are skipped"
+    return 1
+  fi
+  BUN=$RUNTIMES/node_modules/.bin/bun
+  DENO=$RUNTIMES/node_modules/.bin/deno
+  [ -x "$BUN" ] && [ -x "$DENO" ] || { say "bun or deno missing after npm install (see $OUT/runtimes-npm.log): skipped"; return 1; }
+}
+
+if [ ! -f dist/src/cli/main.js ]; then
+  say "dist/src/cli/main.js is missing (npm run build): the other-runtime checks cannot run"
+  FAILED=$((FAILED + 1))
+elif runtimes_setup; then
+  log="$OUT/runtimes.log"
+  node test/embed/runtimes.mjs --bun "$BUN" --deno "$DENO" >"$log" 2>&1
+  grep -v '^RESULT ' "$log"
+  tally "$log" "other runtimes (Bun, Deno)"
 fi
 
 finish

@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// The core and the simulator in other JavaScript runtimes than Node: Bun
+// (JavaScriptCore's WebAssembly) and Deno (a newer V8), each given as a
+// command on the command line (scripts/test-embed.sh installs pinned
+// versions from the npm registry).
+//
+//   node test/embed/runtimes.mjs --bun PATH --deno PATH
+//
+// Checks, for each runtime:
+//  1. the Zone engine driven through test/embed/zone-script.txt (the loader-
+//     free driver, zone-script.mjs) prints zone-script.expected, on both
+//     builds, as Node does;
+//  2. `laminar sim` (the built CLI, dist/) gives Node's result for the same
+//     seed, field for field, on one thread and on two worker threads, apart
+//     from what measures the run itself. The two derived arrival rates
+//     (lambdaPerS, muPerS: Math.exp of the lognormal's parameters) may differ
+//     in their last bit: a runtime's Math.exp is its own (src/sim/rng.ts says
+//     the same of a different Node); they must agree to 1e-15.
+// Prints PASS/FAIL lines and `RESULT <passed> <failed>`.
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, "..", "..");
+const CLI = join(ROOT, "dist", "src", "cli", "main.js");
+const EXPECTED = readFileSync(join(HERE, "zone-script.expected"), "utf8");
+/** Result fields that measure the run itself (its machine, its runtime), not what it simulated. */
+const MEASURED = ["wallSeconds", "tasksPerWallSecond", "peakRssMiB", "manifest", "profile"];
+const LAST_BIT = ["lambdaPerS", "muPerS"];
+const SIM = ["sim", "--no-progress", "--json", "--nodes", "600", "--duration", "0.2", "--set", "sim.drainS=0.4"];
+
+let passed = 0, failed = 0;
+const pass = (name) => { passed++; console.log(`PASS   ${name}`); };
+const fail = (name, why) => { failed++; console.log(`FAIL   ${name}: ${why}`); };
+
+const args = process.argv.slice(2);
+const runtimes = [];
+for (let i = 0; i < args.length; i += 2) {
+  const name = args[i].replace(/^--/, ""), bin = args[i + 1];
+  if (!["bun", "deno"].includes(name) || !bin) {
+    console.error("usage: node test/embed/runtimes.mjs --bun PATH --deno PATH");
+    process.exit(2);
+  }
+  runtimes.push({ name, bin, run: name === "deno" ? ["run", "-A"] : [] });
+}
+
+/** Run a script under a runtime (Node: this process's). */
+function exec(cmd, pre, script, rest) {
+  return spawnSync(cmd, [...pre, script, ...rest], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 << 20, timeout: 300_000 });
+}
+
+function simResult(out) {
+  const r = JSON.parse(out);
+  for (const k of MEASURED) delete r[k];
+  return r;
+}
+
+const nodeSims = new Map();
+for (const workers of [1, 2]) {
+  const r = exec(process.execPath, [], CLI, [...SIM, "--workers", String(workers)]);
+  if (r.status !== 0) {
+    fail(`node: laminar sim --workers ${workers}`, (r.stderr || "").trim().split("\n")[0]);
+    continue;
+  }
+  nodeSims.set(workers, simResult(r.stdout));
+}
+
+for (const rt of runtimes) {
+  const v = spawnSync(rt.bin, ["--version"], { encoding: "utf8" });
+  if (v.status !== 0) {
+    fail(`${rt.name}: --version`, `cannot run ${rt.bin}`);
+    continue;
+  }
+  console.log(`${rt.name} ${v.stdout.trim().split("\n")[0]}`);
+  for (const build of ["simd", "scalar"]) {
+    const name = `${rt.name}: zone script on laminar-${build}.wasm prints zone-script.expected`;
+    const r = exec(rt.bin, rt.run, join(HERE, "zone-script.mjs"), [join(ROOT, "build", `laminar-${build}.wasm`)]);
+    if (r.status !== 0) { fail(name, `exit ${r.status}: ${(r.stderr || "").trim().split("\n")[0]}`); continue; }
+    if (r.stdout === EXPECTED) { pass(name); continue; }
+    const got = r.stdout.split("\n"), want = EXPECTED.split("\n");
+    const i = got.findIndex((l, j) => l !== want[j]);
+    fail(name, `line ${i + 1}: got ${JSON.stringify(got[i])}, want ${JSON.stringify(want[i])}`);
+  }
+  for (const [workers, ref] of nodeSims) {
+    const name = `${rt.name}: laminar sim --workers ${workers} gives Node's result`;
+    const r = exec(rt.bin, rt.run, CLI, [...SIM, "--workers", String(workers)]);
+    if (r.status !== 0) { fail(name, `exit ${r.status}: ${(r.stderr || "").trim().split("\n")[0]}`); continue; }
+    let got;
+    try { got = simResult(r.stdout); } catch (e) { fail(name, `not one JSON object (${e.message})`); continue; }
+    const off = Object.keys({ ...ref, ...got }).filter((k) => {
+      if (LAST_BIT.includes(k)) return !(Math.abs(got[k] - ref[k]) <= 1e-15 * Math.abs(ref[k]));
+      return JSON.stringify(got[k]) !== JSON.stringify(ref[k]);
+    });
+    if (off.length === 0 && got.started > 1000) pass(name);
+    else fail(name, off.length > 0 ? `fields differ: ${off.join(", ")}` : `only ${got.started} starts`);
+  }
+}
+console.log(`RESULT ${passed} ${failed}`);
