@@ -8,8 +8,10 @@
 // same file. Run after `npm run build`:
 //
 //   node test/embed/make-zone-script.mjs            # writes zone-script.txt
+//   node test/embed/make-zone-script.mjs --memory   # writes zone-script-mem.txt: the memory model, the kernel's OOM rule
 //   node test/embed/make-zone-script.mjs --out F    # writes F instead (test/embed/zone-script.test.ts)
 //   node test/embed/zone-script.mjs build/laminar-scalar.wasm > test/embed/zone-script.expected
+//   node test/embed/zone-script.mjs build/laminar-scalar.wasm test/embed/zone-script-mem.txt > test/embed/zone-script-mem.expected
 //
 // The file's own header (below, HEADER) specifies the format and the driver.
 import { writeFileSync } from "node:fs";
@@ -23,7 +25,7 @@ const { applySets, defaultConfig } = await dist("config/params-config.js");
 const { LaminarModel } = await dist("laminar/model.js");
 const { loadCore } = await dist("core/wasm.js");
 const { streamRng } = await dist("sim/rng.js");
-const { EF } = await dist("core/engine-layout.js");
+const { EF, MX } = await dist("core/engine-layout.js");
 const { timingsOf } = await dist("laminar/timings.js");
 
 /** The run's seed: the Zone's streams are the model's for this seed ("zone", "zone-net", "zone-report", index 0). */
@@ -40,8 +42,12 @@ const POOR_SHARE = 0.03; // a task with a patience budget of 8 (one bounce and i
 /** Initial DA and event capacities: the minimum, so every host grows its tables early. */
 const CAP = 16;
 
-const c = applySets(defaultConfig(), [`cluster.nodes=${NODES}`, `cluster.zoneSize=${NODES}`, `sim.seed=${SEED}`, "sim.engine=core"]);
-const model = new LaminarModel(loadCore("auto"), c);
+/** The memory model (Exp5's process) with the kernel's OOM rule and no Airlock: the engine's memory extension block. */
+const MEMORY = process.argv.includes("--memory");
+const c = applySets(defaultConfig(), [`cluster.nodes=${NODES}`, `cluster.zoneSize=${NODES}`, `sim.seed=${SEED}`, "sim.engine=core",
+  ...(MEMORY ? ["memory.enabled=true", "airlock.enabled=false"] : [])]);
+const core = loadCore("auto");
+const model = new LaminarModel(core, c);
 if (model.cluster.zones !== 1) throw new Error(`expected one Zone of ${NODES} nodes, got ${model.cluster.zones} Zones`);
 model.start();
 const ze = model.zoneEngine;
@@ -70,6 +76,20 @@ const streams = [["zone", EF.R_ZONE], ["zone-net", EF.R_NET], ["zone-report", EF
   return [field, name, Array.from(st, (w) => w >>> 0)];
 });
 
+// the memory extension block's parameters as ZoneEngine.initMemory wrote them, and the Zone's memory stream
+const mparams = [], mstreams = [];
+if (MEMORY) {
+  const x = ze.geti(EF.MEMX), f64 = core.arena.f64, i32 = core.arena.i32;
+  const MF = ["TICK", "SEED", "KAPPA", "SIGMA", "BURST_RATE", "BURST_SCALE", "CAP", "HIGH", "SAFE", "COMPRESSION", "SUSPEND", "SURVIVAL",
+    "STATE_PULL", "OVERCLAIM_PROB", "OVERCLAIM_MAX"];
+  const MI = ["AIRLOCK", "SCOPE_ALL", "ADMIT_PROJECTED", "OOM_LARGEST"];
+  for (const name of MF) mparams.push([MX[name], "f", f64[(x >> 3) + MX[name]], name]);
+  for (const name of MI) mparams.push([MX[name], "i", i32[(x >> 2) + 2 * MX[name]], name]);
+  mparams.push([MX.TASK_CAP, "i", CAP, "TASK_CAP"]);
+  const p = i32[(x >> 2) + 2 * MX.R_MEM];
+  mstreams.push([MX.R_MEM, "zone-memory", Array.from(i32.subarray(p >> 2, (p >> 2) + 4), (w) => w >>> 0)]);
+}
+
 // ---- the emissions
 const w = c.workload, r = streamRng(SEED, "zone-script");
 const batchNs = tm.batchNs, deadlineNs = tm.deadlineNs;
@@ -87,8 +107,10 @@ for (let t = r.exp(1e6 / RATE_PER_MS); t < SCRIPT_NS; t += r.exp(1e6 / RATE_PER_
   if (special < OLD_SHARE) arr = batch - deadlineNs + Math.round(r.uniform(0.5, 4) * 1e6);
   else if (special < OLD_SHARE + POOR_SHARE) budget = 8;
   const id = task++;
-  emits.push([batch, id, r.int(NODES), f ? 0 : 1, atoms, arr, ev, budget, service, id]);
-  if (r.float() < DUP_SHARE) emits.push([batch + r.int(4) * batchNs, id, r.int(NODES), f ? 0 : 1, atoms, arr, ev, budget, service, id]);
+  // with the memory model, the declared GiB (proportional to the atoms, as the simulator's workload declares it)
+  const mem = MEMORY ? [atoms * c.memory.declaredPerAtomGiB] : [];
+  emits.push([batch, id, r.int(NODES), f ? 0 : 1, atoms, arr, ev, budget, service, id, ...mem]);
+  if (r.float() < DUP_SHARE) emits.push([batch + r.int(4) * batchNs, id, r.int(NODES), f ? 0 : 1, atoms, arr, ev, budget, service, id, ...mem]);
 }
 // stable: each batch keeps the order the emissions were made in
 emits.sort((a, b) => a[0] - b[0]);
@@ -96,10 +118,10 @@ const batches = new Set(emits.map((e) => e[0])).size;
 
 const HEADER = `# Laminar Zone engine script (test/embed/make-zone-script.mjs writes it; do not edit).
 # One Zone of ${NODES} nodes, ${model.cluster.atoms} atoms each, every atom free; the engine's parameters as the
-# simulator lays them out for the default configuration (seed ${SEED}); ${emits.length} DA emissions of ${task} tasks
+# simulator lays them out for the default configuration${MEMORY ? " with the memory model and the kernel's OOM rule\n# (memory.enabled, airlock.enabled=false)" : ""} (seed ${SEED}); ${emits.length} DA emissions of ${task} tasks
 # in ${batches} gateway batches over ${SCRIPT_NS / 1e6} ms; the run ends at ${END_NS / 1e6} ms.
 # Drivers: test/embed/zone-script.mjs (Node), wasmtime_test.py (Python), wasm2c_main.c (C);
-# the transcript they must all print is test/embed/zone-script.expected. docs/abi.md,
+# the transcript they must all print is test/embed/${MEMORY ? "zone-script-mem" : "zone-script"}.expected. docs/abi.md,
 # "Walkthrough: a gateway on the engine", explains the driver.
 #
 # Lines (whitespace-separated; '#' starts a comment line):
@@ -108,17 +130,23 @@ const HEADER = `# Laminar Zone engine script (test/embed/make-zone-script.mjs wr
 #   stream FIELD W0 W1 W2 W3 NAME the Zone's xoshiro128** state (u32 words) for pointer field FIELD
 #                                 (R_ZONE, R_NET, R_REPORT): a 32-byte, 16-aligned region, words at 0..15,
 #                                 bytes 16..31 zero.
+#   mparam FIELD TYPE VALUE NAME  the memory model (scripts with it only): field FIELD of the memory extension
+#                                 block (MEMX, block field 95: 512 bytes, 16-aligned, zeroed), as param.
+#   mstream FIELD W0 W1 W2 W3 NAME the Zone's memory stream for pointer field FIELD (R_MEM) of that block.
 #   end NS                        the run's end (a multiple of DELTA).
-#   emit TIME TASK NODE CLASS ATOMS ARRIVAL EV BUDGET SERVICE KEY
+#   emit TIME TASK NODE CLASS ATOMS ARRIVAL EV BUDGET SERVICE KEY [DECLARED]
 #                                 one DA emission (all integers): the emission record's fields
-#                                 (emission time = TIME, flags 0), sorted by TIME; emissions with the
-#                                 same TIME form batch b (b = 0, 1, ... in time order).
+#                                 (emission time = TIME, flags 0; with the memory model the record is 80 bytes
+#                                 and DECLARED, the task's declared GiB, is its f64 at 64), sorted by TIME;
+#                                 emissions with the same TIME form batch b (b = 0, 1, ... in time order).
 # Layout: the block (engineBlockBytes, 16-aligned), OFFSETS = i32[0, NODES], BITMAPS = NODES rows of
-# ATOMS / 8 bytes all 0xff, the three stream regions, then engineBytes(block) bytes 16-aligned for
-# engineInit. Memory is handed out upwards from heapBase() (aligned), growing it when needed.
+# ATOMS / 8 bytes all 0xff, the three stream regions, with the memory model the extension block and its
+# stream region, then engineBytes(block) bytes 16-aligned for engineInit. Memory is handed out upwards
+# from heapBase() (aligned), growing it when needed.
 #
 # Driver (every number an f64 as in the block; W runs 0, DELTA, 2 DELTA, ... while W < end), after
-# engineInit and engineTrace(block, 1) (the event trace on):
+# engineInit and engineTrace(block, 1) (the event trace on), and with the memory model
+# enginePost(block, TICK, 18, 0) (the first runtime tick; the engine posts the next ones):
 #   1. For each batch b whose TIME is in [W, W + DELTA), in order: enginePost(block, TIME - W, 3, b).
 #   2. r = engineRun(block, W + DELTA, Infinity) until r = 0:
 #        r = 1: HOST_KIND is 3; write batch HOST_SUBJECT's emission records and engineEmit them
@@ -133,9 +161,11 @@ const HEADER = `# Laminar Zone engine script (test/embed/make-zone-script.mjs wr
 #            if at < ARRIVAL + DEADLINE, else 3 (late);
 #        engineSetVerdict(block, b, v); enginePost(block, at - (W + DELTA), 7, b).
 #      Then set OUT_N to 0.
-#   4. After the last window print the counters, then the event trace (engineTraceState).
+#   4. After the last window print the counters (with the memory model its kill counters), then the event
+#      trace (engineTraceState).
 # Transcript: one line per outbox record, its 10 fields; then
 #   counters PROBE_ACTIONS BOUNCES COMPLETED RUNNING PROCESSED DA_ENDS[0] ... DA_ENDS[7]
+#   memory OOM_L OOM_F            with the memory model: the extension block's kill counters (48, 49)
 #   trace LANE0 LANE1 EVENTS      the trace's two i32 lanes and the events folded in
 # A number prints as a decimal integer when it is an integer of magnitude at most 2^53 (-0 as 0),
 # else as 0x and the 16 lowercase hex digits of its f64 bits. Fields are separated by one space.
@@ -144,9 +174,11 @@ const HEADER = `# Laminar Zone engine script (test/embed/make-zone-script.mjs wr
 const lines = [HEADER.trimEnd()];
 for (const [field, type, value, name] of params) lines.push(`param ${field} ${type} ${num(value)} ${name}`);
 for (const [field, name, st] of streams) lines.push(`stream ${field} ${st.join(" ")} ${name}`);
+for (const [field, type, value, name] of mparams) lines.push(`mparam ${field} ${type} ${num(value)} ${name}`);
+for (const [field, name, st] of mstreams) lines.push(`mstream ${field} ${st.join(" ")} ${name}`);
 lines.push(`end ${END_NS}`);
 for (const e of emits) lines.push(`emit ${e.map(num).join(" ")}`);
 const at = process.argv.indexOf("--out");
-const out = at > 0 && process.argv[at + 1] ? process.argv[at + 1] : join(HERE, "zone-script.txt");
+const out = at > 0 && process.argv[at + 1] ? process.argv[at + 1] : join(HERE, MEMORY ? "zone-script-mem.txt" : "zone-script.txt");
 writeFileSync(out, lines.join("\n") + "\n");
 console.log(`${out}: ${emits.length} emissions of ${task} tasks in ${batches} batches`);

@@ -7,9 +7,9 @@
 //   node test/embed/runtimes.mjs --bun PATH --deno PATH
 //
 // Checks, for each runtime:
-//  1. the Zone engine driven through test/embed/zone-script.txt (the loader-
-//     free driver, zone-script.mjs) prints zone-script.expected, on both
-//     builds, as Node does;
+//  1. the Zone engine driven through test/embed/zone-script.txt and
+//     zone-script-mem.txt (the loader-free driver, zone-script.mjs) prints
+//     their .expected transcripts, on both builds, as Node does;
 //  2. `laminar sim` (the built CLI, dist/) gives Node's result for the same
 //     seed, field for field, on one thread and on two worker threads, apart
 //     from what measures the run itself. The two derived arrival rates
@@ -25,7 +25,8 @@ import { fileURLToPath } from "node:url";
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..", "..");
 const CLI = join(ROOT, "dist", "src", "cli", "main.js");
-const EXPECTED = readFileSync(join(HERE, "zone-script.expected"), "utf8");
+/** The zone scripts (the second with the memory model) and the transcripts Node prints for them. */
+const SCRIPTS = ["zone-script", "zone-script-mem"].map((name) => ({ name, expected: readFileSync(join(HERE, `${name}.expected`), "utf8") }));
 /** Result fields that measure the run itself (its machine, its runtime), not what it simulated. */
 const MEASURED = ["wallSeconds", "tasksPerWallSecond", "peakRssMiB", "manifest", "profile"];
 const LAST_BIT = ["lambdaPerS", "muPerS"];
@@ -75,13 +76,15 @@ for (const rt of runtimes) {
   }
   console.log(`${rt.name} ${v.stdout.trim().split("\n")[0]}`);
   for (const build of ["simd", "scalar"]) {
-    const name = `${rt.name}: zone script on laminar-${build}.wasm prints zone-script.expected`;
-    const r = exec(rt.bin, rt.run, join(HERE, "zone-script.mjs"), [join(ROOT, "build", `laminar-${build}.wasm`)]);
-    if (r.status !== 0) { fail(name, `exit ${r.status}: ${(r.stderr || "").trim().split("\n")[0]}`); continue; }
-    if (r.stdout === EXPECTED) { pass(name); continue; }
-    const got = r.stdout.split("\n"), want = EXPECTED.split("\n");
-    const i = got.findIndex((l, j) => l !== want[j]);
-    fail(name, `line ${i + 1}: got ${JSON.stringify(got[i])}, want ${JSON.stringify(want[i])}`);
+    for (const { name: script, expected } of SCRIPTS) {
+      const name = `${rt.name}: ${script}.txt on laminar-${build}.wasm prints ${script}.expected`;
+      const r = exec(rt.bin, rt.run, join(HERE, "zone-script.mjs"), [join(ROOT, "build", `laminar-${build}.wasm`), join(HERE, `${script}.txt`)]);
+      if (r.status !== 0) { fail(name, `exit ${r.status}: ${(r.stderr || "").trim().split("\n")[0]}`); continue; }
+      if (r.stdout === expected) { pass(name); continue; }
+      const got = r.stdout.split("\n"), want = expected.split("\n");
+      const i = got.findIndex((l, j) => l !== want[j]);
+      fail(name, `line ${i + 1}: got ${JSON.stringify(got[i])}, want ${JSON.stringify(want[i])}`);
+    }
   }
   for (const [workers, ref] of nodeSims) {
     const name = `${rt.name}: laminar sim --workers ${workers} gives Node's result`;

@@ -885,8 +885,11 @@ enum {
 };
 static const int zone_counters[] = {100, 103, 110, 111, 118, 120, 121, 122, 123, 124, 125, 126, 127};
 
-typedef struct { double v[10]; } zone_emit; /* time task node class atoms arrival ev budget service key */
+typedef struct { double v[11]; } zone_emit; /* time task node class atoms arrival ev budget service key [declared GiB] */
 static zone_emit *zs_emits;
+/* the script being run ("zone-script", or "zone-script-mem": the memory model), its emission stride (64 or 80) */
+static const char *zs_name = "zone-script";
+static uint32_t zs_stride = 64;
 static int zs_n, zs_cap, zs_nbatch, *zs_first; /* batch b: emissions [zs_first[b], zs_first[b + 1]) */
 static uint32_t zs_block, zs_emit_at;
 static FILE *zs_expected;
@@ -920,13 +923,13 @@ static void zs_compare(const char *got) {
   } else {
     zs_mismatch = 1;
     failed++;
-    printf("FAIL   zone script: transcript line %d: got %s, want %s\n", zs_line, got, want[0] ? want : "(end of file)");
+    printf("FAIL   %s: transcript line %d: got %s, want %s\n", zs_name, zs_line, got, want[0] ? want : "(end of file)");
   }
 }
 
 static int zs_fail(const char *what, double r) {
   failed++;
-  printf("FAIL   zone script: %s returned %g\n", what, r);
+  printf("FAIL   %s: %s returned %g\n", zs_name, what, r);
   return -1;
 }
 
@@ -950,7 +953,7 @@ static int zs_emit(int b) {
   int n = zs_first[b + 1] - zs_first[b];
   for (int i = 0; i < n; i++) {
     const double *e = zs_emits[zs_first[b] + i].v;
-    uint32_t p = zs_emit_at + 64u * (uint32_t)i;
+    uint32_t p = zs_emit_at + zs_stride * (uint32_t)i;
     const int32_t head[4] = {(int32_t)e[1], (int32_t)e[2], (int32_t)e[3], (int32_t)e[4]};
     const double body[5] = {e[0], e[5], e[6], e[7], e[8]};
     const uint32_t key = (uint32_t)e[9];
@@ -959,6 +962,10 @@ static int zs_emit(int b) {
     wrd(p + 16, body, 5);
     memcpy(M() + p + 56, &key, 4);
     wri(p + 60, &flags, 1);
+    if (zs_stride == 80) {
+      const double mem[2] = {e[10], 0};
+      wrd(p + 64, mem, 2);
+    }
   }
   for (;;) {
     int32_t r = (int32_t)X(engineEmit)(I, zs_block, zs_emit_at, (uint32_t)n);
@@ -968,15 +975,15 @@ static int zs_emit(int b) {
   }
 }
 
-static void group_zone_script(void) {
+static void zone_script(void) {
   char path[1024], line[512];
-  snprintf(path, sizeof path, "%s/zone-script.txt", zone_dir);
+  snprintf(path, sizeof path, "%s/%s.txt", zone_dir, zs_name);
   FILE *in = fopen(path, "r");
-  snprintf(path, sizeof path, "%s/zone-script.expected", zone_dir);
+  snprintf(path, sizeof path, "%s/%s.expected", zone_dir, zs_name);
   zs_expected = fopen(path, "r");
   if (!in || !zs_expected) {
     failed++;
-    printf("FAIL   zone script: cannot open %s/zone-script.txt and .expected\n", zone_dir);
+    printf("FAIL   %s: cannot open %s/%s.txt and .expected\n", zs_name, zone_dir, zs_name);
     if (in) fclose(in);
     if (zs_expected) fclose(zs_expected);
     return;
@@ -985,6 +992,11 @@ static void group_zone_script(void) {
   memset(M() + zs_block, 0, (size_t)X(engineBlockBytes)(I));
   int field, streams[3], nstream = 0, bad = 0;
   uint32_t words[3][4];
+  /* the memory model's extension block: its parameters (field, type, value) and its stream */
+  int mfield[64], nmparam = 0, mstream_field = -1;
+  char mtype[64];
+  double mvalue[64];
+  uint32_t mwords[4];
   double end = -1;
   char type;
   double value;
@@ -999,6 +1011,11 @@ static void group_zone_script(void) {
                sscanf(line, "stream %d %u %u %u %u", &streams[nstream], &words[nstream][0], &words[nstream][1],
                       &words[nstream][2], &words[nstream][3]) == 5) {
       nstream++;
+    } else if (strcmp(kw, "mparam") == 0 && nmparam < 64 &&
+               sscanf(line, "mparam %d %c %lf", &mfield[nmparam], &mtype[nmparam], &mvalue[nmparam]) == 3) {
+      nmparam++;
+    } else if (strcmp(kw, "mstream") == 0 &&
+               sscanf(line, "mstream %d %u %u %u %u", &mstream_field, &mwords[0], &mwords[1], &mwords[2], &mwords[3]) == 5) {
     } else if (strcmp(kw, "end") == 0 && sscanf(line, "end %lf", &end) == 1) {
     } else if (strcmp(kw, "emit") == 0) {
       if (zs_n == zs_cap) {
@@ -1006,8 +1023,9 @@ static void group_zone_script(void) {
         zs_emits = realloc(zs_emits, sizeof *zs_emits * (size_t)zs_cap);
       }
       double *e = zs_emits[zs_n].v;
-      if (sscanf(line, "emit %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &e[0], &e[1], &e[2], &e[3], &e[4], &e[5], &e[6],
-                 &e[7], &e[8], &e[9]) != 10) bad = 1;
+      int got = sscanf(line, "emit %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &e[0], &e[1], &e[2], &e[3], &e[4], &e[5], &e[6],
+                       &e[7], &e[8], &e[9], &e[10]);
+      if (got != (nmparam > 0 ? 11 : 10)) bad = 1;
       zs_n++;
     } else {
       bad = 1;
@@ -1016,7 +1034,7 @@ static void group_zone_script(void) {
   fclose(in);
   if (bad || nstream != 3 || end < 0 || zs_n == 0 || zgeti(ZF_ZONES) != 1) {
     failed++;
-    printf("FAIL   zone script: cannot parse zone-script.txt (or not one Zone)\n");
+    printf("FAIL   %s: cannot parse %s.txt (or not one Zone)\n", zs_name, zs_name);
     fclose(zs_expected);
     return;
   }
@@ -1050,6 +1068,29 @@ static void group_zone_script(void) {
     memcpy(M() + p, words[s], 16);
     zseti(streams[s], (int32_t)p);
   }
+  /* the memory model: the extension block (512 bytes) at block field 95 */
+  uint32_t memx = 0;
+  zs_stride = nmparam > 0 ? 80 : 64;
+  if (nmparam > 0) {
+    memx = alloc_a(512, 16);
+    memset(M() + memx, 0, 512);
+    for (int i = 0; i < nmparam; i++) {
+      if (mtype[i] == 'i') {
+        const int32_t v = (int32_t)mvalue[i];
+        wri(memx + 8u * (uint32_t)mfield[i], &v, 1);
+      } else {
+        wrd(memx + 8u * (uint32_t)mfield[i], &mvalue[i], 1);
+      }
+    }
+    if (mstream_field >= 0) {
+      uint32_t p = alloc_a(32, 16);
+      memset(M() + p, 0, 32);
+      memcpy(M() + p, mwords, 16);
+      const int32_t pv = (int32_t)p;
+      wri(memx + 8u * (uint32_t)mstream_field, &pv, 1);
+    }
+    zseti(95, (int32_t)memx);
+  }
   double bytes = X(engineBytes)(I, zs_block);
   int32_t r;
   if (bytes < 0 || (r = (int32_t)X(engineInit)(I, zs_block, alloc_a((uint32_t)bytes, 16), bytes)) != 0) {
@@ -1060,7 +1101,9 @@ static void group_zone_script(void) {
     zs_fail("engineTrace", r);
     goto done;
   }
-  zs_emit_at = alloc_a(64u * (uint32_t)max_batch, 8);
+  zs_emit_at = alloc_a(zs_stride * (uint32_t)max_batch, 8);
+  /* the first runtime tick (kind 18); the engine posts the next ones */
+  if (memx && zs_post(rdd(memx), 18, 0)) goto done;
 
   /* the driver */
   const double hop = zgetf(ZF_HOP), delta = zgetf(ZF_DELTA), deadline = zgetf(ZF_DEADLINE);
@@ -1128,6 +1171,13 @@ static void group_zone_script(void) {
       len += (size_t)snprintf(out + len, sizeof out - len, " %s", num);
     }
     zs_compare(out);
+    if (memx) {
+      char k0[40], k1[40];
+      fmt_num(k0, sizeof k0, rdd(memx + 8u * 48));
+      fmt_num(k1, sizeof k1, rdd(memx + 8u * 49));
+      snprintf(out, sizeof out, "memory %s %s", k0, k1);
+      zs_compare(out);
+    }
     uint32_t tr = alloc_a(16, 8);
     if ((r = (int32_t)X(engineTraceState)(I, zs_block, tr)) != 0) {
       zs_fail("engineTraceState", r);
@@ -1141,13 +1191,23 @@ static void group_zone_script(void) {
     zs_compare(out);
     if (!zs_mismatch && fgets(line, sizeof line, zs_expected)) {
       failed++;
-      printf("FAIL   zone script: transcript ends after %d lines; zone-script.expected has more\n", zs_line);
+      printf("FAIL   %s: transcript ends after %d lines; %s.expected has more\n", zs_name, zs_line, zs_name);
     }
   }
 done:
   free(arrival);
   free(started);
   fclose(zs_expected);
+}
+
+static void group_zone_script(void) {
+  zs_name = "zone-script";
+  zone_script();
+}
+
+static void group_zone_script_mem(void) {
+  zs_name = "zone-script-mem";
+  zone_script();
 }
 
 /* ---- regressions: each probe under its own trap guard ---- */
@@ -1231,6 +1291,7 @@ int main(int argc, char **argv) {
   run_group("header", group_header);
   if (argc > 1) zone_dir = argv[1];
   run_group("zone script", group_zone_script);
+  run_group("zone script, memory model", group_zone_script_mem);
   run_group("regressions", group_regressions);
   wasm_rt_free();
   printf("wasm2c (laminar-scalar.wasm): %d passed, %d failed\n", passed, failed);

@@ -908,6 +908,8 @@ def check_blocks(t, c):
 
 ZONE_SCRIPT = os.path.join(ROOT, "test", "embed", "zone-script.txt")
 ZONE_EXPECTED = os.path.join(ROOT, "test", "embed", "zone-script.expected")
+ZONE_SCRIPT_MEM = os.path.join(ROOT, "test", "embed", "zone-script-mem.txt")
+ZONE_EXPECTED_MEM = os.path.join(ROOT, "test", "embed", "zone-script-mem.expected")
 
 
 def fmt_num(v):
@@ -918,8 +920,8 @@ def fmt_num(v):
 
 
 def parse_zone_script(path):
-    """zone-script.txt: parameters (field, type, value), streams (field, words), the end, batches of emissions."""
-    params, streams, batches, end = [], [], [], None
+    """A zone script: parameters (field, type, value), streams (field, words), the memory model's, the end, batches of emissions."""
+    params, streams, mparams, mstreams, batches, end = [], [], [], [], [], None
     with open(path) as fh:
         for line in fh:
             t = line.split()
@@ -929,21 +931,25 @@ def parse_zone_script(path):
                 params.append((int(t[1]), t[2], float(t[3])))
             elif t[0] == "stream":
                 streams.append((int(t[1]), [int(w) for w in t[2:6]]))
+            elif t[0] == "mparam":
+                mparams.append((int(t[1]), t[2], float(t[3])))
+            elif t[0] == "mstream":
+                mstreams.append((int(t[1]), [int(w) for w in t[2:6]]))
             elif t[0] == "end":
                 end = float(t[1])
             elif t[0] == "emit":
-                e = [int(v) for v in t[1:11]]
+                e = [int(v) for v in t[1:12]]
                 if not batches or batches[-1][0] != e[0]:
                     batches.append((e[0], []))
                 batches[-1][1].append(e)
             else:
                 raise ValueError("zone script: unknown line %r" % line)
-    return params, streams, end, batches
+    return params, streams, mparams, mstreams, end, batches
 
 
 def run_zone_script(c, path=ZONE_SCRIPT):
-    """The driver of zone-script.txt's header on one core instance: returns the transcript's lines."""
-    params, streams, end, batches = parse_zone_script(path)
+    """The driver of the zone script's header on one core instance: returns the transcript's lines."""
+    params, streams, mparams, mstreams, end, batches = parse_zone_script(path)
     NOW, HOST_KIND, HOST_SUBJECT, HOP, DELTA, DEADLINE = 0, 5, 6, 9, 10, 13
     ATOMS, NODES, ZONES, OFFSETS, BITMAPS, OUTBOX, OUT_N = 37, 39, 40, 46, 47, 83, 84
     COUNTERS = [100, 103, 110, 111, 118] + list(range(120, 128))
@@ -983,10 +989,25 @@ def run_zone_script(c, path=ZONE_SCRIPT):
         c.fill(p, 32, 0)
         c.write(p, "I", words)
         seti(field, p)
+    # the memory model: the extension block (512 bytes) at block field 95, its parameters and its stream
+    memory = len(mparams) > 0
+    memx = 0
+    if memory:
+        memx = c.alloc(512, 16)
+        c.fill(memx, 512, 0)
+        for field, typ, value in mparams:
+            c.write(memx + 8 * field, "i" if typ == "i" else "d", [int(value) if typ == "i" else value])
+        for field, words in mstreams:
+            p = c.alloc(32, 16)
+            c.fill(p, 32, 0)
+            c.write(p, "I", words)
+            c.write(memx + 8 * field, "i", [p])
+        seti(95, memx)
+    stride = 80 if memory else 64
     nbytes = ok(c.engineBytes(block), "engineBytes")
     ok(c.engineInit(block, c.alloc(int(nbytes), 16), nbytes), "engineInit")
     ok(c.engineTrace(block, 1), "engineTrace")
-    emit_at = c.alloc(64 * max(len(b[1]) for b in batches), 8)
+    emit_at = c.alloc(stride * max(len(b[1]) for b in batches), 8)
 
     def grow():
         need = ok(c.engineRoomBytes(block), "engineRoomBytes")
@@ -1004,7 +1025,8 @@ def run_zone_script(c, path=ZONE_SCRIPT):
     def emit(b):
         es = batches[b][1]
         buf = b"".join(struct.pack("<iiiiddddd Ii", e[1], e[2], e[3], e[4], float(e[0]), float(e[5]), float(e[6]),
-                                   float(e[7]), float(e[8]), e[9], 0) for e in es)
+                                   float(e[7]), float(e[8]), e[9], 0)
+                       + (struct.pack("<d", float(e[10])) + bytes(8) if memory else b"") for e in es)
         c.memory.write(c.store, buf, emit_at)
         while True:
             r = c.engineEmit(block, emit_at, len(es))
@@ -1018,6 +1040,8 @@ def run_zone_script(c, path=ZONE_SCRIPT):
     started = set()
     hop, delta, deadline = getf(HOP), getf(DELTA), getf(DEADLINE)
     out, nxt, w = [], 0, 0.0
+    if memory:
+        post(c.read(memx, "d", 1)[0], 18, 0)  # the first runtime tick; the engine posts the next ones
     while w < end:
         w_end = w + delta
         while nxt < len(batches) and batches[nxt][0] < w_end:
@@ -1056,6 +1080,8 @@ def run_zone_script(c, path=ZONE_SCRIPT):
         seti(OUT_N, 0)
         w = w_end
     out.append(" ".join(["counters"] + [fmt_num(getf(i)) for i in COUNTERS]))
+    if memory:
+        out.append(" ".join(["memory"] + [fmt_num(v) for v in c.read(memx + 8 * 48, "d", 2)]))
     tr = c.alloc(16, 8)
     ok(c.engineTraceState(block, tr), "engineTraceState")
     lanes, events = c.read(tr, "i", 2), c.read(tr + 8, "d", 1)[0]
@@ -1063,17 +1089,17 @@ def run_zone_script(c, path=ZONE_SCRIPT):
     return out
 
 
-def check_zone_script(t, c):
-    """The Zone engine driven through zone-script.txt prints zone-script.expected (Node's transcript), line for line."""
-    with open(ZONE_EXPECTED) as fh:
+def check_zone_script(t, c, script=ZONE_SCRIPT, expected=ZONE_EXPECTED, name="zone script"):
+    """The Zone engine driven through a zone script prints its .expected (Node's transcript), line for line."""
+    with open(expected) as fh:
         want = fh.read().splitlines()
-    got = run_zone_script(c)
+    got = run_zone_script(c, script)
     for i, (g, w) in enumerate(zip(got, want)):
         if g != w:
-            t.check("zone script: transcript line %d" % (i + 1), g, w)
+            t.check("%s: transcript line %d" % (name, i + 1), g, w)
             return
         t.passed += 1
-    t.check("zone script: transcript length", len(got), len(want))
+    t.check("%s: transcript length" % name, len(got), len(want))
 
 
 def parse_header_exports(text):
@@ -1205,7 +1231,8 @@ def main():
               ("memory", lambda c: check_memory(t, c)),
               ("blocks", lambda c: check_blocks(t, c)),
               ("header", lambda c: check_header(t, c)),
-              ("zone script", lambda c: check_zone_script(t, c))]
+              ("zone script", lambda c: check_zone_script(t, c)),
+              ("zone script, memory model", lambda c: check_zone_script(t, c, ZONE_SCRIPT_MEM, ZONE_EXPECTED_MEM, "zone script (memory model)"))]
     for name, fn in groups:
         t.guarded(name, lambda fn=fn: fn(Core(args.wasm)))
     check_regressions(t, Core(args.wasm))

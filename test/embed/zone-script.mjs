@@ -21,27 +21,31 @@ export const EXPECTED = join(HERE, "zone-script.expected");
 const NOW = 0, HOST_KIND = 5, HOST_SUBJECT = 6, HOP = 9, DELTA = 10, DEADLINE = 13, ATOMS = 37, NODES = 39, ZONES = 40;
 const OFFSETS = 46, BITMAPS = 47, OUTBOX = 83, OUT_N = 84;
 const COUNTERS = [100, 103, 110, 111, 118, 120, 121, 122, 123, 124, 125, 126, 127]; // PROBE_ACTIONS BOUNCES COMPLETED RUNNING PROCESSED DA_ENDS[0..7]
-const E_FULL = -8, REC = 10, EMIT_BYTES = 64, STREAM_BYTES = 32;
+const E_FULL = -8, REC = 10, EMIT_BYTES = 64, EMIT_MEM_BYTES = 80, STREAM_BYTES = 32;
+// the memory model (docs/abi.md, "The memory model and Airlock in the engine"): block field MEMX, the extension block, the tick
+const MEMX = 95, MX_BYTES = 512, MX_TICK = 0, MX_OOM_L = 48, MX_OOM_F = 49, K_MEM = 18;
 const K_BATCH = 3, K_PULL = 7, M_PULL = 3;
 const V_START = 1, V_DUP = 2, V_LATE = 3;
 
-/** The script: parameters [field, type, value], streams [field, words], the end, and the batches of emissions. */
+/** The script: parameters [field, type, value], streams [field, words], the memory model's (none without it), the end, and the batches of emissions. */
 export function parseScript(text) {
-  const params = [], streams = [], batches = [];
+  const params = [], streams = [], mparams = [], mstreams = [], batches = [];
   let end = NaN;
   for (const raw of text.split("\n")) {
     const t = raw.trim().split(/\s+/);
     if (t[0] === "" || t[0].startsWith("#")) continue;
     if (t[0] === "param") params.push([Number(t[1]), t[2], Number(t[3])]);
     else if (t[0] === "stream") streams.push([Number(t[1]), t.slice(2, 6).map(Number)]);
+    else if (t[0] === "mparam") mparams.push([Number(t[1]), t[2], Number(t[3])]);
+    else if (t[0] === "mstream") mstreams.push([Number(t[1]), t.slice(2, 6).map(Number)]);
     else if (t[0] === "end") end = Number(t[1]);
     else if (t[0] === "emit") {
-      const e = t.slice(1, 11).map(Number);
+      const e = t.slice(1, 12).map(Number);
       if (batches.length === 0 || batches[batches.length - 1].time !== e[0]) batches.push({ time: e[0], emits: [] });
       batches[batches.length - 1].emits.push(e);
     } else throw new Error(`zone script: unknown line ${JSON.stringify(raw)}`);
   }
-  return { params, streams, end, batches };
+  return { params, streams, mparams, mstreams, end, batches };
 }
 
 /** A number as the transcript prints it: an integer up to 2^53 in decimal, anything else as its f64 bits. */
@@ -90,11 +94,29 @@ export function runZoneScript(wasm, text = readFileSync(SCRIPT, "utf8")) {
     words.forEach((w, j) => dv.setUint32(p + 4 * j, w, true));
     seti(field, p);
   }
+  // the memory model: the extension block (its parameters and its stream), at block field MEMX
+  const memory = s.mparams.length > 0;
+  let memx = 0;
+  const mx = (i) => dv.getFloat64(memx + 8 * i, true);
+  if (memory) {
+    memx = alloc(MX_BYTES, 16);
+    for (const [field, type, value] of s.mparams) {
+      if (type === "i") dv.setInt32(memx + 8 * field, value, true);
+      else dv.setFloat64(memx + 8 * field, value, true);
+    }
+    for (const [field, words] of s.mstreams) {
+      const p = alloc(STREAM_BYTES, 16);
+      words.forEach((w, j) => dv.setUint32(p + 4 * j, w, true));
+      dv.setInt32(memx + 8 * field, p, true);
+    }
+    seti(MEMX, memx);
+  }
   const bytes = check(k.engineBytes(block), "engineBytes");
   check(k.engineInit(block, alloc(bytes, 16), bytes), "engineInit");
   check(k.engineTrace(block, 1), "engineTrace");
+  const stride = memory ? EMIT_MEM_BYTES : EMIT_BYTES;
   const maxBatch = Math.max(0, ...s.batches.map((b) => b.emits.length));
-  const emitAt = alloc(maxBatch * EMIT_BYTES, 8);
+  const emitAt = alloc(maxBatch * stride, 8);
 
   const grow = () => {
     const need = check(k.engineRoomBytes(block), "engineRoomBytes");
@@ -111,11 +133,12 @@ export function runZoneScript(wasm, text = readFileSync(SCRIPT, "utf8")) {
   const emitBatch = (b) => {
     const es = s.batches[b].emits;
     es.forEach((e, i) => {
-      const p = emitAt + i * EMIT_BYTES;
+      const p = emitAt + i * stride;
       dv.setInt32(p, e[1], true); dv.setInt32(p + 4, e[2], true); dv.setInt32(p + 8, e[3], true); dv.setInt32(p + 12, e[4], true);
       dv.setFloat64(p + 16, e[0], true); dv.setFloat64(p + 24, e[5], true); dv.setFloat64(p + 32, e[6], true);
       dv.setFloat64(p + 40, e[7], true); dv.setFloat64(p + 48, e[8], true);
       dv.setUint32(p + 56, e[9], true); dv.setInt32(p + 60, 0, true);
+      if (memory) dv.setFloat64(p + 64, e[10], true);
     });
     for (;;) {
       const r = k.engineEmit(block, emitAt, es.length);
@@ -130,6 +153,7 @@ export function runZoneScript(wasm, text = readFileSync(SCRIPT, "utf8")) {
   for (const b of s.batches) for (const e of b.emits) arrival.set(e[1], e[5]);
   const hop = getf(HOP), delta = getf(DELTA), deadline = getf(DEADLINE);
   const out = [];
+  if (memory) post(mx(MX_TICK), K_MEM, 0); // the first runtime tick; the engine posts the next ones
   let next = 0;
   for (let w = 0; w < s.end; w += delta) {
     const wEnd = w + delta;
@@ -159,6 +183,7 @@ export function runZoneScript(wasm, text = readFileSync(SCRIPT, "utf8")) {
     seti(OUT_N, 0);
   }
   out.push(["counters", ...COUNTERS.map((i) => fmt(getf(i)))].join(" "));
+  if (memory) out.push(["memory", fmt(mx(MX_OOM_L)), fmt(mx(MX_OOM_F))].join(" "));
   const tr = alloc(16, 8);
   check(k.engineTraceState(block, tr), "engineTraceState");
   dv = new DataView(mem.buffer);

@@ -69,3 +69,38 @@ describe("the Zone engine driven through zone-script.txt", () => {
     expect(kinds.get("1")).toBe(counters.slice(6).reduce((a, v) => a + Number(v), 0));
   });
 });
+
+describe("the Zone engine with the memory model driven through zone-script-mem.txt", () => {
+  const expectedMem = readFileSync(join(dir, "zone-script-mem.expected"), "utf8");
+  for (const build of ["simd", "scalar"]) {
+    it(`prints zone-script-mem.expected on the ${build} build`, () => {
+      const got = node(join(dir, "zone-script.mjs"), join(root, "build", `laminar-${build}.wasm`), join(dir, "zone-script-mem.txt"));
+      expect(firstDifference(got, expectedMem)).toBeUndefined();
+    });
+  }
+
+  it("runs the script its generator writes with the memory model and the kernel's OOM rule", () => {
+    const tmp = mkdtempSync(join(tmpdir(), "zone-script-"));
+    try {
+      node(join(dir, "make-zone-script.mjs"), "--memory", "--out", join(tmp, "zone-script-mem.txt"));
+      expect(readFileSync(join(tmp, "zone-script-mem.txt"), "utf8")).toBe(readFileSync(join(dir, "zone-script-mem.txt"), "utf8"));
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("kills over capacity, and its trace folds every event run", () => {
+    const lines = expectedMem.trimEnd().split("\n");
+    const [counters, memory, trace] = lines.slice(-3).map((l) => l.split(" "));
+    expect([counters[0], memory[0], trace[0]]).toEqual(["counters", "memory", "trace"]);
+    expect(Number(memory[1]) + Number(memory[2])).toBeGreaterThan(5); // OOM kills of L- and F-tasks
+    const batches = new Set(readFileSync(join(dir, "zone-script-mem.txt"), "utf8").split("\n").filter((l) => l.startsWith("emit ")).map((l) => l.split(" ")[1]));
+    // the engine's events (the runtime ticks among them) and the host's batches
+    expect(Number(trace[3])).toBe(Number(counters[5]) + batches.size);
+    // the same DA emissions as zone-script.txt, each with its declared memory
+    const plain = readFileSync(join(dir, "zone-script.txt"), "utf8").split("\n").filter((l) => l.startsWith("emit "));
+    const mem = readFileSync(join(dir, "zone-script-mem.txt"), "utf8").split("\n").filter((l) => l.startsWith("emit "));
+    expect(mem.map((l) => l.split(" ").slice(0, 11).join(" "))).toEqual(plain);
+  });
+});
+
