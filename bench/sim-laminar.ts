@@ -9,12 +9,13 @@
 //        [--no-yardstick] [--no-native] [--json]
 //
 // --ceiling measures what the machine itself allows W threads (for every
-// worker count W > 1 given): in each round, one one-thread run alone, then W
-// independent one-thread runs at once. On a machine whose cores share
-// caches, memory bandwidth or a host with neighbours, each of the W takes
-// longer than the one alone; W x (alone / together) is the speed-up W
-// perfectly parallel threads could reach there, against which a threaded
-// run's speed-up is read.
+// combination with W > 1 workers): in each round, right after the threaded
+// run, one one-thread run of the same engine alone, then W independent
+// one-thread runs at once. On a machine whose cores share caches, memory
+// bandwidth or a host with neighbours, each of the W takes longer than the
+// one alone; W x (alone / together) is the speed-up W perfectly parallel
+// threads could reach there, against which the threaded run's speed-up over
+// the one alone is read.
 //
 // --base=DIR compares this build with another built checkout of the project
 // (DIR, e.g. a worktree of the previous commit after `npm ci`): in every
@@ -96,16 +97,19 @@ async function main(): Promise<void> {
     if (flags.includes(a) || valued.some((v) => a.startsWith(`--${v}=`))) continue;
     throw new Error(`bench: unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} ${flags.join(" ")})`);
   }
-  for (const [name, dflt, ok] of [["nodes", "5000", (x: number) => Number.isInteger(x) && x >= 1], ["rounds", "3", (x: number) => Number.isInteger(x) && x >= 1],
-    ["rho", "0.8", (x: number) => x > 0 && Number.isFinite(x)], ["duration", "2", (x: number) => x > 0 && Number.isFinite(x)]] as const) {
-    if (!ok(Number(opt(name, dflt)))) throw new Error(`bench: --${name} takes a positive ${name === "nodes" || name === "rounds" ? "integer" : "number"}, got ${opt(name, dflt)}`);
+  const decimal = /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+  for (const [name, dflt, integer] of [["nodes", "5000", true], ["rounds", "3", true], ["rho", "0.8", false], ["duration", "2", false]] as const) {
+    const v = opt(name, dflt), x = Number(v);
+    if (!(integer ? /^\d+$/.test(v) : decimal.test(v)) || !(x > 0) || !Number.isFinite(x)) {
+      throw new Error(`bench: --${name} takes a positive ${integer ? "integer" : "number"}, got ${v}`);
+    }
   }
   const json = args.includes("--json");
   const yardstick = !args.includes("--no-yardstick");
   const native = !args.includes("--no-native");
   const sticks: Yardstick[] = [];
   const nodes = opt("nodes", "5000"), rho = opt("rho", "0.8"), duration = opt("duration", "2"), rounds = Number(opt("rounds", "3"));
-  const workers = opt("workers", "1").split(",").map(Number);
+  const workers = opt("workers", "1").split(",").map((w) => (/^\d+$/.test(w) ? Number(w) : NaN));
   if (workers.some((w) => !Number.isInteger(w) || w < 1)) throw new Error(`bench: --workers takes positive integers, got ${opt("workers", "1")}`);
   const engineArg = opt("engines", "");
   const engines = engineArg === "" ? [null] : engineArg.split(",");
@@ -117,8 +121,15 @@ async function main(): Promise<void> {
   const variants = engines.flatMap((engine) => gateways.flatMap((gateway) => workers.map((w) => ({ engine, gateway, workers: w, key: `${engine ?? "-"}/${gateway ?? "-"}/${w}` }))));
   const extra = args.filter((a) => a.startsWith("--set=")).map((a) => a.slice(6));
   const sets = [`cluster.nodes=${nodes}`, `workload.rho=${rho}`, `sim.durationS=${duration}`, "sim.drainS=0", ...extra];
+  // the configuration is checked here, once, so that a bad --set is one line, not a child's stack trace
+  {
+    const { applySets, defaultConfig } = await import("../src/config/params-config.js");
+    for (const engine of engines) applySets(defaultConfig(), engine === null ? sets : [...sets, `sim.engine=${engine}`]);
+  }
   const self = fileURLToPath(import.meta.url);
+  const baseGiven = args.some((a) => a.startsWith("--base="));
   const baseArg = opt("base", "");
+  if (baseGiven && baseArg === "") throw new Error("bench: --base= needs a directory (another built checkout)");
   const baseBench = baseArg === "" ? null : resolve(baseArg, "dist", "bench", "sim-laminar.js");
   if (baseBench !== null && !existsSync(baseBench)) throw new Error(`bench: --base=${baseArg} has no built bench (${baseBench}): run npm ci there first`);
   const results = new Map<string, Round[]>(variants.map((v) => [v.key, []]));
@@ -128,10 +139,12 @@ async function main(): Promise<void> {
   const runChild = (bench: string, w: number, gateway: string | null, vsets: string[]) =>
     JSON.parse(execFileSync(process.execPath, [bench, "--child", String(w), gateway ?? "auto", ...vsets], { encoding: "utf8", maxBuffer: 1 << 20 })) as Round;
   const ceilingOn = args.includes("--ceiling");
-  const ceilingWorkers = ceilingOn ? [...new Set(workers.filter((w) => w > 1))] : [];
-  if (ceilingOn && ceilingWorkers.length === 0) throw new Error("bench: --ceiling needs a worker count above 1 (--workers=1,2)");
-  /** Per worker count, per round: the slowdown of W one-thread runs at once against one alone (mean wall of the W / wall alone). */
-  const slowdowns = new Map<number, number[]>(ceilingWorkers.map((w) => [w, []]));
+  if (ceilingOn && !workers.some((w) => w > 1)) throw new Error("bench: --ceiling needs a worker count above 1 (--workers=1,2)");
+  /**
+   * Per threaded combination, per round: W one-thread runs of its engine at once against one alone (the mean wall
+   * time of the W over the one's), and the threaded run's speed-up over that one alone.
+   */
+  const ceilings = new Map<string, { slow: number[]; speedup: number[] }>(variants.filter((v) => ceilingOn && v.workers > 1).map((v) => [v.key, { slow: [], speedup: [] }]));
   for (let i = 0; i < rounds; i++) {
     for (const { engine, gateway, workers: w, key } of variants) {
       const vsets = engine === null ? sets : [...sets, `sim.engine=${engine}`];
@@ -153,14 +166,17 @@ async function main(): Promise<void> {
       results.get(key)!.push(r);
       const threads = r.waitShare === null ? "" : `; threads: setup ${r.setupS!.toFixed(2)} s, ${(100 * r.waitShare).toFixed(1)}% of their time waiting at window ends`;
       const pair = b === null ? "" : `; against the base build: wall ${(r.wallSeconds / b.wallSeconds).toFixed(3)}, CPU ${(r.cpuSeconds / b.cpuSeconds).toFixed(3)}`;
+      const ceiling = ceilings.get(key);
+      if (ceiling !== undefined) {
+        // the machine's own limit for w threads, with this combination's engine: one one-thread run alone, then w at once
+        const alone = runChild(self, 1, null, vsets);
+        const together = await Promise.all(Array.from({ length: w }, () => runChildAsync(self, vsets)));
+        const slow = together.reduce((a, x) => a + x.wallSeconds, 0) / w / alone.wallSeconds;
+        ceiling.slow.push(slow);
+        ceiling.speedup.push(alone.wallSeconds / r.wallSeconds);
+        if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ceiling for ${label(engine, gateway, w)}: ${w} one-thread runs at once each took ${slow.toFixed(3)} of one alone: at most ${(w / slow).toFixed(2)}x here; this run ${(alone.wallSeconds / r.wallSeconds).toFixed(2)}x\n`);
+      }
       if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${label(engine, gateway, w)}: ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s${threads}${pair}\n`);
-    }
-    for (const w of ceilingWorkers) {
-      const alone = runChild(self, 1, null, sets);
-      const together = await Promise.all(Array.from({ length: w }, () => runChildAsync(self, sets)));
-      const slow = together.reduce((a, r) => a + r.wallSeconds, 0) / w / alone.wallSeconds;
-      slowdowns.get(w)!.push(slow);
-      if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ceiling: ${w} one-thread runs at once each took ${slow.toFixed(3)} of one alone: at most ${(w / slow).toFixed(2)}x for ${w} threads here\n`);
     }
     if (yardstick) {
       const y = await probeYardstick(native);
@@ -187,7 +203,7 @@ async function main(): Promise<void> {
       medianSpeedup: median(rs.map((r, i) => base[i].wallSeconds / r.wallSeconds)),
       medianProbeActionsPerTask: perTask(rs),
       againstBase: baseBench === null ? null : againstBase(rs, baseResults.get(key)!),
-      ceiling: slowdowns.has(w) ? ceilingOf(w, slowdowns.get(w)!, rs.map((r, i) => base[i].wallSeconds / r.wallSeconds)) : null,
+      ceiling: ceilings.has(key) ? ceilingOf(w, ceilings.get(key)!.slow, ceilings.get(key)!.speedup) : null,
     };
   });
   const summary = {
@@ -220,7 +236,7 @@ async function main(): Promise<void> {
       if (c === null) continue;
       console.log(`${label(b.engine, b.gateway, b.workers)}, the machine's ceiling: ${b.workers} independent one-thread runs at once each took ${c.slowdown.median.toFixed(3)} ` +
         `(${c.slowdown.min.toFixed(3)} to ${c.slowdown.max.toFixed(3)}) of one alone, so at most ${c.medianCeiling.toFixed(2)}x here; ` +
-        `this run's speed-up is ${(100 * c.medianShare).toFixed(0)}% of it (median of the rounds)`);
+        `this run's speed-up over the one alone ${c.medianSpeedup.toFixed(2)}x, ${(100 * c.medianShare).toFixed(0)}% of the ceiling (medians of the rounds' own figures)`);
     }
     if (summary.base !== null && !summary.base.sameResults) console.log("note: the base build's runs have other counts (arrivals, starts or events): the two builds do not behave alike");
     if (summary.yardstick !== null) {
@@ -245,18 +261,19 @@ function againstBase(rs: Round[], bs: Round[]): { pairs: number; wall: ReturnTyp
 
 /**
  * The machine's ceiling for w threads from each round's slowdown (w one-thread
- * runs at once against one alone), and a threaded run's speed-up over the
- * first combination read against it, round by round.
+ * runs at once against one alone), and the threaded run's speed-up over that
+ * one alone read against it, round by round.
  */
-function ceilingOf(w: number, slow: number[], speedups: number[]): { slowdown: ReturnType<typeof spread>; medianCeiling: number; medianShare: number } {
+function ceilingOf(w: number, slow: number[], speedups: number[]): { slowdown: ReturnType<typeof spread>; medianCeiling: number; medianSpeedup: number; medianShare: number } {
   return {
     slowdown: spread(slow),
     medianCeiling: median(slow.map((s) => w / s)),
+    medianSpeedup: median(speedups),
     medianShare: median(speedups.map((x, i) => x / (w / slow[i]))),
   };
 }
 
-/** One one-thread run of the configuration in its own process, not waiting for it (runs side by side). */
+/** One one-thread run of the configuration in its own process, not waiting for it (runs side by side; a failed one ends the bench, exit 2). */
 function runChildAsync(bench: string, sets: string[]): Promise<Round> {
   return new Promise((resolveRun, reject) => {
     execFile(process.execPath, [bench, "--child", "1", "auto", ...sets], { encoding: "utf8", maxBuffer: 1 << 20 }, (err, out) => {

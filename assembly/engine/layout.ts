@@ -65,10 +65,11 @@ export const F_GAMMA = 148, F_DEGRADE_HEAT = 149;
 export const F_ACCEPT_PROJECTED = 150;
 /** The DAs' cold records (DA_COLD_BYTES each). */
 export const F_DAS_COLD = 151;
-/** Set by engineInit: the block holds a laid-out engine (the other calls refuse a block without it). */
 /** The event trace (trace.ts): on or off, its two hash lanes (i32 each), events folded in. */
 export const F_TRACE_ON = 155, F_TRACE_H0 = 156, F_TRACE_H1 = 157, F_TRACE_N = 158;
-
+/** The lanes' starting values (src/sim/fingerprint.ts's). */
+export const TRACE_SEED0: i32 = 0x6a09e667, TRACE_SEED1: i32 = 0x3c6ef372;
+/** Set by engineInit: the block holds a laid-out engine (the other calls refuse a block without it). */
 export const F_MAGIC = 159, MAGIC: i32 = 0x315a454c; // LEZ1 in little-endian bytes
 export const FIELDS = 160;
 export const BLOCK_BYTES = FIELDS * 8;

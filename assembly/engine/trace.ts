@@ -5,7 +5,7 @@
 // hold the engine's event order to a reference's, or pin it before a
 // restructuring. Off by default: the run pays one test per event.
 import { E_ARG, OK, checkBuf } from "../abi";
-import { F_TRACE_H0, F_TRACE_H1, F_TRACE_N, F_TRACE_ON } from "./layout";
+import { F_TRACE_H0, F_TRACE_H1, F_TRACE_N, F_TRACE_ON, TRACE_SEED0, TRACE_SEED1 } from "./layout";
 import { addf, geti, getf, seti, setf } from "./state";
 import { ready } from "./setup";
 
@@ -35,8 +35,8 @@ export function traceEvent(time: f64, kind: i32, subject: i32): void {
 export function engineTrace(block: usize, on: i32): i32 {
   if (!ready(block) || on < 0 || on > 1) return E_ARG;
   if (on == 1) {
-    seti(F_TRACE_H0, 0x6a09e667);
-    seti(F_TRACE_H1, 0x3c6ef372);
+    seti(F_TRACE_H0, TRACE_SEED0);
+    seti(F_TRACE_H1, TRACE_SEED1);
     setf(F_TRACE_N, 0);
   }
   seti(F_TRACE_ON, on);

@@ -1,7 +1,8 @@
 // `npm run bench:sim` as a user runs it: the built bench in dist/, a real
 // process, its speed stated in probe actions timed in the same invocation.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/core/paths.js";
@@ -31,7 +32,8 @@ describe("bench:sim", () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim().split("\n")).toEqual(["bench:sim: bench: --engines takes ts, core or auto, got wasm"]);
     for (const [arg, line] of [["--nodez=5", "bench:sim: bench: unknown option --nodez=5"], ["--rounds=0", "bench:sim: bench: --rounds takes a positive integer, got 0"],
-      ["--base=/nonexistent", "bench:sim: bench: --base=/nonexistent has no built bench"]]) {
+      ["--base=/nonexistent", "bench:sim: bench: --base=/nonexistent has no built bench"], ["--nodes=0x10", "bench:sim: bench: --nodes takes a positive integer, got 0x10"],
+      ["--set=nope=1", "bench:sim: unknown parameter \"nope\""]]) {
       const r2 = spawnSync(process.execPath, [bench, arg], { encoding: "utf8", timeout: 60_000 });
       expect(r2.status, arg).toBe(2);
       expect(r2.stderr.trim().split("\n")).toHaveLength(1);
@@ -48,17 +50,33 @@ describe("bench:sim", () => {
     expect(s.againstBase.pairs).toBe(2);
     expect(s.againstBase.wall.min).toBeLessThanOrEqual(s.againstBase.wall.median);
     expect(s.againstBase.wall.median).toBeGreaterThan(0);
+    // a base whose runs take 1,000 s and count other tasks: the ratio is this / base (far below 1), and the difference is flagged
+    const stub = mkdtempSync(join(tmpdir(), "bench-base-"));
+    try {
+      mkdirSync(join(stub, "dist", "bench"), { recursive: true });
+      const round = { arrived: 1, started: 1, eventsProcessed: 1, wallSeconds: 1000, cpuSeconds: 1000, tasksPerWallSecond: 0.001, tasksPerCpuSecond: 0.001, peakRssMiB: 1, waitShare: null, setupS: null };
+      writeFileSync(join(stub, "dist", "bench", "sim-laminar.js"), `process.stdout.write(${JSON.stringify(JSON.stringify(round))});\n`);
+      const slow = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.05", "--rounds=1", "--no-yardstick", `--base=${stub}`, "--json"], { encoding: "utf8", timeout: 120_000 });
+      expect(slow.status, slow.stderr).toBe(0);
+      const t = JSON.parse(slow.stdout) as { base: { sameResults: boolean }; againstBase: { wall: { median: number }; cpu: { median: number } } };
+      expect(t.base.sameResults).toBe(false);
+      expect(t.againstBase.wall.median).toBeLessThan(0.01);
+      expect(t.againstBase.cpu.median).toBeLessThan(0.01);
+    } finally {
+      rmSync(stub, { recursive: true, force: true });
+    }
   }, 180_000);
 
   it("measures the machine's ceiling for threads (--ceiling): one-thread runs at once against one alone", () => {
     const r = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.05", "--rounds=1", "--workers=1,2", "--no-yardstick", "--ceiling", "--json"], { encoding: "utf8", timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);
-    const s = JSON.parse(r.stdout) as { byWorkers: { workers: number; ceiling: { slowdown: { median: number }; medianCeiling: number; medianShare: number } | null }[] };
+    const s = JSON.parse(r.stdout) as { byWorkers: { workers: number; ceiling: { slowdown: { median: number }; medianCeiling: number; medianSpeedup: number; medianShare: number } | null }[] };
     expect(s.byWorkers[0].ceiling).toBeNull();
     const c = s.byWorkers[1].ceiling!;
     expect(c.slowdown.median).toBeGreaterThan(0);
     expect(c.medianCeiling).toBeCloseTo(2 / c.slowdown.median, 6);
-    expect(c.medianShare).toBeGreaterThan(0);
+    // one round: the share is the speed-up over the one alone, over the ceiling
+    expect(c.medianShare).toBeCloseTo(c.medianSpeedup / c.medianCeiling, 6);
     const bad = spawnSync(process.execPath, [bench, "--ceiling"], { encoding: "utf8", timeout: 60_000 });
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim()).toBe("bench:sim: bench: --ceiling needs a worker count above 1 (--workers=1,2)");

@@ -109,6 +109,7 @@ for (let t = r.exp(1e6 / RATE_PER_MS); t < SCRIPT_NS; t += r.exp(1e6 / RATE_PER_
   const id = task++;
   // with the memory model, the declared GiB (proportional to the atoms, as the simulator's workload declares it)
   const mem = MEMORY ? [atoms * c.memory.declaredPerAtomGiB] : [];
+  if (MEMORY && !Number.isInteger(mem[0])) throw new Error(`declared memory ${mem[0]} GiB is not an integer: the script's numbers must be`);
   emits.push([batch, id, r.int(NODES), f ? 0 : 1, atoms, arr, ev, budget, service, id, ...mem]);
   if (r.float() < DUP_SHARE) emits.push([batch + r.int(4) * batchNs, id, r.int(NODES), f ? 0 : 1, atoms, arr, ev, budget, service, id, ...mem]);
 }

@@ -59,10 +59,10 @@ static uint32_t alloc_a(uint32_t n, uint32_t align) {
 }
 static uint32_t alloc(uint32_t n) { return alloc_a(n, 64); }
 
-static void wr64(uint32_t p, const uint64_t *v, int n) { memcpy(M() + p, v, 8 * (size_t)n); }
-static void wri(uint32_t p, const int32_t *v, int n) { memcpy(M() + p, v, 4 * (size_t)n); }
-static void wrf(uint32_t p, const float *v, int n) { memcpy(M() + p, v, 4 * (size_t)n); }
-static void wrd(uint32_t p, const double *v, int n) { memcpy(M() + p, v, 8 * (size_t)n); }
+static void wr64(uint32_t p, const uint64_t *v, int n) { if (n > 0) memcpy(M() + p, v, 8 * (size_t)n); }
+static void wri(uint32_t p, const int32_t *v, int n) { if (n > 0) memcpy(M() + p, v, 4 * (size_t)n); }
+static void wrf(uint32_t p, const float *v, int n) { if (n > 0) memcpy(M() + p, v, 4 * (size_t)n); }
+static void wrd(uint32_t p, const double *v, int n) { if (n > 0) memcpy(M() + p, v, 8 * (size_t)n); }
 static uint64_t rd64(uint32_t p) { uint64_t v; memcpy(&v, M() + p, 8); return v; }
 static int32_t rdi(uint32_t p) { int32_t v; memcpy(&v, M() + p, 4); return v; }
 static float rdf(uint32_t p) { float v; memcpy(&v, M() + p, 4); return v; }
@@ -1013,9 +1013,13 @@ static void zone_script(void) {
       nstream++;
     } else if (strcmp(kw, "mparam") == 0 && nmparam < 64 &&
                sscanf(line, "mparam %d %c %lf", &mfield[nmparam], &mtype[nmparam], &mvalue[nmparam]) == 3) {
+      /* a field of the 64, an i32 in range */
+      if (mfield[nmparam] < 0 || mfield[nmparam] >= 64 ||
+          (mtype[nmparam] == 'i' && !(mvalue[nmparam] >= -2147483648.0 && mvalue[nmparam] <= 2147483647.0))) bad = 1;
       nmparam++;
     } else if (strcmp(kw, "mstream") == 0 &&
                sscanf(line, "mstream %d %u %u %u %u", &mstream_field, &mwords[0], &mwords[1], &mwords[2], &mwords[3]) == 5) {
+      if (mstream_field < 0 || mstream_field >= 64) bad = 1;
     } else if (strcmp(kw, "end") == 0 && sscanf(line, "end %lf", &end) == 1) {
     } else if (strcmp(kw, "emit") == 0) {
       if (zs_n == zs_cap) {

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Drives one Zone engine of the core through the fixed script of DA
-// emissions in test/embed/zone-script.txt and prints the transcript: every
-// outbox record, in order, then the counters and the event trace. The script's header specifies
+// Drives one Zone engine of the core through a fixed script of DA emissions
+// (test/embed/zone-script.txt, or zone-script-mem.txt with the memory model)
+// and prints the transcript: every outbox record, in order, then the
+// counters (with the memory model its kill counters) and the event trace. The script's header specifies
 // the layout, the driver and the transcript's format; the Python
 // (wasmtime_test.py) and C (wasm2c_main.c) harnesses run the same driver and
-// must print test/embed/zone-script.expected, line for line, as this one
-// does. Needs only Node (no project code), so it is the reference a host in
+// must print test/embed/zone-script.expected (zone-script-mem.expected),
+// line for line, as this one does. Needs only Node (no project code), so it is the reference a host in
 // another language is checked against.
 //
 //   node test/embed/zone-script.mjs build/laminar-scalar.wasm [zone-script.txt] > transcript

@@ -1,10 +1,11 @@
 // The Zone engine driven from outside the project's own code: the Node
 // driver of test/embed/zone-script.mjs (the reference the Python and C
-// harnesses of `npm run test:embed` are compared with) runs the fixed script
-// of DA emissions on both builds and prints test/embed/zone-script.expected,
-// line for line; the script is the one its generator writes for the
-// default configuration, and it makes every outcome the harnesses should
-// see happen.
+// harnesses of `npm run test:embed` are compared with) runs the fixed
+// scripts of DA emissions on both builds and prints
+// test/embed/zone-script.expected and zone-script-mem.expected (the memory
+// model and the kernel's OOM rule), line for line; the scripts are the ones
+// their generator writes for the default configuration, and they make
+// every outcome the harnesses should see happen.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,7 +1,8 @@
 // The core's Zone admission engine (sim.engine=core) against its twin, the
 // TypeScript model (sim.engine=ts): the same seed and configuration give
 // the same events in the same order (the two event traces' fingerprints are
-// equal) and the same result, field for field, on a fixed
+// equal; on worker threads, the results only) and the same result, field
+// for field, on a fixed
 // set of configurations and on random small ones (the memory model, the
 // kernel OOM rule and Airlock among them); on 1, 2 and 4 partitions and on
 // worker threads. What the engine does not run (the invariant checker,
