@@ -5,7 +5,8 @@
 // a change of behaviour: it must be a conscious one (a refactoring keeps them
 // all). The result record must also be the same for 1, 2 and 4 partitions,
 // and the core's Zone engine must run the same traces (its own fingerprint,
-// assembly/engine/trace.ts).
+// assembly/engine/trace.ts); with the gateway once, the gateway's and the
+// Zone partitions' traces are pinned too.
 //
 // To re-pin after an intended change of behaviour: PIN_PRINT=<file> npx vitest run
 // test/laminar/fingerprints.test.ts appends the new values to <file>.
@@ -97,6 +98,17 @@ const PINS: Record<string, Pinned> = {
   "memory model without Airlock, kernel OOM (random) | P=1": {"result":"f17952b1603e4049","traces":["78fe12f23e21c214/69632"],"counts":{"arrived":17197,"started":17197,"completed":16868,"bounces":1234,"regenerations":388,"reservationsExpired":0,"packetsLost":1378,"suspensions":0,"secondaryLandings":0,"lTaskOomKills":209,"fTaskOomKills":78,"preemptions":0}},
 };
 
+// The gateway once (the threads' way from two up; docs/parallel.md, "The gateway once"): the gateway side in a partition
+// of its own, the Zone partitions in lag mode replaying its log. Computed on the core's Zone engine when added.
+const ONCE_PINS: Record<string, string[]> = {
+  "admission path | once P=1": ["f42858ba1024b700/1269", "182d567e1bb63690/68272"],
+  "admission path | once P=2": ["f42858ba1024b700/1269", "542e408d9813e2d1/39124", "4d1526e3de8bc242/29148"],
+  "reservations with squatters | once P=1": ["cf5f80f6a3036ac8/1290", "60d298f7db45ea79/71166"],
+  "reservations with squatters | once P=2": ["cf5f80f6a3036ac8/1290", "021fc02bf4f39aee/41706", "4357684488a5a75a/29460"],
+  "loss with regeneration | once P=1": ["f547c0974ed037e4/4475", "dccfc46702c4f79c/72572"],
+  "loss with regeneration | once P=2": ["f547c0974ed037e4/4475", "901e1138a959e871/38259", "85ddc67647e21657/34313"],
+};
+
 describe("pinned fingerprints of small fixed-seed runs", () => {
   for (const [name, sets, parts] of cases) {
     it(name, () => {
@@ -122,6 +134,23 @@ describe("pinned fingerprints of small fixed-seed runs", () => {
         const { result, traces } = tracedRun(c, P);
         expect(traces, `${name} | P=${P}`).toEqual(PINS[`${name} | P=${P}`].traces);
         expect(result.started).toBe(PINS[`${name} | P=${P}`].counts.started);
+      }
+    }, 60_000);
+  }
+
+  // With the gateway once, the gateway partition runs the same events whatever the number of Zone partitions, and
+  // with the Zone partitions it runs every event of the one-partition run, no more, no fewer; the result is the same.
+  for (const name of ["admission path", "reservations with squatters", "loss with regeneration"]) {
+    it(`${name}: the gateway once runs the pinned traces, and every event of the one-partition run`, () => {
+      const sets = cases.find((k) => k[0] === name)![1];
+      const c = applySets(defaultConfig(), [...sets, "sim.checkInvariants=false", "sim.engine=core"]);
+      const events = (t: string) => Number(t.split("/")[1]);
+      for (const P of [1, 2]) {
+        const { result, traces } = tracedRun(c, P, true);
+        expect(traces, `${name} | once P=${P}`).toEqual(ONCE_PINS[`${name} | once P=${P}`]);
+        expect(traces.reduce((a, t) => a + events(t), 0)).toBe(events(PINS[`${name} | P=1`].traces[0]));
+        const r = result as SimResult & Record<string, unknown>;
+        for (const [k, v] of Object.entries(PINS[`${name} | P=1`].counts)) expect(r[k], k).toBe(v);
       }
     }, 60_000);
   }

@@ -17,10 +17,15 @@ export interface TracedRun {
   traces: string[];
 }
 
-/** Run `config` in P partitions (the gateway replicated in each), every partition's events fingerprinted. */
-export function tracedRun(config: Config, P = 1): TracedRun {
-  const cores = Array.from({ length: P }, () => loadCore("auto"));
-  const set = new PartitionSet(config, cores);
+/**
+ * Run `config` in P partitions (the gateway replicated in each), every
+ * partition's events fingerprinted. With `gatewayOnce` (the threads' way from
+ * two up, docs/parallel.md), one more partition runs the gateway side alone
+ * (its trace first) and the P Zone partitions replay its log.
+ */
+export function tracedRun(config: Config, P = 1, gatewayOnce = false): TracedRun {
+  const cores = Array.from({ length: gatewayOnce ? P + 1 : P }, () => loadCore("auto"));
+  const set = new PartitionSet(config, cores, gatewayOnce);
   const fps = set.models.map(() => new Fingerprint());
   set.models.forEach((m, i) => {
     // the model built its engine; give it the fingerprint it folds every dispatched event into
