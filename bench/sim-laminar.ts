@@ -40,7 +40,7 @@
 // must agree on every count (the run is deterministic), and the bench fails
 // if they do not. Reported: the median of each figure over the rounds. The
 // yardstick is timed once per round, after that round's runs.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -170,7 +170,7 @@ async function main(): Promise<void> {
       if (ceiling !== undefined) {
         // the machine's own limit for w threads, with this combination's engine: one one-thread run alone, then w at once
         const alone = runChild(self, 1, null, vsets);
-        const together = await Promise.all(Array.from({ length: w }, () => runChildAsync(self, vsets)));
+        const together = await runTogether(self, vsets, w);
         const slow = together.reduce((a, x) => a + x.wallSeconds, 0) / w / alone.wallSeconds;
         ceiling.slow.push(slow);
         ceiling.speedup.push(alone.wallSeconds / r.wallSeconds);
@@ -273,14 +273,24 @@ function ceilingOf(w: number, slow: number[], speedups: number[]): { slowdown: R
   };
 }
 
-/** One one-thread run of the configuration in its own process, not waiting for it (runs side by side; a failed one ends the bench, exit 2). */
-function runChildAsync(bench: string, sets: string[]): Promise<Round> {
-  return new Promise((resolveRun, reject) => {
-    execFile(process.execPath, [bench, "--child", "1", "auto", ...sets], { encoding: "utf8", maxBuffer: 1 << 20 }, (err, out) => {
+/**
+ * n one-thread runs of the configuration at once, each in its own process.
+ * When one fails, the others are stopped and the bench ends (one line, exit 2).
+ */
+async function runTogether(bench: string, sets: string[], n: number): Promise<Round[]> {
+  const children: ChildProcess[] = [];
+  const runs = Array.from({ length: n }, () => new Promise<Round>((resolveRun, reject) => {
+    children.push(execFile(process.execPath, [bench, "--child", "1", "auto", ...sets], { encoding: "utf8", maxBuffer: 1 << 20 }, (err, out) => {
       if (err) reject(err);
       else resolveRun(JSON.parse(out) as Round);
-    });
-  });
+    }));
+  }));
+  try {
+    return await Promise.all(runs);
+  } catch (e) {
+    for (const c of children) if (c.exitCode === null) c.kill();
+    throw e;
+  }
 }
 
 /** A combination's name in the output. */
