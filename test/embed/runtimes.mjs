@@ -21,6 +21,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { firstDifference } from "./zone-script.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..", "..");
@@ -80,10 +81,9 @@ for (const rt of runtimes) {
       const name = `${rt.name}: ${script}.txt on laminar-${build}.wasm prints ${script}.expected`;
       const r = exec(rt.bin, rt.run, join(HERE, "zone-script.mjs"), [join(ROOT, "build", `laminar-${build}.wasm`), join(HERE, `${script}.txt`)]);
       if (r.status !== 0) { fail(name, `exit ${r.status}: ${(r.stderr || "").trim().split("\n")[0]}`); continue; }
-      if (r.stdout === expected) { pass(name); continue; }
-      const got = r.stdout.split("\n"), want = expected.split("\n");
-      const i = got.findIndex((l, j) => l !== want[j]);
-      fail(name, `line ${i + 1}: got ${JSON.stringify(got[i])}, want ${JSON.stringify(want[i])}`);
+      const diff = firstDifference(r.stdout, expected);
+      if (diff === undefined) pass(name);
+      else fail(name, diff);
     }
   }
   for (const [workers, ref] of nodeSims) {

@@ -57,6 +57,15 @@ export function fmt(v) {
   return "0x" + dv.getBigUint64(0, true).toString(16).padStart(16, "0");
 }
 
+/** The first line where two transcripts differ (undefined when equal), for a readable failure. */
+export function firstDifference(got, want) {
+  const g = got.split("\n"), w = want.split("\n");
+  for (let i = 0; i < Math.max(g.length, w.length); i++) {
+    if (g[i] !== w[i]) return `line ${i + 1}: got ${JSON.stringify(g[i])}, want ${JSON.stringify(w[i])}`;
+  }
+  return undefined;
+}
+
 /** Run the script on a core build (its bytes); returns the transcript's lines. */
 export function runZoneScript(wasm, text = readFileSync(SCRIPT, "utf8")) {
   const s = parseScript(text);

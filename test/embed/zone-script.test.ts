@@ -23,7 +23,7 @@ function node(...args: string[]): string {
   return r.stdout;
 }
 
-/** The first line where two transcripts differ (undefined when equal), for a readable failure. */
+/** The first line where two transcripts differ (undefined when equal), for a readable failure (zone-script.mjs's, for the .mjs drivers). */
 function firstDifference(got: string, want: string): string | undefined {
   const g = got.split("\n"), w = want.split("\n");
   for (let i = 0; i < Math.max(g.length, w.length); i++) {
