@@ -137,7 +137,7 @@ async function main(): Promise<void> {
   let differs = false;
   let first: Round | null = null;
   const runChild = (bench: string, w: number, gateway: string | null, vsets: string[]) =>
-    JSON.parse(execFileSync(process.execPath, [bench, "--child", String(w), gateway ?? "auto", ...vsets], { encoding: "utf8", maxBuffer: 1 << 20 })) as Round;
+    JSON.parse(execFileSync(process.execPath, childArgs(bench, w, gateway, vsets), { encoding: "utf8", maxBuffer: 1 << 20 })) as Round;
   const ceilingOn = args.includes("--ceiling");
   if (ceilingOn && !workers.some((w) => w > 1)) throw new Error("bench: --ceiling needs a worker count above 1 (--workers=1,2)");
   /**
@@ -273,6 +273,11 @@ function ceilingOf(w: number, slow: number[], speedups: number[]): { slowdown: R
   };
 }
 
+/** A child run's command line: one simulation with w workers and the gateway's way (null: auto), its round figures on stdout (child()). */
+function childArgs(bench: string, w: number, gateway: string | null, sets: string[]): string[] {
+  return [bench, "--child", String(w), gateway ?? "auto", ...sets];
+}
+
 /**
  * n one-thread runs of the configuration at once, each in its own process.
  * When one fails, the others are stopped and the bench ends (one line, exit 2).
@@ -280,7 +285,7 @@ function ceilingOf(w: number, slow: number[], speedups: number[]): { slowdown: R
 async function runTogether(bench: string, sets: string[], n: number): Promise<Round[]> {
   const children: ChildProcess[] = [];
   const runs = Array.from({ length: n }, () => new Promise<Round>((resolveRun, reject) => {
-    children.push(execFile(process.execPath, [bench, "--child", "1", "auto", ...sets], { encoding: "utf8", maxBuffer: 1 << 20 }, (err, out) => {
+    children.push(execFile(process.execPath, childArgs(bench, 1, null, sets), { encoding: "utf8", maxBuffer: 1 << 20 }, (err, out) => {
       if (err) reject(err);
       else resolveRun(JSON.parse(out) as Round);
     }));
