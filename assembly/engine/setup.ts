@@ -25,9 +25,8 @@ import {
   F_REPORT, F_REPORT_DELAY, F_RING, F_RING_REC, F_RINGS, F_ROOM_NEED, F_ROOM_WHAT, F_ROW0, F_ROW_BYTES, F_ROWS_AT,
   F_RUN_OUT, F_SIGMA, F_SNAP_TIME, F_TAKEN, F_TOUCH_BOUND, F_UPLOADED, F_WHEEL_BYTES, F_WHEEL_CHECK, F_WHEEL_OUT,
   F_WHEEL_OWNER, F_WHEELS, F_WINDOW_AT, F_Z0, F_Z1, F_ZIG, F_ZONE_OF, F_ZONES, F_ZT_BYTES, F_RESERVE, F_STALE,
-  BLOCK_BYTES, F_DELTA, F_HOP, F_LOSS, F_MAGIC, F_R_NET, F_R_ZONE, F_WINDOW, F_ALPHA, MAGIC, K_SNAPSHOT, REC, RING_DESC, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING, RR_BITS, STREAM_BYTES, EV_BYTES,
+  BLOCK_BYTES, F_TRACE_H0, F_TRACE_H1, F_TRACE_N, TRACE_SEED0, TRACE_SEED1, F_TRACE_ON, F_DELTA, F_HOP, F_LOSS, F_MAGIC, F_R_NET, F_R_ZONE, F_WINDOW, F_ALPHA, MAGIC, K_SNAPSHOT, REC, RING_DESC, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING, RR_BITS, STREAM_BYTES, EV_BYTES,
 } from "./layout";
-import { traceReset } from "./trace";
 import { enter, geti, getf, jsRound, MX, ptr, seti, setf, setxi, xf, xi, xp } from "./state";
 import {
   DX_BYTES, MEM_REC_BYTES, MX_BASE, MX_BURST_RATE, MX_BURST_SCALE, MX_BYTES, MX_CAP, MX_COMPRESSION, MX_DAX, MX_HIGH,
@@ -325,7 +324,7 @@ export function engineInit(block: usize, base: usize, bytes: f64): i32 {
   setf(F_NOW, 0); setf(F_SEQ, 0); setf(F_SEQ_STEP, 1);
   seti(F_HIST, 0); seti(F_HIST_CAP, 0); seti(F_HIST_HEAD, 0); seti(F_HIST_N, 0); setf(F_HIST_BASE, 0); setf(F_HIST_TRIM, -Infinity);
   for (let i = 100; i < 140; i++) setf(i, 0);
-  traceReset(0);
+  seti(F_TRACE_ON, 0); seti(F_TRACE_H0, TRACE_SEED0); seti(F_TRACE_H1, TRACE_SEED1); setf(F_TRACE_N, 0); // the trace off, empty
   seti(F_DA_LIVE, 0); seti(F_DA_FRESH, 0); seti(F_DA_FREE_TOP, 0); seti(F_ROOM_WHAT, -1);
   seti(F_TOUCH_BOUND, <i32>Math.floor(getf(F_BROADCAST) / getf(F_MIN_GAP)) + 2);
   zigTables(ptr(F_ZIG));

@@ -31,19 +31,15 @@ export function traceEvent(time: f64, kind: i32, subject: i32): void {
   addf(F_TRACE_N, 1);
 }
 
-/** An empty trace (its lanes at their seeds, nothing folded), on or off: engineInit's and engineTrace's. */
-export function traceReset(on: i32): void {
-  seti(F_TRACE_H0, TRACE_SEED0);
-  seti(F_TRACE_H1, TRACE_SEED1);
-  setf(F_TRACE_N, 0);
-  seti(F_TRACE_ON, on);
-}
-
 /** Start the trace afresh (on = 1) or stop it (on = 0; what it folded stays readable). */
 export function engineTrace(block: usize, on: i32): i32 {
   if (!ready(block) || on < 0 || on > 1) return E_ARG;
-  if (on == 1) traceReset(1);
-  else seti(F_TRACE_ON, 0);
+  if (on == 1) {
+    seti(F_TRACE_H0, TRACE_SEED0);
+    seti(F_TRACE_H1, TRACE_SEED1);
+    setf(F_TRACE_N, 0);
+  }
+  seti(F_TRACE_ON, on);
   return OK;
 }
 
