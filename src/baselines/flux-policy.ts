@@ -1,6 +1,7 @@
 // The Flux-like model's decision rules as pure functions (docs/baselines.md):
 // the congestion factors of a broker's decision time, and how an inner broker
 // picks the child it sends a task to from its view of its children.
+import { fdExp } from "../sim/fdlibm.js";
 
 /** How an inner broker picks a child among those whose view fits the task (baselines.flux.childPick). */
 export type ChildPick = "mostFree" | "first" | "roundRobin" | "random";
@@ -11,7 +12,7 @@ export type ChildPick = "mostFree" | "first" | "roundRobin" | "random";
  * the factor at 1 up to onset tasks (the paper's "above 4,000 concurrent tasks").
  */
 export function rootCongestion(q: number, scale: number, cap: number, onset: number): number {
-  return Math.exp(Math.min(Math.max(0, q - onset) / scale, cap));
+  return fdExp(Math.min(Math.max(0, q - onset) / scale, cap));
 }
 
 /** A non-root broker's congestion factor: 1 + slope * min(q / scale, cap), q its queue. */

@@ -45,6 +45,7 @@ import type { Cluster } from "../cluster/cluster.js";
 import { NS_PER_MS } from "../sim/time.js";
 import { timingsOf } from "./timings.js";
 import { BLOCK_ALIGN, writeZone, ZONE } from "../core/blocks.js";
+import { fdLog, fdLog1p } from "../sim/fdlibm.js";
 
 /** Stamp of a missing row: its age exceeds any degrade age, so the core degrades it. */
 export const MISSING_STAMP = -1e30;
@@ -306,10 +307,10 @@ export class ZoneField {
       return;
     }
     // Geometric gaps between lost copies: the same law as one Bernoulli draw per node.
-    const lq = Math.log1p(-this.loss);
+    const lq = fdLog1p(-this.loss);
     let i = off;
     for (;;) {
-      const gap = Math.floor(Math.log(1 - net.float()) / lq);
+      const gap = Math.floor(fdLog(1 - net.float()) / lq);
       const stop = Math.min(end, i + gap);
       rep.fill(v, i, stop);
       i = stop;

@@ -24,9 +24,11 @@
 //   normal, lognormal: 4 per pair (Box-Muller; the second value is cached)
 //   int(n): 1, plus one per rejection (probability < n / 2^32 each)
 //
-// Transcendentals (Math.log, exp, sqrt, sin, cos) are V8's own fdlibm ports,
-// identical on every platform for a given Node version; a different Node may
-// change the last bit of a lognormal draw. The u32 sequences never change.
+// Transcendentals (log, exp, sin, cos) are fdlibm.ts's, bit for bit Node
+// 20's Math.* in every runtime (Bun's and Deno's own Math.* differ in the
+// last bit of some results); sqrt is exact everywhere. The u32 sequences
+// never change.
+import { fdCos, fdExp, fdLog, fdSin } from "./fdlibm.js";
 
 const TWO32 = 4294967296;
 const TWO_M32 = 2 ** -32;
@@ -110,7 +112,7 @@ export class Rng {
 
   /** Exponential with the given mean, by inversion: -mean ln(1 - U), U from float(). */
   exp(mean: number): number {
-    return -mean * Math.log(1 - this.float());
+    return -mean * fdLog(1 - this.float());
   }
 
   /**
@@ -125,16 +127,16 @@ export class Rng {
       g[1] = 0;
       return mean + sd * g[0];
     }
-    const r = Math.sqrt(-2 * Math.log(1 - this.float()));
+    const r = Math.sqrt(-2 * fdLog(1 - this.float()));
     const th = TWO_PI * this.float();
-    g[0] = r * Math.sin(th);
+    g[0] = r * fdSin(th);
     g[1] = 1;
-    return mean + sd * (r * Math.cos(th));
+    return mean + sd * (r * fdCos(th));
   }
 
   /** exp(N(mu, sigma)); mean exp(mu + sigma^2 / 2) (see lognormalMu). */
   lognormal(mu: number, sigma: number): number {
-    return Math.exp(mu + sigma * this.normal());
+    return fdExp(mu + sigma * this.normal());
   }
 
   /** Copy the four state words to i32[at, at + 4) (the core's memory, for a kernel that draws from this stream). */
@@ -165,7 +167,7 @@ export class Rng {
 
 /** The mu that gives a lognormal of this mean for a given sigma: ln(mean) - sigma^2 / 2. */
 export function lognormalMu(mean: number, sigma: number): number {
-  return Math.log(mean) - (sigma * sigma) / 2;
+  return fdLog(mean) - (sigma * sigma) / 2;
 }
 
 // ---- Stream derivation --------------------------------------------------

@@ -9,6 +9,8 @@
 // gives the layer (its low 7 bits) and the value, which correlates the two
 // at the 2^-25 level (Doornik 2005). For symmetry-breaking score noise
 // this is immaterial; use Rng.normal where it might matter.
+import { fdExp, fdLog } from "./fdlibm.js";
+
 /** Where the draws come from: 32-bit words, and uniforms in [0, 1) (an Rng, or a counter-based hash). */
 export interface WordSource {
   nextU32(): number;
@@ -30,18 +32,18 @@ const R = 3.442619855899;
   const m1 = 2147483648;
   const vn = 9.91256303526217e-3;
   let dn = R, tn = dn;
-  const q = vn / Math.exp(-0.5 * dn * dn);
+  const q = vn / fdExp(-0.5 * dn * dn);
   KN[0] = Math.floor((dn / q) * m1);
   KN[1] = 0;
   WN[0] = q / m1;
   WN[127] = dn / m1;
   FN[0] = 1;
-  FN[127] = Math.exp(-0.5 * dn * dn);
+  FN[127] = fdExp(-0.5 * dn * dn);
   for (let i = 126; i >= 1; i--) {
-    dn = Math.sqrt(-2 * Math.log(vn / dn + Math.exp(-0.5 * dn * dn)));
+    dn = Math.sqrt(-2 * fdLog(vn / dn + fdExp(-0.5 * dn * dn)));
     KN[i + 1] = Math.floor((dn / tn) * m1);
     tn = dn;
-    FN[i] = Math.exp(-0.5 * dn * dn);
+    FN[i] = fdExp(-0.5 * dn * dn);
     WN[i] = dn / m1;
   }
 })();
@@ -77,13 +79,13 @@ export function zigguratFinish(rng: WordSource, hz: number): number {
       // the base layer's tail beyond R (Marsaglia 1964)
       let x: number, y: number;
       do {
-        x = -Math.log(1 - rng.float()) / R;
-        y = -Math.log(1 - rng.float());
+        x = -fdLog(1 - rng.float()) / R;
+        y = -fdLog(1 - rng.float());
       } while (y + y < x * x);
       return hz > 0 ? R + x : -R - x;
     }
     const x = hz * WN[iz];
-    if (FN[iz] + rng.float() * (FN[iz - 1] - FN[iz]) < Math.exp(-0.5 * x * x)) return x;
+    if (FN[iz] + rng.float() * (FN[iz - 1] - FN[iz]) < fdExp(-0.5 * x * x)) return x;
     hz = rng.nextU32() | 0;
     iz = hz & 127;
     if (Math.abs(hz) < KN[iz]) return hz * WN[iz];

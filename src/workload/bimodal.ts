@@ -8,6 +8,7 @@
 // (about 1,452 atom-ms at the defaults, so mu ~ 881,500 tasks/s at 5,000 nodes).
 // Squatters (Exp4) are a share of all arrivals, whichever stream they come from.
 import type { Config } from "../config/params.js";
+import { fdExp } from "../sim/fdlibm.js";
 
 export const CLASS_F = 0;
 export const CLASS_L = 1;
@@ -27,7 +28,7 @@ export interface Rates {
 
 export function arrivalRates(c: Config): Rates {
   const w = c.workload;
-  const meanL = Math.exp(w.lMu + (w.lSigma * w.lSigma) / 2);
+  const meanL = fdExp(w.lMu + (w.lSigma * w.lSigma) / 2);
   const meanAtomMs = w.fShare * w.fAtoms * w.fMeanMs + (1 - w.fShare) * w.lAtoms * meanL;
   const mu = (c.cluster.nodes * c.cluster.atomsPerNode * 1000) / meanAtomMs;
   const lambda = w.rho * mu;
