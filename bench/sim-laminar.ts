@@ -87,8 +87,34 @@ async function child(workers: number, gateway: string, sets: string[]): Promise<
   process.stdout.write(JSON.stringify(out));
 }
 
+/** What --help prints. */
+const USAGE = `Usage: npm run bench:sim -- [options]
+
+The whole Laminar simulation's speed: wall time per simulated task in native
+probe actions timed in the same invocation (the yardstick), beside tasks per
+second; the median over rounds, each run in its own process (docs/bench.md).
+
+  --nodes=N            cluster size (5000)
+  --rho=R              offered load (0.8)
+  --duration=S         simulated seconds (2)
+  --rounds=N           rounds (3)
+  --workers=1,2        worker threads, one or more counts (1)
+  --engines=ts,core    Zone engines side by side: ts, core, auto (the configuration's)
+  --gateway=once,replicas  the gateway side on threads: once, replicas, auto
+  --set=name=value     any parameter (laminar params), repeatable
+  --base=DIR           alternate every run with another built checkout; ratios this / base
+  --ceiling            also what the machine allows W threads (W one-thread runs at once)
+  --no-yardstick       skip the yardstick
+  --no-native          time the WebAssembly probe action instead of the native one
+  --json               the summary as JSON
+  -h, --help           this text`;
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const opt = (name: string, dflt: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
   // every option known, every number sane: a typo gets one line and exit 2, not a silently different run
   const valued = ["nodes", "rho", "duration", "rounds", "workers", "engines", "gateway", "set", "base"];

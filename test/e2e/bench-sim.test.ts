@@ -39,6 +39,17 @@ describe("bench:sim", () => {
       expect(r2.stderr.trim().split("\n")).toHaveLength(1);
       expect(r2.stderr.startsWith(line), r2.stderr).toBe(true);
     }
+    // every option the parser knows is in the help, which runs nothing
+    const help = spawnSync(process.execPath, [bench, "--help"], { encoding: "utf8", timeout: 60_000 });
+    expect(help.status).toBe(0);
+    expect(help.stderr).toBe("");
+    for (const o of ["--nodes=", "--rho=", "--duration=", "--rounds=", "--workers=", "--engines=", "--gateway=", "--set=", "--base=", "--ceiling", "--no-yardstick", "--no-native", "--json"]) {
+      expect(help.stdout, o).toContain(o);
+    }
+    const unknown = spawnSync(process.execPath, [bench, "--nodez=5"], { encoding: "utf8", timeout: 60_000 });
+    const listed = unknown.stderr.split("(options: ")[1]?.match(/--[a-z-]+=?/g) ?? [];
+    expect(listed.length).toBeGreaterThan(10);
+    for (const o of listed) expect(help.stdout, o).toContain(o);
   }, 180_000);
 
   it("compares this build with a base build in alternating pairs (--base)", () => {
