@@ -44,7 +44,10 @@ import { execFile, execFileSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import type { Config } from "../src/config/params.js";
 import type { ThreadTiming } from "../src/run/options.js";
+import type { SplitTiming } from "../src/run/partitions.js";
 import { probesPerTask, probeYardstick, type Yardstick } from "./yardstick.js";
 
 interface Round {
@@ -59,6 +62,8 @@ interface Round {
   /** Threaded runs: the partitions' mean share of wall time spent waiting at window ends, and their longest setup. */
   waitShare: number | null;
   setupS: number | null;
+  /** --split: the wall milliseconds of each part of the run (the gateway once, on this thread). */
+  split?: SplitTiming;
 }
 
 const median = (xs: number[]) => {
@@ -72,6 +77,7 @@ async function child(workers: number, gateway: string, sets: string[]): Promise<
   const { waitShare } = await import("../src/run/options.js");
   const cpu0 = process.cpuUsage();
   const config = applySets(defaultConfig(), [...sets, "sim.scheduler=laminar"]);
+  if (gateway === "split") return splitChild(config, cpu0);
   let timing: ThreadTiming[] = [];
   const gatewayOnce = gateway === "once" ? true : gateway === "replicas" ? false : undefined;
   const r = await runScheduler(config, workers, { onThreadTiming: (t) => { timing = t; }, gatewayOnce });
@@ -104,10 +110,43 @@ second; the median over rounds, each run in its own process (docs/bench.md).
   --set=name=value     any parameter (laminar params), repeatable
   --base=DIR           alternate every run with another built checkout; ratios this / base
   --ceiling            also what the machine allows W threads (W one-thread runs at once)
+  --split              also the gateway side and the Zones apart, in probe actions per task
+                       (one more run per round, the gateway once on one thread)
   --no-yardstick       skip the yardstick
   --no-native          time the WebAssembly probe action instead of the native one
   --json               the summary as JSON
   -h, --help           this text`;
+
+/**
+ * --split's run: the same simulation with the gateway side once, on this
+ * thread (a PartitionSet of the gateway and one Zone partition, which gives
+ * the one-thread result), timing each part: what the gateway side costs
+ * per task, and what the Zones do.
+ */
+async function splitChild(config: Config, cpu0: NodeJS.CpuUsage): Promise<void> {
+  const { loadCore } = await import("../src/core/wasm.js");
+  const { PartitionSet, gatewayOnceOk } = await import("../src/run/partitions.js");
+  const { runSlices } = await import("../src/run/slices.js");
+  const { laminarResult } = await import("../src/laminar/result.js");
+  if (!gatewayOnceOk(config)) throw new Error("bench: --split needs a run that can take the gateway once (the core's Zone engine, no memory model)");
+  const wall0 = performance.now();
+  const cores = [loadCore("auto"), loadCore("auto")];
+  const set = new PartitionSet(config, cores, true);
+  const split: SplitTiming = { gateway: 0, zones: 0, replay: 0, exchange: 0 };
+  set.timing = split;
+  set.start();
+  runSlices(set, config.sim.drainS, {});
+  set.finish();
+  const r = laminarResult(config, set.reports(), cores[0].flavor, (performance.now() - wall0) / 1000);
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const out: Round = {
+    arrived: r.arrived, started: r.started, eventsProcessed: r.eventsProcessed, wallSeconds: r.wallSeconds, cpuSeconds,
+    tasksPerWallSecond: r.tasksPerWallSecond, tasksPerCpuSecond: r.arrived / cpuSeconds, peakRssMiB: r.peakRssMiB,
+    waitShare: null, setupS: null, split,
+  };
+  process.stdout.write(JSON.stringify(out));
+}
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -118,7 +157,7 @@ async function main(): Promise<void> {
   const opt = (name: string, dflt: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
   // every option known, every number sane: a typo gets one line and exit 2, not a silently different run
   const valued = ["nodes", "rho", "duration", "rounds", "workers", "engines", "gateway", "set", "base"];
-  const flags = ["--json", "--no-yardstick", "--no-native", "--ceiling"];
+  const flags = ["--json", "--no-yardstick", "--no-native", "--ceiling", "--split"];
   for (const a of args) {
     if (flags.includes(a) || valued.some((v) => a.startsWith(`--${v}=`))) continue;
     throw new Error(`bench: unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} ${flags.join(" ")})`);
@@ -151,6 +190,10 @@ async function main(): Promise<void> {
   {
     const { applySets, defaultConfig } = await import("../src/config/params-config.js");
     for (const engine of engines) applySets(defaultConfig(), engine === null ? sets : [...sets, `sim.engine=${engine}`]);
+    const { gatewayOnceOk } = await import("../src/run/partitions.js");
+    if (args.includes("--split") && !gatewayOnceOk(applySets(defaultConfig(), [...sets, "sim.scheduler=laminar"]))) {
+      throw new Error("bench: --split needs a run that can take the gateway once (the core's Zone engine, no memory model, no invariant checker)");
+    }
   }
   const self = fileURLToPath(import.meta.url);
   const baseGiven = args.some((a) => a.startsWith("--base="));
@@ -165,6 +208,8 @@ async function main(): Promise<void> {
   const runChild = (bench: string, w: number, gateway: string | null, vsets: string[]) =>
     JSON.parse(execFileSync(process.execPath, childArgs(bench, w, gateway, vsets), { encoding: "utf8", maxBuffer: 1 << 20 })) as Round;
   const ceilingOn = args.includes("--ceiling");
+  const splitOn = args.includes("--split");
+  const splits: Round[] = [];
   if (ceilingOn && !workers.some((w) => w > 1)) throw new Error("bench: --ceiling needs a worker count above 1 (--workers=1,2)");
   /**
    * Per threaded combination, per round: W one-thread runs of its engine at once against one alone (the mean wall
@@ -204,6 +249,12 @@ async function main(): Promise<void> {
       }
       if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${label(engine, gateway, w)}: ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s${threads}${pair}\n`);
     }
+    if (splitOn) {
+      const sp = runChild(self, 1, "split", sets);
+      if (sp.arrived !== first!.arrived || sp.started !== first!.started) throw new Error("bench: the split run's counts differ from the run's: the gateway once does not give the one-thread result");
+      splits.push(sp);
+      if (!json) process.stderr.write(`round ${i + 1}/${rounds}, split: ${splitLine(sp)}\n`);
+    }
     if (yardstick) {
       const y = await probeYardstick(native);
       sticks.push(y);
@@ -215,7 +266,7 @@ async function main(): Promise<void> {
   const base = results.get(variants[0].key)!;
   const byWorkers = variants.map(({ engine, gateway, workers: w, key }) => {
     const rs = results.get(key)!;
-    const pick = (k: Exclude<keyof Round, "waitShare" | "setupS">) => median(rs.map((r) => r[k]));
+    const pick = (k: Exclude<keyof Round, "waitShare" | "setupS" | "split">) => median(rs.map((r) => r[k]));
     return {
       engine,
       gateway,
@@ -241,6 +292,7 @@ async function main(): Promise<void> {
     ...byWorkers[0],
     byWorkers,
     base: baseBench === null ? null : { dir: resolve(baseArg), sameResults: !differs },
+    split: splits.length === 0 ? null : splitSummary(splits, sticks),
   };
   if (json) console.log(JSON.stringify(summary, null, 2));
   else {
@@ -264,11 +316,37 @@ async function main(): Promise<void> {
         `(${c.slowdown.min.toFixed(3)} to ${c.slowdown.max.toFixed(3)}) of one alone, so at most ${c.medianCeiling.toFixed(2)}x here; ` +
         `this run's speed-up over the one alone ${c.medianSpeedup.toFixed(2)}x, ${(100 * c.medianShare).toFixed(0)}% of the ceiling (medians of the rounds' own figures)`);
     }
+    if (summary.split !== null) {
+      const sp = summary.split;
+      console.log(`the gateway once on one thread, median over ${rounds} rounds: ${sp.medianWallSeconds.toFixed(2)} s wall; ` +
+        PARTS.map((k) => `${k} ${(100 * sp.share[k]).toFixed(1)}%` + (sp.probeActionsPerTask === null ? "" : ` (${sp.probeActionsPerTask[k].toFixed(2)} probe actions per task)`)).join(", ") +
+        `; the rest ${(100 * sp.share.rest).toFixed(1)}%`);
+    }
     if (summary.base !== null && !summary.base.sameResults) console.log("note: the base build's runs have other counts (arrivals, starts or events): the two builds do not behave alike");
     if (summary.yardstick !== null) {
       console.log(`yardstick: one probe action (${summary.yardstick.impl}) ${summary.yardstick.medianNsPerProbe.toFixed(0)} ns, median of ${rounds} rounds timed between the runs (${new Date().toISOString().slice(0, 10)})`);
     }
   }
+}
+
+const PARTS = ["gateway", "zones", "replay", "exchange"] as const;
+
+/** A split run's parts in one line. */
+function splitLine(r: Round): string {
+  const t = r.split!, wall = r.wallSeconds * 1000;
+  return PARTS.map((k) => `${k} ${(100 * t[k] / wall).toFixed(1)}%`).join(", ") + ` of ${r.wallSeconds.toFixed(2)} s`;
+}
+
+/** --split's summary: each part's median share of the run's wall time, and with the yardstick its wall time per task in that round's probe actions. */
+function splitSummary(rs: Round[], sticks: Yardstick[]) {
+  const share = (k: (typeof PARTS)[number]) => median(rs.map((r) => r.split![k] / (r.wallSeconds * 1000)));
+  const per = (k: (typeof PARTS)[number]) => median(rs.map((r, i) => probesPerTask(r.split![k] / 1000, r.arrived, sticks[i])));
+  return {
+    medianWallSeconds: median(rs.map((r) => r.wallSeconds)),
+    share: { gateway: share("gateway"), zones: share("zones"), replay: share("replay"), exchange: share("exchange"),
+      rest: median(rs.map((r) => 1 - PARTS.reduce((a, k) => a + r.split![k], 0) / (r.wallSeconds * 1000))) },
+    probeActionsPerTask: sticks.length === 0 ? null : { gateway: per("gateway"), zones: per("zones"), replay: per("replay"), exchange: per("exchange") },
+  };
 }
 
 /** Median and range of one figure's ratios. */

@@ -17,6 +17,7 @@ import { GatewayLog, LogReader } from "../laminar/gateway-log.js";
 import { usesEngine } from "../laminar/zone-engine.js";
 import { timingsOf } from "../laminar/timings.js";
 import { NS_PER_MS } from "../sim/time.js";
+import { performance } from "node:perf_hooks";
 
 /**
  * Whether the gateway side can run once for all partitions (docs/parallel.md,
@@ -33,6 +34,18 @@ export function gatewayOnceOk(c: Config): boolean {
   return usesEngine(c) && !c.memory.enabled && !c.sim.checkInvariants && seriesNs >= timingsOf(c).deltaNs;
 }
 
+/** Wall milliseconds by part of a gateway-once run on this thread (PartitionSet.timing; bench:sim --split). */
+export interface SplitTiming {
+  /** The gateway side's windows (models[0]). */
+  gateway: number;
+  /** The Zone partitions' windows. */
+  zones: number;
+  /** Their replay of the gateway's log. */
+  replay: number;
+  /** The window ends' exchange of messages. */
+  exchange: number;
+}
+
 export class PartitionSet implements SlicedModel {
   readonly models: LaminarModel[];
   readonly endArrivalsNs: number;
@@ -41,6 +54,8 @@ export class PartitionSet implements SlicedModel {
   /** With the gateway once: its log, and each Zone partition's place in it. */
   private readonly log: GatewayLog | null = null;
   private readonly zones: LaminarModel[] = [];
+  /** With the gateway once: where the wall time goes, when given (a few clock reads per window). */
+  timing: SplitTiming | null = null;
 
   /**
    * `cores.length` partitions of the Zones, each with a replica of the
@@ -75,12 +90,35 @@ export class PartitionSet implements SlicedModel {
   }
 
   runUntil(until: number): void {
+    if (this.timing !== null && this.log !== null) return this.runTimed(until, this.timing);
     this.now = runWindows(this.now, until, this.L, (t) => {
       // the gateway's run (models[0]) goes first; the Zone partitions replay its window's log after running the window
       for (const m of this.models) m.runTo(t);
       for (const m of this.zones) m.replayLog(t);
       this.log?.endWindow();
     }, () => exchange(this.models));
+  }
+
+  /** runUntil with the gateway once, timing each part. */
+  private runTimed(until: number, timing: SplitTiming): void {
+    const gateway = this.models[0];
+    this.now = runWindows(this.now, until, this.L, (t) => {
+      let a = performance.now();
+      gateway.runTo(t);
+      let b = performance.now();
+      timing.gateway += b - a;
+      for (const m of this.zones) m.runTo(t);
+      a = performance.now();
+      timing.zones += a - b;
+      for (const m of this.zones) m.replayLog(t);
+      this.log!.endWindow();
+      b = performance.now();
+      timing.replay += b - a;
+    }, () => {
+      const a = performance.now();
+      exchange(this.models);
+      timing.exchange += performance.now() - a;
+    });
   }
 
   quiescent(): boolean {

@@ -78,6 +78,22 @@ describe("bench:sim", () => {
     }
   }, 180_000);
 
+  it("times the gateway side and the Zones apart (--split), on a run with the one-thread result", () => {
+    const r = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.05", "--rounds=1", "--no-native", "--split", "--json"], { encoding: "utf8", timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    const share = s.split.share;
+    for (const k of ["gateway", "zones", "replay", "exchange"]) {
+      expect(share[k], k).toBeGreaterThan(0);
+      expect(s.split.probeActionsPerTask[k], k).toBeGreaterThan(0);
+    }
+    expect(share.gateway + share.zones + share.replay + share.exchange + share.rest).toBeCloseTo(1, 9);
+    expect(share.rest).toBeGreaterThanOrEqual(0);
+    const bad = spawnSync(process.execPath, [bench, "--split", "--set=memory.enabled=true"], { encoding: "utf8", timeout: 60_000 });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split("\n")).toEqual(["bench:sim: bench: --split needs a run that can take the gateway once (the core's Zone engine, no memory model, no invariant checker)"]);
+  }, 180_000);
+
   it("measures the machine's ceiling for threads (--ceiling): one-thread runs at once against one alone", () => {
     const r = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.05", "--rounds=1", "--workers=1,2", "--no-yardstick", "--ceiling", "--json"], { encoding: "utf8", timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);
