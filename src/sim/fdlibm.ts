@@ -37,6 +37,12 @@ function fromWords(hi: number, lo: number): number {
   return F[0];
 }
 
+/** POW2[POW2_ZERO + e] = 2^e, exactly, for e in [-1074, 1024). */
+const POW2_ZERO = 1100;
+const POW2 = new Float64Array(2200);
+for (let e = 0, p = 1; e <= 1074; e++, p /= 2) POW2[POW2_ZERO - e] = p;
+for (let e = 0, p = 1; e <= 1023; e++, p *= 2) POW2[POW2_ZERO + e] = p;
+
 const LN2_HI = fromWords(0x3fe62e42, 0xfee00000 | 0);
 const LN2_LO = fromWords(0x3dea39ef, 0x35793c76);
 const TWO54 = fromWords(0x43500000, 0);
@@ -63,13 +69,13 @@ export function portLog(x: number): number {
     hx = W[1];
   }
   if (hx >= 0x7ff00000) return x + x;
-  k += (hx >> 20) - 1023;
+  const e = (hx >> 20) - 1023;
   hx &= 0x000fffff;
   const i = (hx + 0x95f64) & 0x100000;
-  F[0] = x;
-  W[1] = hx | (i ^ 0x3ff00000); // x or x / 2, in [sqrt(2)/2, sqrt(2))
-  x = F[0];
-  k += i >> 20;
+  // x or x / 2 into [sqrt(2)/2, sqrt(2)): fdlibm sets the exponent bits; a power of two does the same exactly, without
+  // writing half a double and reading it whole (a stall in every runtime)
+  x *= POW2[POW2_ZERO - (e + (i >> 20))];
+  k += e + (i >> 20);
   const f = x - 1.0;
   if ((0x000fffff & (2 + hx)) < 3) { // -2^-20 <= f < 2^-20
     if (f === 0) {
@@ -216,7 +222,7 @@ export function portExp(x: number): number {
     return 1.0 + x;
   }
   const t = x * x;
-  const twopk = k >= -1021 ? fromWords(0x3ff00000 + (k << 20), 0) : fromWords(0x3ff00000 + ((k + 1000) << 20), 0);
+  const twopk = k >= -1021 ? POW2[POW2_ZERO + k] : POW2[POW2_ZERO + k + 1000];
   const c = x - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))));
   if (k === 0) return 1.0 - ((x * c) / (c - 2.0) - x);
   const y = 1.0 - ((lo - (x * c) / (2.0 - c)) - hi);
