@@ -18,9 +18,10 @@
 #     the zone scripts on both builds and `laminar sim` on one and two
 #     threads under each, against Node's.
 #
-# The harnesses also drive a Zone engine through test/embed/zone-script.txt
-# and zone-script-mem.txt (the memory model) and compare the transcripts
-# with Node's, test/embed/zone-script.expected and zone-script-mem.expected.
+# The harnesses also drive a Zone engine through test/embed/zone-script.txt,
+# zone-script-mem.txt (the memory model) and zone-script-airlock.txt (and
+# Airlock, the host its gateway side) and compare the transcripts with
+# Node's, the .expected files beside them.
 #
 # Prints each harness's report, then one plain line `N passed, N failed`
 # (all groups together); exits 1 on any failure.

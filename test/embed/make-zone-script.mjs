@@ -9,9 +9,11 @@
 //
 //   node test/embed/make-zone-script.mjs            # writes zone-script.txt
 //   node test/embed/make-zone-script.mjs --memory   # writes zone-script-mem.txt: the memory model, the kernel's OOM rule
+//   node test/embed/make-zone-script.mjs --airlock  # writes zone-script-airlock.txt: the memory model and Airlock
 //   node test/embed/make-zone-script.mjs --out F    # writes F instead (test/embed/zone-script.test.ts)
 //   node test/embed/zone-script.mjs build/laminar-scalar.wasm > test/embed/zone-script.expected
 //   node test/embed/zone-script.mjs build/laminar-scalar.wasm test/embed/zone-script-mem.txt > test/embed/zone-script-mem.expected
+//   node test/embed/zone-script.mjs build/laminar-scalar.wasm test/embed/zone-script-airlock.txt > test/embed/zone-script-airlock.expected
 //
 // The file's own header (below, HEADER) specifies the format and the driver.
 import { writeFileSync } from "node:fs";
@@ -42,10 +44,12 @@ const POOR_SHARE = 0.03; // a task with a patience budget of 8 (one bounce and i
 /** Initial DA and event capacities: the minimum, so every host grows its tables early. */
 const CAP = 16;
 
-/** The memory model (Exp5's process) with the kernel's OOM rule and no Airlock: the engine's memory extension block. */
-const MEMORY = process.argv.includes("--memory");
+/** The memory model (Exp5's process) with the kernel's OOM rule and no Airlock, or with Airlock: the engine's memory extension block. */
+const AIRLOCK = process.argv.includes("--airlock");
+const MEMORY = AIRLOCK || process.argv.includes("--memory");
 const c = applySets(defaultConfig(), [`cluster.nodes=${NODES}`, `cluster.zoneSize=${NODES}`, `sim.seed=${SEED}`, "sim.engine=core",
-  ...(MEMORY ? ["memory.enabled=true", "airlock.enabled=false"] : [])]);
+  ...(MEMORY ? ["memory.enabled=true", `airlock.enabled=${AIRLOCK}`] : [])]);
+const NAME = AIRLOCK ? "zone-script-airlock" : MEMORY ? "zone-script-mem" : "zone-script";
 const core = loadCore("auto");
 const model = new LaminarModel(core, c);
 if (model.cluster.zones !== 1) throw new Error(`expected one Zone of ${NODES} nodes, got ${model.cluster.zones} Zones`);
@@ -119,10 +123,10 @@ const batches = new Set(emits.map((e) => e[0])).size;
 
 const HEADER = `# Laminar Zone engine script (test/embed/make-zone-script.mjs writes it; do not edit).
 # One Zone of ${NODES} nodes, ${model.cluster.atoms} atoms each, every atom free; the engine's parameters as the
-# simulator lays them out for the default configuration${MEMORY ? " with the memory model and the kernel's OOM rule\n# (memory.enabled, airlock.enabled=false)" : ""} (seed ${SEED}); ${emits.length} DA emissions of ${task} tasks
+# simulator lays them out for the default configuration${AIRLOCK ? " with the memory model and Airlock\n# (memory.enabled)" : MEMORY ? " with the memory model and the kernel's OOM rule\n# (memory.enabled, airlock.enabled=false)" : ""} (seed ${SEED}); ${emits.length} DA emissions of ${task} tasks
 # in ${batches} gateway batches over ${SCRIPT_NS / 1e6} ms; the run ends at ${END_NS / 1e6} ms.
 # Drivers: test/embed/zone-script.mjs (Node), wasmtime_test.py (Python), wasm2c_main.c (C);
-# the transcript they must all print is test/embed/${MEMORY ? "zone-script-mem" : "zone-script"}.expected. docs/abi.md,
+# the transcript they must all print is test/embed/${NAME}.expected. docs/abi.md,
 # "Walkthrough: a gateway on the engine", explains the driver.
 #
 # Lines (whitespace-separated; '#' starts a comment line):
@@ -162,11 +166,31 @@ const HEADER = `# Laminar Zone engine script (test/embed/make-zone-script.mjs wr
 #            if at < ARRIVAL + DEADLINE, else 3 (late);
 #        engineSetVerdict(block, b, v); enginePost(block, at - (W + DELTA), 7, b).
 #      Then set OUT_N to 0.
-#   4. After the last window print the counters (with the memory model its kill counters), then the event
-#      trace (engineTraceState).
+#   4. After the last window print the counters (with the memory model its kill counters, with Airlock its
+#      counters), then the event trace (engineTraceState).
+# With Airlock (mparam AIRLOCK 1) the host is also the gateway side of Airlock. It keeps per task: started
+# (above), HOME (0) and AWAITING (0), and each task's first emission line. In step 2, engineRun's third
+# argument is MSGAT, the first pending delivery time of list L (below; Infinity when L is empty), and
+#        r = 2: apply, in order, every entry of L with delivery time <= NOW and remove it: AWAITING(task) = 0,
+#               engineTaskState(block, task, HOME(task), 0);
+#        r = 1 with HOST_KIND 20: deliver message HOST_SUBJECT (the index of its record among the records
+#               read in step 3 so far, counted from 0 over the whole run), by its kind:
+#          4 (reactivate task a; its image is in the record's source Zone, field 1): HOME = that Zone, AWAITING = 1,
+#               engineTaskState(block, a, HOME, 1), then engineEmit one record: the task's first emission
+#               with TIME = NOW, NODE = (a * 7 + n) mod NODES (n: the secondary emissions made so far, from 0),
+#               flags 2 (a secondary probe);
+#          7 (a landing request for Zone dest): engineLandRequest(block, dest, a, b, c, x);
+#          8 (the answer to probe a): engineLandAnswer(block, a, b, c, x, y, w, S) with S = 1 if the probe's
+#               task (the i32 at byte 52 of its record, DAS + a * 64, DAS the pointer in block field 71)
+#               has started, else 0.
+#   In step 3, besides the pull requests (a record's first field is its delivery time): a record of kind
+#   4, 7 or 8 is posted for its delivery, enginePost(block, time - (W + DELTA), 20, its index); one of
+#   kind 2 with bit 2 of b (how) set, or of kind 5, appends (time, task a) to L.
 # Transcript: one line per outbox record, its 10 fields; then
 #   counters PROBE_ACTIONS BOUNCES COMPLETED RUNNING PROCESSED DA_ENDS[0] ... DA_ENDS[7]
 #   memory OOM_L OOM_F            with the memory model: the extension block's kill counters (48, 49)
+#   airlock S R A L C D P N       with Airlock: its counters (50 to 57: suspensions, resumed in place,
+#                                 reactivations, landings, reclaimed, probe drops, preemptions, suspended now)
 #   trace LANE0 LANE1 EVENTS      the trace's two i32 lanes and the events folded in
 # A number prints as a decimal integer when it is an integer of magnitude at most 2^53 (-0 as 0),
 # else as 0x and the 16 lowercase hex digits of its f64 bits. Fields are separated by one space.
@@ -180,6 +204,6 @@ for (const [field, name, st] of mstreams) lines.push(`mstream ${field} ${st.join
 lines.push(`end ${END_NS}`);
 for (const e of emits) lines.push(`emit ${e.map(num).join(" ")}`);
 const at = process.argv.indexOf("--out");
-const out = at > 0 && process.argv[at + 1] ? process.argv[at + 1] : join(HERE, MEMORY ? "zone-script-mem.txt" : "zone-script.txt");
+const out = at > 0 && process.argv[at + 1] ? process.argv[at + 1] : join(HERE, `${NAME}.txt`);
 writeFileSync(out, lines.join("\n") + "\n");
 console.log(`${out}: ${emits.length} emissions of ${task} tasks in ${batches} batches`);

@@ -7,9 +7,10 @@
 //   node test/embed/runtimes.mjs --bun PATH --deno PATH
 //
 // Checks, for each runtime:
-//  1. the Zone engine driven through test/embed/zone-script.txt and
-//     zone-script-mem.txt (the loader-free driver, zone-script.mjs) prints
-//     their .expected transcripts, on both builds, as Node does;
+//  1. the Zone engine driven through test/embed/zone-script.txt,
+//     zone-script-mem.txt and zone-script-airlock.txt (the loader-free
+//     driver, zone-script.mjs) prints their .expected transcripts, on both
+//     builds, as Node does;
 //  2. the simulator's log, log1p, exp, sin and cos (src/sim/fdlibm.ts) give
 //     Node's results bit for bit on a million arguments each
 //     (fdlibm-hash.mjs), while the runtime's own Math.* may not;
@@ -27,7 +28,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..", "..");
 const CLI = join(ROOT, "dist", "src", "cli", "main.js");
 /** The zone scripts (the second with the memory model) and the transcripts Node prints for them. */
-const SCRIPTS = ["zone-script", "zone-script-mem"].map((name) => ({ name, expected: readFileSync(join(HERE, `${name}.expected`), "utf8") }));
+const SCRIPTS = ["zone-script", "zone-script-mem", "zone-script-airlock"].map((name) => ({ name, expected: readFileSync(join(HERE, `${name}.expected`), "utf8") }));
 /** Result fields that measure the run itself (its machine, its runtime), not what it simulated. */
 const MEASURED = ["wallSeconds", "tasksPerWallSecond", "peakRssMiB", "manifest", "profile"];
 const SIM = ["sim", "--no-progress", "--json", "--nodes", "600", "--duration", "0.2", "--set", "sim.drainS=0.4"];

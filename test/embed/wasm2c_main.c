@@ -887,7 +887,8 @@ static const int zone_counters[] = {100, 103, 110, 111, 118, 120, 121, 122, 123,
 
 typedef struct { double v[11]; } zone_emit; /* time task node class atoms arrival ev budget service key [declared GiB] */
 static zone_emit *zs_emits;
-/* the script being run ("zone-script", or "zone-script-mem": the memory model), its emission stride (64 or 80) */
+/* the script being run ("zone-script"; "zone-script-mem": the memory model; "zone-script-airlock": and Airlock),
+   its emission stride (64 or 80) */
 static const char *zs_name = "zone-script";
 static uint32_t zs_stride = 64;
 static int zs_n, zs_cap, zs_nbatch, *zs_first; /* batch b: emissions [zs_first[b], zs_first[b + 1]) */
@@ -949,15 +950,15 @@ static int zs_post(double delay, int32_t kind, int32_t subject) {
   }
 }
 
-static int zs_emit(int b) {
-  int n = zs_first[b + 1] - zs_first[b];
+/* Emission records for script lines [first, first + n), then engineEmit; node >= 0: this node, this emission time
+   and these flags instead of the line's (Airlock's secondary probes). */
+static int zs_emit_lines(int first, int n, int32_t node, double time, int32_t flags) {
   for (int i = 0; i < n; i++) {
-    const double *e = zs_emits[zs_first[b] + i].v;
+    const double *e = zs_emits[first + i].v;
     uint32_t p = zs_emit_at + zs_stride * (uint32_t)i;
-    const int32_t head[4] = {(int32_t)e[1], (int32_t)e[2], (int32_t)e[3], (int32_t)e[4]};
-    const double body[5] = {e[0], e[5], e[6], e[7], e[8]};
+    const int32_t head[4] = {(int32_t)e[1], node >= 0 ? node : (int32_t)e[2], (int32_t)e[3], (int32_t)e[4]};
+    const double body[5] = {node >= 0 ? time : e[0], e[5], e[6], e[7], e[8]};
     const uint32_t key = (uint32_t)e[9];
-    const int32_t flags = 0;
     wri(p, head, 4);
     wrd(p + 16, body, 5);
     memcpy(M() + p + 56, &key, 4);
@@ -971,6 +972,53 @@ static int zs_emit(int b) {
     int32_t r = (int32_t)X(engineEmit)(I, zs_block, zs_emit_at, (uint32_t)n);
     if (r == 0) return 0;
     if (r != E_FULL) return zs_fail("engineEmit", r);
+    if (zs_grow()) return -1;
+  }
+}
+
+static int zs_emit(int b) {
+  return zs_emit_lines(zs_first[b], zs_first[b + 1] - zs_first[b], -1, 0, 0);
+}
+
+/* Airlock's gateway side: every record read (by its index), each task's first emission line and its image's
+   Zone, the list L of the probes' end of hope (delivery time, task), and the secondary emissions made */
+static double (*zs_recs)[10];
+static int zs_nrec, zs_reccap, *zs_first_line, *zs_home, zs_nsec;
+static double *zs_lt;
+static int *zs_ltask, zs_lhead, zs_ln, zs_lcap;
+
+/* engineTaskState, engineLandRequest, engineLandAnswer through the table growth protocol */
+static int zs_task_state(int task, int home, int awaiting) {
+  for (;;) {
+    int32_t r = (int32_t)X(engineTaskState)(I, zs_block, (uint32_t)task, (uint32_t)home, (uint32_t)awaiting);
+    if (r == 0) return 0;
+    if (r != E_FULL) return zs_fail("engineTaskState", r);
+    if (zs_grow()) return -1;
+  }
+}
+
+/* Deliver record i (kind 4, 7 or 8) at the clock; started: the proxy's table. */
+static int zs_deliver(int i, const char *started) {
+  const double *f = zs_recs[i];
+  int32_t r;
+  if (f[2] == 4) { /* reactivate task a: its image is in the record's source Zone */
+    int task = (int)f[4];
+    zs_home[task] = (int)f[1];
+    if (zs_task_state(task, (int)f[1], 1)) return -1;
+    int32_t node = (int32_t)((task * 7 + zs_nsec++) % zgeti(ZF_NODES));
+    return zs_emit_lines(zs_first_line[task], 1, node, zgetf(ZF_NOW), 2);
+  }
+  for (;;) {
+    if (f[2] == 7) { /* a landing request for Zone dest */
+      r = (int32_t)X(engineLandRequest)(I, zs_block, (uint32_t)(int32_t)f[3], (uint32_t)(int32_t)f[4], (uint32_t)(int32_t)f[5],
+                                        (uint32_t)(int32_t)f[6], f[7]);
+    } else { /* the answer to probe a: started is the proxy's word on its task (the i32 at byte 52 of its record) */
+      int task = rdi((uint32_t)zgeti(71) + 64u * (uint32_t)(int32_t)f[4] + 52u);
+      r = (int32_t)X(engineLandAnswer)(I, zs_block, (uint32_t)(int32_t)f[4], (uint32_t)(int32_t)f[5], f[6], f[7], f[8], f[9],
+                                       (uint32_t)started[task]);
+    }
+    if (r == 0) return 0;
+    if (r != E_FULL) return zs_fail(f[2] == 7 ? "engineLandRequest" : "engineLandAnswer", r);
     if (zs_grow()) return -1;
   }
 }
@@ -1050,13 +1098,19 @@ static void zone_script(void) {
   zs_first[zs_nbatch] = zs_n;
   for (int b = 0; b < zs_nbatch; b++)
     if (zs_first[b + 1] - zs_first[b] > max_batch) max_batch = zs_first[b + 1] - zs_first[b];
-  /* the proxy's table */
+  /* the proxy's table (and Airlock's: each task's first emission line, its image's Zone) */
   int tasks = 0;
   for (int i = 0; i < zs_n; i++)
     if ((int)zs_emits[i].v[1] + 1 > tasks) tasks = (int)zs_emits[i].v[1] + 1;
   double *arrival = calloc((size_t)tasks, sizeof *arrival);
   char *started = calloc((size_t)tasks, 1);
   for (int i = 0; i < zs_n; i++) arrival[(int)zs_emits[i].v[1]] = zs_emits[i].v[5];
+  zs_first_line = realloc(zs_first_line, sizeof *zs_first_line * (size_t)tasks);
+  zs_home = realloc(zs_home, sizeof *zs_home * (size_t)tasks);
+  for (int t = 0; t < tasks; t++) zs_first_line[t] = -1, zs_home[t] = 0;
+  for (int i = 0; i < zs_n; i++)
+    if (zs_first_line[(int)zs_emits[i].v[1]] < 0) zs_first_line[(int)zs_emits[i].v[1]] = i;
+  zs_nrec = zs_nsec = zs_lhead = zs_ln = 0;
 
   /* layout */
   int32_t nodes = zgeti(ZF_NODES), row_bytes = zgeti(ZF_ATOMS) / 8;
@@ -1106,6 +1160,7 @@ static void zone_script(void) {
     goto done;
   }
   zs_emit_at = alloc_a(zs_stride * (uint32_t)max_batch, 8);
+  const int airlock = memx && rdi(memx + 8u * 16) != 0;
   /* the first runtime tick (kind 18); the engine posts the next ones */
   if (memx && zs_post(rdd(memx), 18, 0)) goto done;
 
@@ -1118,14 +1173,21 @@ static void zone_script(void) {
     for (; next < zs_nbatch && zs_emits[zs_first[next]].v[0] < w_end; next++)
       if (zs_post(zs_emits[zs_first[next]].v[0] - zgetf(ZF_NOW), 3, next)) goto done;
     for (;;) {
-      r = (int32_t)X(engineRun)(I, zs_block, w_end, INFINITY);
+      r = (int32_t)X(engineRun)(I, zs_block, w_end, zs_lhead < zs_ln ? zs_lt[zs_lhead] : INFINITY);
       if (r == 0) break;
-      if (r == 1) {
-        if (zgeti(ZF_HOST_KIND) != 3) {
-          zs_fail("engineRun's host event kind", zgeti(ZF_HOST_KIND));
-          goto done;
-        }
+      if (r == 1 && zgeti(ZF_HOST_KIND) == 3) {
         if (zs_emit(zgeti(ZF_HOST_SUBJECT))) goto done;
+      } else if (r == 1 && airlock && zgeti(ZF_HOST_KIND) == 20) {
+        if (zs_deliver(zgeti(ZF_HOST_SUBJECT), started)) goto done;
+      } else if (r == 1) {
+        zs_fail("engineRun's host event kind", zgeti(ZF_HOST_KIND));
+        goto done;
+      } else if (r == 2) {
+        /* the probes' end of hope delivered by now, in order */
+        while (zs_lhead < zs_ln && zs_lt[zs_lhead] <= zgetf(ZF_NOW)) {
+          int task = zs_ltask[zs_lhead++];
+          if (zs_task_state(task, zs_home[task], 0)) goto done;
+        }
       } else if (r == E_FULL) {
         if (zs_grow()) goto done;
       } else {
@@ -1144,6 +1206,23 @@ static void zone_script(void) {
         len += (size_t)snprintf(out + len, sizeof out - len, j ? " %s" : "%s", num);
       }
       zs_compare(out);
+      if (zs_nrec == zs_reccap) {
+        zs_reccap = zs_reccap ? 2 * zs_reccap : 4096;
+        zs_recs = realloc(zs_recs, sizeof *zs_recs * (size_t)zs_reccap);
+      }
+      memcpy(zs_recs[zs_nrec], f, sizeof f);
+      const int index = zs_nrec++;
+      if (airlock && (f[2] == 4 || f[2] == 7 || f[2] == 8)) {
+        if (zs_post(f[0] - w_end, 20, index)) goto done;
+      } else if (airlock && ((f[2] == 2 && ((int)f[5] & 2)) || f[2] == 5)) {
+        if (zs_ln == zs_lcap) {
+          zs_lcap = zs_lcap ? 2 * zs_lcap : 256;
+          zs_lt = realloc(zs_lt, sizeof *zs_lt * (size_t)zs_lcap);
+          zs_ltask = realloc(zs_ltask, sizeof *zs_ltask * (size_t)zs_lcap);
+        }
+        zs_lt[zs_ln] = f[0];
+        zs_ltask[zs_ln++] = (int)f[4];
+      }
       if (f[2] != 3) continue;
       int task = (int)f[4], d = (int)f[5], v;
       double at = f[0] + hop - delta + f[7];
@@ -1182,6 +1261,14 @@ static void zone_script(void) {
       snprintf(out, sizeof out, "memory %s %s", k0, k1);
       zs_compare(out);
     }
+    if (airlock) {
+      size_t len2 = (size_t)snprintf(out, sizeof out, "airlock");
+      for (uint32_t j = 50; j < 58; j++) {
+        fmt_num(num, sizeof num, rdd(memx + 8u * j));
+        len2 += (size_t)snprintf(out + len2, sizeof out - len2, " %s", num);
+      }
+      zs_compare(out);
+    }
     uint32_t tr = alloc_a(16, 8);
     if ((r = (int32_t)X(engineTraceState)(I, zs_block, tr)) != 0) {
       zs_fail("engineTraceState", r);
@@ -1211,6 +1298,11 @@ static void group_zone_script(void) {
 
 static void group_zone_script_mem(void) {
   zs_name = "zone-script-mem";
+  zone_script();
+}
+
+static void group_zone_script_airlock(void) {
+  zs_name = "zone-script-airlock";
   zone_script();
 }
 
@@ -1296,6 +1388,7 @@ int main(int argc, char **argv) {
   if (argc > 1) zone_dir = argv[1];
   run_group("zone script", group_zone_script);
   run_group("zone script, memory model", group_zone_script_mem);
+  run_group("zone script, Airlock", group_zone_script_airlock);
   run_group("regressions", group_regressions);
   wasm_rt_free();
   printf("wasm2c (laminar-scalar.wasm): %d passed, %d failed\n", passed, failed);

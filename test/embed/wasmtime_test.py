@@ -910,6 +910,8 @@ ZONE_SCRIPT = os.path.join(ROOT, "test", "embed", "zone-script.txt")
 ZONE_EXPECTED = os.path.join(ROOT, "test", "embed", "zone-script.expected")
 ZONE_SCRIPT_MEM = os.path.join(ROOT, "test", "embed", "zone-script-mem.txt")
 ZONE_EXPECTED_MEM = os.path.join(ROOT, "test", "embed", "zone-script-mem.expected")
+ZONE_SCRIPT_AIRLOCK = os.path.join(ROOT, "test", "embed", "zone-script-airlock.txt")
+ZONE_EXPECTED_AIRLOCK = os.path.join(ROOT, "test", "embed", "zone-script-airlock.expected")
 
 
 def fmt_num(v):
@@ -1022,10 +1024,11 @@ def run_zone_script(c, path=ZONE_SCRIPT):
                 raise RuntimeError("enginePost(%r, %d, %d) returned %d" % (delay, kind, subject, r))
             grow()
 
-    def emit(b):
-        es = batches[b][1]
-        buf = b"".join(struct.pack("<iiiiddddd Ii", e[1], e[2], e[3], e[4], float(e[0]), float(e[5]), float(e[6]),
-                                   float(e[7]), float(e[8]), e[9], 0)
+    def emit(es, what, time=None, node=None, flags=0):
+        """Emission records for script lines es (emission time, node and flags as given, else the line's), then engineEmit."""
+        buf = b"".join(struct.pack("<iiiiddddd Ii", e[1], e[2] if node is None else node, e[3], e[4],
+                                   float(e[0] if time is None else time), float(e[5]), float(e[6]),
+                                   float(e[7]), float(e[8]), e[9], flags)
                        + (struct.pack("<d", float(e[10])) + bytes(8) if memory else b"") for e in es)
         c.memory.write(c.store, buf, emit_at)
         while True:
@@ -1033,11 +1036,48 @@ def run_zone_script(c, path=ZONE_SCRIPT):
             if r == OK:
                 return
             if r != E_FULL:
-                raise RuntimeError("engineEmit of batch %d returned %d" % (b, r))
+                raise RuntimeError("engineEmit of %s returned %d" % (what, r))
+            grow()
+
+    def with_room(what, call):
+        while True:
+            r = call()
+            if r == OK:
+                return
+            if r != E_FULL:
+                raise RuntimeError("%s returned %d" % (what, r))
             grow()
 
     arrival = {e[1]: e[5] for _, es in batches for e in es}
     started = set()
+    # Airlock's gateway side: each task's first emission line, its image's Zone, the records posted for delivery
+    # (by their index among all records read) and the list L of the probes' end of hope (delivery time, task)
+    airlock = memory and c.read(memx + 8 * 16, "i", 1)[0] != 0
+    first, home, posted, L = {}, {}, {}, []
+    for _, es in batches:
+        for e in es:
+            first.setdefault(e[1], e)
+    nrec, nsec = 0, 0
+
+    def task_state(task, h, awaiting):
+        with_room("engineTaskState", lambda: c.engineTaskState(block, task, h, awaiting))
+
+    def deliver(i):
+        nonlocal nsec
+        f = posted.pop(i)
+        now = getf(NOW)
+        if f[2] == 4:  # reactivate task a: its image is in the record's source Zone
+            task = int(f[4])
+            home[task] = int(f[1])
+            task_state(task, int(f[1]), 1)
+            emit([first[task]], "the secondary probe of task %d" % task, now, (task * 7 + nsec) % nodes, 2)
+            nsec += 1
+        elif f[2] == 7:  # a landing request for Zone dest
+            with_room("engineLandRequest", lambda: c.engineLandRequest(block, int(f[3]), int(f[4]), int(f[5]), int(f[6]), f[7]))
+        else:  # the answer to probe a
+            task = c.read(geti(71) + 64 * int(f[4]) + 52, "i", 1)[0]
+            st = 1 if task in started else 0
+            with_room("engineLandAnswer", lambda: c.engineLandAnswer(block, int(f[4]), int(f[5]), f[6], f[7], f[8], f[9], st))
     hop, delta, deadline = getf(HOP), getf(DELTA), getf(DEADLINE)
     out, nxt, w = [], 0, 0.0
     if memory:
@@ -1048,13 +1088,20 @@ def run_zone_script(c, path=ZONE_SCRIPT):
             post(batches[nxt][0] - getf(NOW), 3, nxt)
             nxt += 1
         while True:
-            r = c.engineRun(block, w_end, math.inf)
+            r = c.engineRun(block, w_end, L[0][0] if L else math.inf)
             if r == 0:
                 break
-            if r == 1:
-                if geti(HOST_KIND) != 3:
-                    raise RuntimeError("host event of kind %d" % geti(HOST_KIND))
-                emit(geti(HOST_SUBJECT))
+            if r == 1 and geti(HOST_KIND) == 3:
+                b = geti(HOST_SUBJECT)
+                emit(batches[b][1], "batch %d" % b)
+            elif r == 1 and airlock and geti(HOST_KIND) == 20:
+                deliver(geti(HOST_SUBJECT))
+            elif r == 1:
+                raise RuntimeError("host event of kind %d" % geti(HOST_KIND))
+            elif r == 2:
+                while L and L[0][0] <= getf(NOW):  # the probes' end of hope delivered by now, in order
+                    _, task = L.pop(0)
+                    task_state(task, home.get(task, 0), 0)
             elif r == E_FULL:
                 grow()
             else:
@@ -1064,6 +1111,13 @@ def run_zone_script(c, path=ZONE_SCRIPT):
         for i in range(n):
             f = recs[10 * i:10 * i + 10]
             out.append(" ".join(fmt_num(v) for v in f))
+            index = nrec
+            nrec += 1
+            if airlock and f[2] in (4, 7, 8):
+                posted[index] = f
+                post(f[0] - w_end, 20, index)
+            elif airlock and ((f[2] == 2 and int(f[5]) & 2) or f[2] == 5):
+                L.append((f[0], int(f[4])))
             if f[2] != 3:
                 continue
             task, d = int(f[4]), int(f[5])
@@ -1082,6 +1136,8 @@ def run_zone_script(c, path=ZONE_SCRIPT):
     out.append(" ".join(["counters"] + [fmt_num(getf(i)) for i in COUNTERS]))
     if memory:
         out.append(" ".join(["memory"] + [fmt_num(v) for v in c.read(memx + 8 * 48, "d", 2)]))
+    if airlock:
+        out.append(" ".join(["airlock"] + [fmt_num(v) for v in c.read(memx + 8 * 50, "d", 8)]))
     tr = c.alloc(16, 8)
     ok(c.engineTraceState(block, tr), "engineTraceState")
     lanes, events = c.read(tr, "i", 2), c.read(tr + 8, "d", 1)[0]
@@ -1232,7 +1288,8 @@ def main():
               ("blocks", lambda c: check_blocks(t, c)),
               ("header", lambda c: check_header(t, c)),
               ("zone script", lambda c: check_zone_script(t, c)),
-              ("zone script, memory model", lambda c: check_zone_script(t, c, ZONE_SCRIPT_MEM, ZONE_EXPECTED_MEM, "zone script (memory model)"))]
+              ("zone script, memory model", lambda c: check_zone_script(t, c, ZONE_SCRIPT_MEM, ZONE_EXPECTED_MEM, "zone script (memory model)")),
+              ("zone script, Airlock", lambda c: check_zone_script(t, c, ZONE_SCRIPT_AIRLOCK, ZONE_EXPECTED_AIRLOCK, "zone script (Airlock)"))]
     for name, fn in groups:
         t.guarded(name, lambda fn=fn: fn(Core(args.wasm)))
     check_regressions(t, Core(args.wasm))

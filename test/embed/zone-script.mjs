@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Drives one Zone engine of the core through a fixed script of DA emissions
-// (test/embed/zone-script.txt, or zone-script-mem.txt with the memory model)
+// (test/embed/zone-script.txt; zone-script-mem.txt with the memory model,
+// zone-script-airlock.txt with Airlock too, whose host is also Airlock's
+// gateway side)
 // and prints the transcript: every outbox record, in order, then the
 // counters (with the memory model its kill counters) and the event trace. The script's header specifies
 // the layout, the driver and the transcript's format; the Python
@@ -25,6 +27,9 @@ const COUNTERS = [100, 103, 110, 111, 118, 120, 121, 122, 123, 124, 125, 126, 12
 const E_FULL = -8, REC = 10, EMIT_BYTES = 64, EMIT_MEM_BYTES = 80, STREAM_BYTES = 32;
 // the memory model (docs/abi.md, "The memory model and Airlock in the engine"): block field MEMX, the extension block, the tick
 const MEMX = 95, MX_BYTES = 512, MX_TICK = 0, MX_OOM_L = 48, MX_OOM_F = 49, K_MEM = 18;
+// Airlock (the same section): its switch, its counters (suspensions ... suspended now), the host's message deliveries
+const MX_AIRLOCK = 16, MX_COUNTERS = [50, 51, 52, 53, 54, 55, 56, 57], K_MSG = 20, DAS = 71, DA_BYTES = 64, DA_TASK = 52;
+const M_RETIRE = 2, M_REACTIVATE = 4, M_CLOSED = 5, M_LAND_REQ = 7, M_LAND_RESP = 8, R_CLOSED = 2, FLAG_SECONDARY = 2;
 const K_BATCH = 3, K_PULL = 7, M_PULL = 3;
 const V_START = 1, V_DUP = 2, V_LATE = 3;
 
@@ -140,20 +145,29 @@ export function runZoneScript(wasm, text = readFileSync(SCRIPT, "utf8")) {
       grow();
     }
   };
-  const emitBatch = (b) => {
-    const es = s.batches[b].emits;
+  /** Emission records for script lines `es` (emission time, node and flags as given, else the line's) at emitAt, then engineEmit. */
+  const emit = (es, what, time, node, flags = 0) => {
     es.forEach((e, i) => {
       const p = emitAt + i * stride;
-      dv.setInt32(p, e[1], true); dv.setInt32(p + 4, e[2], true); dv.setInt32(p + 8, e[3], true); dv.setInt32(p + 12, e[4], true);
-      dv.setFloat64(p + 16, e[0], true); dv.setFloat64(p + 24, e[5], true); dv.setFloat64(p + 32, e[6], true);
+      dv.setInt32(p, e[1], true); dv.setInt32(p + 4, node ?? e[2], true); dv.setInt32(p + 8, e[3], true); dv.setInt32(p + 12, e[4], true);
+      dv.setFloat64(p + 16, time ?? e[0], true); dv.setFloat64(p + 24, e[5], true); dv.setFloat64(p + 32, e[6], true);
       dv.setFloat64(p + 40, e[7], true); dv.setFloat64(p + 48, e[8], true);
-      dv.setUint32(p + 56, e[9], true); dv.setInt32(p + 60, 0, true);
+      dv.setUint32(p + 56, e[9], true); dv.setInt32(p + 60, flags, true);
       if (memory) dv.setFloat64(p + 64, e[10], true);
     });
     for (;;) {
       const r = k.engineEmit(block, emitAt, es.length);
       if (r === 0) return;
-      if (r !== E_FULL) throw new Error(`zone script: engineEmit of batch ${b} returned ${r}`);
+      if (r !== E_FULL) throw new Error(`zone script: engineEmit of ${what} returned ${r}`);
+      grow();
+    }
+  };
+  const emitBatch = (b) => emit(s.batches[b].emits, `batch ${b}`);
+  const withRoom = (what, call) => {
+    for (;;) {
+      const r = call();
+      if (r === 0) return;
+      if (r !== E_FULL) throw new Error(`zone script: ${what} returned ${r}`);
       grow();
     }
   };
@@ -161,6 +175,30 @@ export function runZoneScript(wasm, text = readFileSync(SCRIPT, "utf8")) {
   // the proxy's table: each task's arrival, and whether it started
   const arrival = new Map(), started = new Set();
   for (const b of s.batches) for (const e of b.emits) arrival.set(e[1], e[5]);
+  // Airlock's gateway side: each task's first emission line, its image's Zone and whether its secondary probes may
+  // land; the records posted for delivery (by their index among all records read), and the list L of the
+  // probes' end of hope (delivery time, task), applied when the engine stops at MSGAT
+  const airlock = memory && dv.getInt32(memx + 8 * MX_AIRLOCK, true) !== 0;
+  const first = new Map(), home = new Map(), posted = new Map(), L = [];
+  for (const b of s.batches) for (const e of b.emits) if (!first.has(e[1])) first.set(e[1], e);
+  let records = 0, secondaries = 0;
+  const taskState = (t, h, awaiting) => withRoom("engineTaskState", () => k.engineTaskState(block, t, h, awaiting));
+  const deliver = (i) => {
+    const f = posted.get(i);
+    posted.delete(i);
+    const now = getf(NOW);
+    if (f[2] === M_REACTIVATE) {
+      const t = f[4];
+      home.set(t, f[1]);
+      taskState(t, f[1], 1);
+      emit([first.get(t)], `the secondary probe of task ${t}`, now, (t * 7 + secondaries++) % nodes, FLAG_SECONDARY);
+    } else if (f[2] === M_LAND_REQ) {
+      withRoom("engineLandRequest", () => k.engineLandRequest(block, f[3], f[4], f[5], f[6], f[7]));
+    } else {
+      const t = dv.getInt32(geti(DAS) + f[4] * DA_BYTES + DA_TASK, true);
+      withRoom("engineLandAnswer", () => k.engineLandAnswer(block, f[4], f[5], f[6], f[7], f[8], f[9], started.has(t) ? 1 : 0));
+    }
+  };
   const hop = getf(HOP), delta = getf(DELTA), deadline = getf(DEADLINE);
   const out = [];
   if (memory) post(mx(MX_TICK), K_MEM, 0); // the first runtime tick; the engine posts the next ones
@@ -169,11 +207,17 @@ export function runZoneScript(wasm, text = readFileSync(SCRIPT, "utf8")) {
     const wEnd = w + delta;
     for (; next < s.batches.length && s.batches[next].time < wEnd; next++) post(s.batches[next].time - getf(NOW), K_BATCH, next);
     for (;;) {
-      const r = k.engineRun(block, wEnd, Infinity);
+      const r = k.engineRun(block, wEnd, L.length > 0 ? L[0][0] : Infinity);
       if (r === 0) break;
-      if (r === 1) {
-        if (geti(HOST_KIND) !== K_BATCH) throw new Error(`zone script: host event of kind ${geti(HOST_KIND)}`);
-        emitBatch(geti(HOST_SUBJECT));
+      if (r === 1 && geti(HOST_KIND) === K_BATCH) emitBatch(geti(HOST_SUBJECT));
+      else if (r === 1 && airlock && geti(HOST_KIND) === K_MSG) deliver(geti(HOST_SUBJECT));
+      else if (r === 1) throw new Error(`zone script: host event of kind ${geti(HOST_KIND)}`);
+      else if (r === 2) {
+        // the probes' end of hope delivered by now, in order
+        while (L.length > 0 && L[0][0] <= getf(NOW)) {
+          const [, t] = L.shift();
+          taskState(t, home.get(t) ?? 0, 0);
+        }
       } else if (r === E_FULL) grow();
       else throw new Error(`zone script: engineRun returned ${r} at ${getf(NOW)} ns`);
     }
@@ -181,6 +225,11 @@ export function runZoneScript(wasm, text = readFileSync(SCRIPT, "utf8")) {
     for (let i = 0; i < n; i++) {
       const f = Array.from({ length: REC }, (_, j) => dv.getFloat64(box + 8 * (i * REC + j), true));
       out.push(f.map(fmt).join(" "));
+      const index = records++;
+      if (airlock && (f[2] === M_REACTIVATE || f[2] === M_LAND_REQ || f[2] === M_LAND_RESP)) {
+        posted.set(index, f);
+        post(f[0] - wEnd, K_MSG, index);
+      } else if (airlock && ((f[2] === M_RETIRE && (f[5] & R_CLOSED) !== 0) || f[2] === M_CLOSED)) L.push([f[0], f[4]]);
       if (f[2] !== M_PULL) continue;
       const task = f[4], d = f[5], at = f[0] + hop - delta + f[7];
       let v;
@@ -194,6 +243,7 @@ export function runZoneScript(wasm, text = readFileSync(SCRIPT, "utf8")) {
   }
   out.push(["counters", ...COUNTERS.map((i) => fmt(getf(i)))].join(" "));
   if (memory) out.push(["memory", fmt(mx(MX_OOM_L)), fmt(mx(MX_OOM_F))].join(" "));
+  if (airlock) out.push(["airlock", ...MX_COUNTERS.map((i) => fmt(mx(i)))].join(" "));
   const tr = alloc(16, 8);
   check(k.engineTraceState(block, tr), "engineTraceState");
   dv = new DataView(mem.buffer);

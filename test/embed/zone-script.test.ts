@@ -2,8 +2,9 @@
 // driver of test/embed/zone-script.mjs (the reference the Python and C
 // harnesses of `npm run test:embed` are compared with) runs the fixed
 // scripts of DA emissions on both builds and prints
-// test/embed/zone-script.expected and zone-script-mem.expected (the memory
-// model and the kernel's OOM rule), line for line; the scripts are the ones
+// test/embed/zone-script.expected, zone-script-mem.expected (the memory
+// model and the kernel's OOM rule) and zone-script-airlock.expected (the
+// memory model and Airlock, the host its gateway side), line for line; the scripts are the ones
 // their generator writes for the default configuration, and they make
 // every outcome the harnesses should see happen.
 import { spawnSync } from "node:child_process";
@@ -105,3 +106,40 @@ describe("the Zone engine with the memory model driven through zone-script-mem.t
   });
 });
 
+
+describe("the Zone engine with the memory model and Airlock driven through zone-script-airlock.txt", () => {
+  const expectedAirlock = readFileSync(join(dir, "zone-script-airlock.expected"), "utf8");
+  for (const build of ["simd", "scalar"]) {
+    it(`prints zone-script-airlock.expected on the ${build} build`, () => {
+      const got = node(join(dir, "zone-script.mjs"), join(root, "build", `laminar-${build}.wasm`), join(dir, "zone-script-airlock.txt"));
+      expect(firstDifference(got, expectedAirlock)).toBeUndefined();
+    });
+  }
+
+  it("runs the script its generator writes with the memory model and Airlock", () => {
+    const tmp = mkdtempSync(join(tmpdir(), "zone-script-"));
+    try {
+      node(join(dir, "make-zone-script.mjs"), "--airlock", "--out", join(tmp, "zone-script-airlock.txt"));
+      expect(readFileSync(join(tmp, "zone-script-airlock.txt"), "utf8")).toBe(readFileSync(join(dir, "zone-script-airlock.txt"), "utf8"));
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("suspends, resumes in place, reactivates and lands, with the host as Airlock's gateway side", () => {
+    const lines = expectedAirlock.trimEnd().split("\n");
+    const [counters, memory, airlock, trace] = lines.slice(-4).map((l) => l.split(" "));
+    expect([counters[0], memory[0], airlock[0], trace[0]]).toEqual(["counters", "memory", "airlock", "trace"]);
+    const [suspensions, resumed, reactivations, landings, , probeDrops] = airlock.slice(1).map(Number);
+    for (const n of [suspensions, resumed, reactivations, landings, probeDrops]) expect(n).toBeGreaterThan(0);
+    const kinds = new Map<string, number>();
+    for (const r of lines.slice(0, -4).map((l) => l.split(" "))) kinds.set(r[2], (kinds.get(r[2]) ?? 0) + 1);
+    // each reactivation is a message to the gateway side, each secondary win a landing request, each request an answer
+    expect(kinds.get("4")).toBe(reactivations);
+    expect(kinds.get("7")).toBeGreaterThanOrEqual(landings);
+    expect(kinds.get("8")).toBe(kinds.get("7"));
+    // the trace folds the engine's events, the host's batches and its deliveries of messages 4, 7 and 8
+    const batches = new Set(readFileSync(join(dir, "zone-script-airlock.txt"), "utf8").split("\n").filter((l) => l.startsWith("emit ")).map((l) => l.split(" ")[1]));
+    expect(Number(trace[3])).toBe(Number(counters[5]) + batches.size + kinds.get("4")! + kinds.get("7")! + kinds.get("8")!);
+  });
+});
