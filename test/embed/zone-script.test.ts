@@ -24,6 +24,28 @@ function node(...args: string[]): string {
   return r.stdout;
 }
 
+/** The generator, run with `flags` into a temporary file, writes `name` exactly as it is in test/embed. */
+function regenerates(name: string, ...flags: string[]): void {
+  const tmp = mkdtempSync(join(tmpdir(), "zone-script-"));
+  try {
+    node(join(dir, "make-zone-script.mjs"), ...flags, "--out", join(tmp, name));
+    expect(readFileSync(join(tmp, name), "utf8")).toBe(readFileSync(join(dir, name), "utf8"));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** On both builds, the Node driver runs test/embed/NAME.txt and prints NAME.expected, line for line. */
+function printsExpected(name: string): void {
+  const want = readFileSync(join(dir, `${name}.expected`), "utf8");
+  for (const build of ["simd", "scalar"]) {
+    it(`prints ${name}.expected on the ${build} build`, () => {
+      const got = node(join(dir, "zone-script.mjs"), join(root, "build", `laminar-${build}.wasm`), join(dir, `${name}.txt`));
+      expect(firstDifference(got, want)).toBeUndefined();
+    });
+  }
+}
+
 /** The first line where two transcripts differ (undefined when equal), for a readable failure (zone-script.mjs's, for the .mjs drivers). */
 function firstDifference(got: string, want: string): string | undefined {
   const g = got.split("\n"), w = want.split("\n");
@@ -34,22 +56,9 @@ function firstDifference(got: string, want: string): string | undefined {
 }
 
 describe("the Zone engine driven through zone-script.txt", () => {
-  for (const build of ["simd", "scalar"]) {
-    it(`prints zone-script.expected on the ${build} build`, () => {
-      const got = node(join(dir, "zone-script.mjs"), join(root, "build", `laminar-${build}.wasm`));
-      expect(firstDifference(got, expected)).toBeUndefined();
-    });
-  }
+  printsExpected("zone-script");
 
-  it("runs the script its generator writes from the default configuration", () => {
-    const tmp = mkdtempSync(join(tmpdir(), "zone-script-"));
-    try {
-      node(join(dir, "make-zone-script.mjs"), "--out", join(tmp, "zone-script.txt"));
-      expect(readFileSync(join(tmp, "zone-script.txt"), "utf8")).toBe(readFileSync(join(dir, "zone-script.txt"), "utf8"));
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
-  });
+  it("runs the script its generator writes from the default configuration", () => regenerates("zone-script.txt"));
 
   it("has starts, bounces and every failure the harnesses compare, and the trace of every event run", () => {
     const lines = expected.trimEnd().split("\n");
@@ -74,22 +83,9 @@ describe("the Zone engine driven through zone-script.txt", () => {
 
 describe("the Zone engine with the memory model driven through zone-script-mem.txt", () => {
   const expectedMem = readFileSync(join(dir, "zone-script-mem.expected"), "utf8");
-  for (const build of ["simd", "scalar"]) {
-    it(`prints zone-script-mem.expected on the ${build} build`, () => {
-      const got = node(join(dir, "zone-script.mjs"), join(root, "build", `laminar-${build}.wasm`), join(dir, "zone-script-mem.txt"));
-      expect(firstDifference(got, expectedMem)).toBeUndefined();
-    });
-  }
+  printsExpected("zone-script-mem");
 
-  it("runs the script its generator writes with the memory model and the kernel's OOM rule", () => {
-    const tmp = mkdtempSync(join(tmpdir(), "zone-script-"));
-    try {
-      node(join(dir, "make-zone-script.mjs"), "--memory", "--out", join(tmp, "zone-script-mem.txt"));
-      expect(readFileSync(join(tmp, "zone-script-mem.txt"), "utf8")).toBe(readFileSync(join(dir, "zone-script-mem.txt"), "utf8"));
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
-  });
+  it("runs the script its generator writes with the memory model and the kernel's OOM rule", () => regenerates("zone-script-mem.txt", "--memory"));
 
   it("kills over capacity, and its trace folds every event run", () => {
     const lines = expectedMem.trimEnd().split("\n");
@@ -109,22 +105,9 @@ describe("the Zone engine with the memory model driven through zone-script-mem.t
 
 describe("the Zone engine with the memory model and Airlock driven through zone-script-airlock.txt", () => {
   const expectedAirlock = readFileSync(join(dir, "zone-script-airlock.expected"), "utf8");
-  for (const build of ["simd", "scalar"]) {
-    it(`prints zone-script-airlock.expected on the ${build} build`, () => {
-      const got = node(join(dir, "zone-script.mjs"), join(root, "build", `laminar-${build}.wasm`), join(dir, "zone-script-airlock.txt"));
-      expect(firstDifference(got, expectedAirlock)).toBeUndefined();
-    });
-  }
+  printsExpected("zone-script-airlock");
 
-  it("runs the script its generator writes with the memory model and Airlock", () => {
-    const tmp = mkdtempSync(join(tmpdir(), "zone-script-"));
-    try {
-      node(join(dir, "make-zone-script.mjs"), "--airlock", "--out", join(tmp, "zone-script-airlock.txt"));
-      expect(readFileSync(join(tmp, "zone-script-airlock.txt"), "utf8")).toBe(readFileSync(join(dir, "zone-script-airlock.txt"), "utf8"));
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
-  });
+  it("runs the script its generator writes with the memory model and Airlock", () => regenerates("zone-script-airlock.txt", "--airlock"));
 
   it("suspends, resumes in place, reactivates and lands, with the host as Airlock's gateway side", () => {
     const lines = expectedAirlock.trimEnd().split("\n");
