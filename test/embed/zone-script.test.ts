@@ -13,6 +13,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/core/paths.js";
+// @ts-expect-error: the plain .mjs driver, without types
+import { firstDifference as firstDiff } from "./zone-script.mjs";
+
+/** The first line where two transcripts differ (undefined when equal), for a readable failure: the driver's own. */
+const firstDifference = firstDiff as (got: string, want: string) => string | undefined;
 
 const root = packageRoot();
 const dir = join(root, "test", "embed");
@@ -46,14 +51,6 @@ function printsExpected(name: string): void {
   }
 }
 
-/** The first line where two transcripts differ (undefined when equal), for a readable failure (zone-script.mjs's, for the .mjs drivers). */
-function firstDifference(got: string, want: string): string | undefined {
-  const g = got.split("\n"), w = want.split("\n");
-  for (let i = 0; i < Math.max(g.length, w.length); i++) {
-    if (g[i] !== w[i]) return `line ${i + 1}: got ${JSON.stringify(g[i])}, want ${JSON.stringify(w[i])}`;
-  }
-  return undefined;
-}
 
 describe("the Zone engine driven through zone-script.txt", () => {
   printsExpected("zone-script");
