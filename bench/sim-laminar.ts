@@ -6,7 +6,12 @@
 //
 //   npm run bench:sim -- [--nodes=5000] [--rho=0.8] [--duration=2] [--rounds=3] [--workers=1,2]
 //        [--engines=ts,core] [--gateway=once,replicas] [--set=name=value ...] [--base=DIR] [--ceiling]
-//        [--no-yardstick] [--no-native] [--json]
+//        [--split] [--no-yardstick] [--no-native] [--json] [--help]
+//
+// --split adds, in every round, one run of the same simulation with the
+// gateway side once on this thread (splitChild), timing the gateway side,
+// the Zones, the Zones' replay of the gateway's log and the exchange apart:
+// each part's share of that run's wall time and its probe actions per task.
 //
 // --ceiling measures what the machine itself allows W threads (for every
 // combination with W > 1 workers): in each round, right after the threaded
@@ -128,7 +133,7 @@ async function splitChild(config: Config, cpu0: NodeJS.CpuUsage): Promise<void> 
   const { PartitionSet, gatewayOnceOk } = await import("../src/run/partitions.js");
   const { runSlices } = await import("../src/run/slices.js");
   const { laminarResult } = await import("../src/laminar/result.js");
-  if (!gatewayOnceOk(config)) throw new Error("bench: --split needs a run that can take the gateway once (the core's Zone engine, no memory model)");
+  if (!gatewayOnceOk(config)) throw new Error("bench: --split needs a run that can take the gateway once (the core's Zone engine, no memory model, no invariant checker)");
   const wall0 = performance.now();
   const cores = [loadCore("auto"), loadCore("auto")];
   const set = new PartitionSet(config, cores, true);
