@@ -159,17 +159,21 @@ function runInsert(base: usize, cap: i32, time: f64, seq: f64, kind: i32, subjec
   seti(F_RUN_LEN, len + 1);
 }
 
-/** Append to bucket `slot`: into its last block when that has room, else into a new block at the end of its list. */
+/**
+ * Append to bucket `slot`: into its last block when that has room, else into
+ * a new block at the end of its list. The bucket's second word is its last
+ * block times two, plus one once that block is full (-1: no block), so an
+ * append reads nothing of a block written long ago: it only writes there.
+ */
 function wheelAppend(base: usize, cap: i32, slot: i32, time: f64, seq: f64, kind: i32, subject: i32): void {
-  const bk = bucketsAt(base, cap) + (<usize>slot << 3), tail = load<i32>(bk, 4);
+  const bk = bucketsAt(base, cap) + (<usize>slot << 3), last = load<i32>(bk, 4);
   seti(F_WHEEL_N, geti(F_WHEEL_N) + 1);
-  if (tail >= 0) {
-    const t = blockAt(base, tail);
-    if (load<i32>(t, B_N) == 1) {
-      store<i32>(t, 2, B_N);
-      write(t + B_REC + EV_BYTES, time, seq, kind, subject);
-      return;
-    }
+  if (last >= 0 && (last & 1) == 0) {
+    const t = blockAt(base, last >> 1);
+    store<i32>(t, 2, B_N);
+    write(t + B_REC + EV_BYTES, time, seq, kind, subject);
+    store<i32>(bk, last | 1, 4);
+    return;
   }
   let r = geti(F_POOL_FREE);
   if (r >= 0) seti(F_POOL_FREE, load<i32>(blockAt(base, r), B_NEXT));
@@ -181,12 +185,12 @@ function wheelAppend(base: usize, cap: i32, slot: i32, time: f64, seq: f64, kind
   store<i32>(b, -1, B_NEXT);
   store<i32>(b, 1, B_N);
   write(b + B_REC, time, seq, kind, subject);
-  if (tail < 0) {
+  if (last < 0) {
     store<i32>(bk, r);
     const w = bitsAt(base, cap) + (<usize>(slot >> 6) << 3);
     store<u64>(w, load<u64>(w) | (<u64>1 << <u64>(slot & 63)));
-  } else store<i32>(blockAt(base, tail), r, B_NEXT);
-  store<i32>(bk, r, 4);
+  } else store<i32>(blockAt(base, last >> 1), r, B_NEXT);
+  store<i32>(bk, r << 1, 4);
 }
 
 function farPush(base: usize, cap: i32, time: f64, seq: f64, kind: i32, subject: i32): void {
