@@ -1015,14 +1015,18 @@ def run_zone_script(c, path=ZONE_SCRIPT):
         need = ok(c.engineRoomBytes(block), "engineRoomBytes")
         ok(c.engineGrow(block, c.alloc(int(need), 16), need), "engineGrow")
 
-    def post(delay, kind, subject):
+    def with_room(what, call):
+        """A call that may ask for room (E_FULL): grow, then call again."""
         while True:
-            r = c.enginePost(block, float(delay), kind, subject)
+            r = call()
             if r == OK:
                 return
             if r != E_FULL:
-                raise RuntimeError("enginePost(%r, %d, %d) returned %d" % (delay, kind, subject, r))
+                raise RuntimeError("%s returned %d" % (what, r))
             grow()
+
+    def post(delay, kind, subject):
+        with_room("enginePost(%r, %d, %d)" % (delay, kind, subject), lambda: c.enginePost(block, float(delay), kind, subject))
 
     def emit(es, what, time=None, node=None, flags=0):
         """Emission records for script lines es (emission time, node and flags as given, else the line's), then engineEmit."""
@@ -1031,22 +1035,7 @@ def run_zone_script(c, path=ZONE_SCRIPT):
                                    float(e[7]), float(e[8]), e[9], flags)
                        + (struct.pack("<d", float(e[10])) + bytes(8) if memory else b"") for e in es)
         c.memory.write(c.store, buf, emit_at)
-        while True:
-            r = c.engineEmit(block, emit_at, len(es))
-            if r == OK:
-                return
-            if r != E_FULL:
-                raise RuntimeError("engineEmit of %s returned %d" % (what, r))
-            grow()
-
-    def with_room(what, call):
-        while True:
-            r = call()
-            if r == OK:
-                return
-            if r != E_FULL:
-                raise RuntimeError("%s returned %d" % (what, r))
-            grow()
+        with_room("engineEmit of %s" % what, lambda: c.engineEmit(block, emit_at, len(es)))
 
     arrival = {e[1]: e[5] for _, es in batches for e in es}
     started = set()

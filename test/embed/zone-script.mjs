@@ -137,14 +137,16 @@ export function runZoneScript(wasm, text = readFileSync(SCRIPT, "utf8")) {
     const need = check(k.engineRoomBytes(block), "engineRoomBytes");
     check(k.engineGrow(block, alloc(need, 16), need), "engineGrow");
   };
-  const post = (delay, kind, subject) => {
+  /** A call that may ask for room (E_FULL): grow, then call again. */
+  const withRoom = (what, call) => {
     for (;;) {
-      const r = k.enginePost(block, delay, kind, subject);
+      const r = call();
       if (r === 0) return;
-      if (r !== E_FULL) throw new Error(`zone script: enginePost(${delay}, ${kind}, ${subject}) returned ${r}`);
+      if (r !== E_FULL) throw new Error(`zone script: ${what} returned ${r}`);
       grow();
     }
   };
+  const post = (delay, kind, subject) => withRoom(`enginePost(${delay}, ${kind}, ${subject})`, () => k.enginePost(block, delay, kind, subject));
   /** Emission records for script lines `es` (emission time, node and flags as given, else the line's) at emitAt, then engineEmit. */
   const emit = (es, what, time, node, flags = 0) => {
     es.forEach((e, i) => {
@@ -155,22 +157,9 @@ export function runZoneScript(wasm, text = readFileSync(SCRIPT, "utf8")) {
       dv.setUint32(p + 56, e[9], true); dv.setInt32(p + 60, flags, true);
       if (memory) dv.setFloat64(p + 64, e[10], true);
     });
-    for (;;) {
-      const r = k.engineEmit(block, emitAt, es.length);
-      if (r === 0) return;
-      if (r !== E_FULL) throw new Error(`zone script: engineEmit of ${what} returned ${r}`);
-      grow();
-    }
+    withRoom(`engineEmit of ${what}`, () => k.engineEmit(block, emitAt, es.length));
   };
   const emitBatch = (b) => emit(s.batches[b].emits, `batch ${b}`);
-  const withRoom = (what, call) => {
-    for (;;) {
-      const r = call();
-      if (r === 0) return;
-      if (r !== E_FULL) throw new Error(`zone script: ${what} returned ${r}`);
-      grow();
-    }
-  };
 
   // the proxy's table: each task's arrival, and whether it started
   const arrival = new Map(), started = new Set();
