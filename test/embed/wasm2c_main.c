@@ -941,13 +941,17 @@ static int zs_grow(void) {
   return r < 0 ? zs_fail("engineGrow", r) : 0;
 }
 
-static int zs_post(double delay, int32_t kind, int32_t subject) {
-  for (;;) {
-    int32_t r = (int32_t)X(enginePost)(I, zs_block, delay, (uint32_t)kind, (uint32_t)subject);
-    if (r == 0) return 0;
-    if (r != E_FULL) return zs_fail("enginePost", r);
-    if (zs_grow()) return -1;
+/* Return from the calling function with `call`'s outcome, growing and calling again while it asks for room (E_FULL). */
+#define ZS_WITH_ROOM(what, call)                    \
+  for (;;) {                                        \
+    int32_t r_ = (int32_t)(call);                   \
+    if (r_ == 0) return 0;                          \
+    if (r_ != E_FULL) return zs_fail((what), r_);   \
+    if (zs_grow()) return -1;                       \
   }
+
+static int zs_post(double delay, int32_t kind, int32_t subject) {
+  ZS_WITH_ROOM("enginePost", X(enginePost)(I, zs_block, delay, (uint32_t)kind, (uint32_t)subject));
 }
 
 /* Emission records for script lines [first, first + n), then engineEmit; node >= 0: this node, this emission time
@@ -968,12 +972,7 @@ static int zs_emit_lines(int first, int n, int32_t node, double time, int32_t fl
       wrd(p + 64, mem, 2);
     }
   }
-  for (;;) {
-    int32_t r = (int32_t)X(engineEmit)(I, zs_block, zs_emit_at, (uint32_t)n);
-    if (r == 0) return 0;
-    if (r != E_FULL) return zs_fail("engineEmit", r);
-    if (zs_grow()) return -1;
-  }
+  ZS_WITH_ROOM("engineEmit", X(engineEmit)(I, zs_block, zs_emit_at, (uint32_t)n));
 }
 
 static int zs_emit(int b) {
@@ -989,18 +988,12 @@ static int *zs_ltask, zs_lhead, zs_ln, zs_lcap;
 
 /* engineTaskState, engineLandRequest, engineLandAnswer through the table growth protocol */
 static int zs_task_state(int task, int home, int awaiting) {
-  for (;;) {
-    int32_t r = (int32_t)X(engineTaskState)(I, zs_block, (uint32_t)task, (uint32_t)home, (uint32_t)awaiting);
-    if (r == 0) return 0;
-    if (r != E_FULL) return zs_fail("engineTaskState", r);
-    if (zs_grow()) return -1;
-  }
+  ZS_WITH_ROOM("engineTaskState", X(engineTaskState)(I, zs_block, (uint32_t)task, (uint32_t)home, (uint32_t)awaiting));
 }
 
 /* Deliver record i (kind 4, 7 or 8) at the clock; started: the proxy's table. */
 static int zs_deliver(int i, const char *started) {
   const double *f = zs_recs[i];
-  int32_t r;
   if (f[2] == 4) { /* reactivate task a: its image is in the record's source Zone */
     int task = (int)f[4];
     zs_home[task] = (int)f[1];
@@ -1008,19 +1001,14 @@ static int zs_deliver(int i, const char *started) {
     int32_t node = (int32_t)((task * 7 + zs_nsec++) % zgeti(ZF_NODES));
     return zs_emit_lines(zs_first_line[task], 1, node, zgetf(ZF_NOW), 2);
   }
-  for (;;) {
-    if (f[2] == 7) { /* a landing request for Zone dest */
-      r = (int32_t)X(engineLandRequest)(I, zs_block, (uint32_t)(int32_t)f[3], (uint32_t)(int32_t)f[4], (uint32_t)(int32_t)f[5],
-                                        (uint32_t)(int32_t)f[6], f[7]);
-    } else { /* the answer to probe a: started is the proxy's word on its task (the i32 at byte 52 of its record) */
-      int task = rdi((uint32_t)zgeti(71) + 64u * (uint32_t)(int32_t)f[4] + 52u);
-      r = (int32_t)X(engineLandAnswer)(I, zs_block, (uint32_t)(int32_t)f[4], (uint32_t)(int32_t)f[5], f[6], f[7], f[8], f[9],
-                                       (uint32_t)started[task]);
-    }
-    if (r == 0) return 0;
-    if (r != E_FULL) return zs_fail(f[2] == 7 ? "engineLandRequest" : "engineLandAnswer", r);
-    if (zs_grow()) return -1;
+  if (f[2] == 7) { /* a landing request for Zone dest */
+    ZS_WITH_ROOM("engineLandRequest", X(engineLandRequest)(I, zs_block, (uint32_t)(int32_t)f[3], (uint32_t)(int32_t)f[4],
+                                                           (uint32_t)(int32_t)f[5], (uint32_t)(int32_t)f[6], f[7]));
   }
+  /* the answer to probe a: started is the proxy's word on its task (the i32 at byte 52 of its record) */
+  const int task = rdi((uint32_t)zgeti(71) + 64u * (uint32_t)(int32_t)f[4] + 52u);
+  ZS_WITH_ROOM("engineLandAnswer", X(engineLandAnswer)(I, zs_block, (uint32_t)(int32_t)f[4], (uint32_t)(int32_t)f[5], f[6], f[7],
+                                                       f[8], f[9], (uint32_t)started[task]));
 }
 
 static void zone_script(void) {
