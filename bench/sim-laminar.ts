@@ -49,7 +49,6 @@ import { execFile, execFileSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { performance } from "node:perf_hooks";
 import type { Config } from "../src/config/params.js";
 import type { ThreadTiming } from "../src/run/options.js";
 import type { SplitTiming } from "../src/run/partitions.js";
@@ -129,20 +128,11 @@ second; the median over rounds, each run in its own process (docs/bench.md).
  * per task, and what the Zones do.
  */
 async function splitChild(config: Config, cpu0: NodeJS.CpuUsage): Promise<void> {
-  const { loadCore } = await import("../src/core/wasm.js");
-  const { PartitionSet, gatewayOnceOk } = await import("../src/run/partitions.js");
-  const { runSlices } = await import("../src/run/slices.js");
-  const { laminarResult } = await import("../src/laminar/result.js");
+  const { gatewayOnceOk } = await import("../src/run/partitions.js");
+  const { runLaminar } = await import("../src/run/laminar.js");
   if (!gatewayOnceOk(config)) throw new Error("bench: --split needs a run that can take the gateway once (the core's Zone engine, no memory model, no invariant checker)");
-  const wall0 = performance.now();
-  const cores = [loadCore("auto"), loadCore("auto")];
-  const set = new PartitionSet(config, cores, true);
   const split: SplitTiming = { gateway: 0, zones: 0, replay: 0, exchange: 0 };
-  set.timing = split;
-  set.start();
-  runSlices(set, config.sim.drainS, {});
-  set.finish();
-  const r = laminarResult(config, set.reports(), cores[0].flavor, (performance.now() - wall0) / 1000);
+  const r = runLaminar(config, { split });
   const cpu = process.cpuUsage(cpu0);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const out: Round = {
