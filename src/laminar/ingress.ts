@@ -190,6 +190,9 @@ export class Ingress {
       D.emitted[d] = this.tegAt0[i];
       D.deposit[d] = 0;
       D.node[d] = node;
+      D.m[d] = rec[q + 1];
+      D.service[d] = rec[q + 5];
+      D.key[d] = rec[q + 6];
       this.s.engine.post(this.s.hopNs, K_ADDRESS, d);
     }
     if (log !== null) log.flush();

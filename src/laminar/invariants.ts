@@ -60,9 +60,10 @@ export class Invariants implements TransitionChecks {
   private readonly ratio: number;
   private readonly survivalNs: number;
   private readonly scopeAll: boolean;
-  /** Per task slot: the key of the task that started in it (-1: none yet), and the DA running it (-1: none). */
+  /** Per task slot: the key of the task that started in it (-1: none yet). */
   private startedKey = new Float64Array(0);
-  private runningDa = new Int32Array(0);
+  /** The DA running each task now, by the task's key (a started task's slot may hold another task by then: task-table.ts). */
+  private readonly runningDa = new Map<number, number>();
   /** Per DA slot: T_surv deadline of its last reactivation, as the checker saw it. */
   private survivalEnd = new Float64Array(0);
   /** The arbitration window being checked: node, and the last DA's E_v,init and arrival. */
@@ -177,20 +178,20 @@ export class Invariants implements TransitionChecks {
   /** DA d opens an execution epoch of its task: the task runs nowhere else, and no ledger holds its image. */
   executing(d: number): void {
     this.checks++;
-    const t = this.m.das.task[d];
-    if (t >= this.runningDa.length) this.runningDa = growTyped(this.runningDa, this.m.tasks.slots.capacity, -1);
-    if (this.runningDa[t] >= 0) this.fail(`task slot ${t} starts running at DA ${d} while it runs at DA ${this.runningDa[t]}: two places`);
-    const a = this.m.tasks.anchor[t];
+    const t = this.m.das.task[d], key = this.m.das.key[d], other = this.runningDa.get(key);
+    if (other !== undefined) this.fail(`task ${key} starts running at DA ${d} while it runs at DA ${other}: two places`);
+    // only the memory model anchors images (without it the entry may be gone: task-table.ts)
+    const a = this.m.mem !== null ? this.m.tasks.anchor[t] : -1;
     if (a >= 0 && a !== d) this.fail(`task slot ${t} starts running at DA ${d} while ledger entry ${a} still holds its image: two places`);
-    this.runningDa[t] = d;
+    this.runningDa.set(key, d);
   }
 
   /** DA d's execution epoch ends (completed, killed or suspended). */
   stopped(d: number): void {
     this.checks++;
-    const t = this.m.das.task[d];
-    if (t >= this.runningDa.length || this.runningDa[t] !== d) this.fail(`DA ${d} stops running a task (slot ${t}) it does not run`);
-    this.runningDa[t] = -1;
+    const key = this.m.das.key[d];
+    if (this.runningDa.get(key) !== d) this.fail(`DA ${d} stops running a task (${key}) it does not run`);
+    this.runningDa.delete(key);
   }
 
   /**
@@ -284,7 +285,7 @@ export class Invariants implements TransitionChecks {
     for (let d = 0; d < D.slots.capacity; d++) {
       if (!D.slots.isLive(d)) continue;
       const s = D.state[d];
-      if (s === D_PENDING || s === D_RESIDENT || s === D_SQUATTING || s === D_SUSPENDED) heldByDas += m.tasks.m[D.task[d]];
+      if (s === D_PENDING || s === D_RESIDENT || s === D_SQUATTING || s === D_SUSPENDED) heldByDas += D.m[d];
     }
     if (held !== heldByDas) this.fail(`nodes hold ${held} atoms, DAs holding atoms account for ${heldByDas}`);
     if (m.mem !== null) this.memory();
@@ -325,7 +326,7 @@ export class Invariants implements TransitionChecks {
     for (let n = 0; n < m.cluster.nodes; n++) held += m.held[n];
     let squat = 0;
     const D = m.das;
-    for (let d = 0; d < D.slots.capacity; d++) if (D.slots.isLive(d) && D.state[d] === D_SQUATTING) squat += m.tasks.m[D.task[d]];
+    for (let d = 0; d < D.slots.capacity; d++) if (D.slots.isLive(d) && D.state[d] === D_SQUATTING) squat += D.m[d];
     if (held !== squat) this.fail(`drained cluster still holds ${held - squat} atoms besides squatters`);
   }
 }

@@ -19,7 +19,7 @@ export class PullAndStart {
 
   /** The payload pull completes with the proxy's answer (or a suspended image arrives). */
   pulled(d: number): void {
-    const D = this.s.das, T = this.s.tasks;
+    const D = this.s.das;
     D.flags[d] &= ~FLAG_PULL;
     const t = D.task[d], n = D.node[d];
     if (D.state[d] === D_EXPIRED) {
@@ -40,11 +40,11 @@ export class PullAndStart {
     this.s.running++;
     if (this.s.mem === null) {
       this.s.invariants?.executing(d);
-      return this.s.engine.post(T.service[t], K_COMPLETE, d);
+      return this.s.engine.post(D.service[d], K_COMPLETE, d); // the task's entry may be gone (task-table.ts)
     }
     const declared = this.s.declaredGiB(t), mc = this.s.c.memory, rz = this.s.rMem[this.s.cluster.zoneOf[n]];
     const target = rz.float() < mc.overclaimProb ? declared * (1 + rz.float() * mc.overclaimMax) : declared;
-    this.runtime.execute(d, n, T.service[t], declared, target, declared);
+    this.runtime.execute(d, n, D.service[d], declared, target, declared);
   }
 
   /** The task completes: atoms released, the resident DA retired with it. */

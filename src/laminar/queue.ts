@@ -42,7 +42,7 @@ export class NodeQueues {
 
   /** DA d's atoms on node n return to the bitmap (reports due before the change go out first). */
   releaseAtoms(d: number, n: number): void {
-    const m = this.s.tasks.m[this.s.das.task[d]];
+    const m = this.s.das.m[d];
     this.reports.touch(n);
     this.s.invariants?.releasing(n, d, m);
     this.s.cluster.release(n, m, this.s.mask(d));

@@ -48,6 +48,7 @@ export class NodeRuntime {
     T.live[t] = 1;
     const d = D.alloc();
     D.task[d] = t; D.flags[d] = 0; D.patience[d] = T.budget[t]; D.emitted[d] = this.s.engine.now; D.deposit[d] = 0; D.node[d] = n;
+    D.m[d] = atoms; D.service[d] = serviceNs; D.key[d] = T.key[t];
     this.reports.touch(n);
     if (!this.s.cluster.take(n, atoms, cls !== CLASS_F, this.s.mask(d))) {
       D.slots.release(d);

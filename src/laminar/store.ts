@@ -87,6 +87,14 @@ export class DaStore {
   deposit = new Float64Array(this.slots.capacity);
   /** The proxy's answer to the DA's pull request (V_* in state.ts), read when the pull completes. */
   verdict = new Uint8Array(this.slots.capacity);
+  /**
+   * Its task's atoms, service time and key, copied at emission: what the DA
+   * reads once its task has started, when the gateway may have freed the
+   * task's entry (task-table.ts), as the core's DA records carry them.
+   */
+  m = new Int32Array(this.slots.capacity);
+  service = new Float64Array(this.slots.capacity);
+  key = new Uint32Array(this.slots.capacity);
   // runtime survival (memory model on): the node's resident/ledger list links,
   // the end of the current execution epoch, the cancellable completion and
   // Airlock timer handles, and a suspended task's ledger data
@@ -123,6 +131,9 @@ export class DaStore {
     this.arrive = growTyped(this.arrive, n);
     this.deposit = growTyped(this.deposit, n);
     this.verdict = growTyped(this.verdict, n);
+    this.m = growTyped(this.m, n);
+    this.service = growTyped(this.service, n);
+    this.key = growTyped(this.key, n);
     this.resNext = growTyped(this.resNext, n);
     this.resPrev = growTyped(this.resPrev, n);
     this.epochEnd = growTyped(this.epochEnd, n);

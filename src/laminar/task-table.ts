@@ -4,6 +4,16 @@
 // starts it), and its end once no DA of it is left. The deadline and
 // regeneration timers are swept in 1 ms passes (TimerSweep); only the timers
 // of tasks still pending get an exact event.
+//
+// Without the memory model nothing on the gateway side reads a task once it
+// has started: its running DA's retirement (M_RETIRE) only said that the
+// entry could go. So the proxy hands the starting DA over at the start (it
+// no longer counts among the task's live DAs), and the entry is freed once
+// no other DA of the task is left, not when the task completes: the table
+// holds the tasks still pending or with duplicates alive, about a twentieth
+// of the entries of every task still running (docs/laminar-model.md). With the
+// memory model, Airlock reads a running task's entry (its state, home and
+// anchor) and its retirement says what happened to it (R_*).
 import { CLASS_F, CLASS_SQUATTER } from "../workload/bimodal.js";
 import { CAUSE_DEADLINE, CAUSE_SQUATTER } from "../metrics/run-metrics.js";
 import { T_FAILED, T_KILLED, T_PENDING, T_STARTED } from "./store.js";
@@ -13,8 +23,12 @@ import { EXACT_DEADLINE, EXACT_REGEN, K_DEADLINE, K_REGEN, R_CLOSED, R_KILLED, R
 export class TaskTable {
   /** Arrival order of the next task: the tie-break among equal priorities. */
   private nextKey = 0;
+  /** Whether the proxy hands a starting DA over (no memory model: see above). */
+  private readonly handOver: boolean;
 
-  constructor(private readonly s: LaminarState) {}
+  constructor(private readonly s: LaminarState) {
+    this.handOver = s.mem === null;
+  }
 
   /** A pending task with no DA yet: its identity, demand, service time and E_v,init = price x atoms. */
   /** `price`: the task's token density (units/atom); by default its class's (workload.priceF, priceL). */
@@ -41,7 +55,8 @@ export class TaskTable {
    * `at`: only a logical task's first request, in time to start before the
    * deadline, gets the payload, which reaches the node half a hop (and the
    * node's arbitration compute time) later. Every partition keeps the task
-   * table.
+   * table. Without the memory model the starting DA is handed over (above):
+   * the entry goes as soon as no other DA of the task is left.
    */
   proxy(t: number, d: number, z: number, at: number, computeNs: number): void {
     const T = this.s.tasks, startAt = at + this.s.hopNs - this.s.deltaNs + computeNs;
@@ -52,6 +67,10 @@ export class TaskTable {
       this.s.inFlight--;
       this.s.gatewayMetrics.onStart(startAt - T.arrival[t], T.cls[t]);
       v = V_START;
+      if (this.handOver) {
+        T.live[t]--;
+        this.maybeFree(t);
+      }
     } else {
       v = T.state[t] === T_STARTED ? V_DUP : V_LATE;
     }
@@ -70,8 +89,9 @@ export class TaskTable {
     this.maybeFree(t);
   }
 
-  /** Gateway side: a DA of started task t retired. */
+  /** Gateway side: a DA of started task t retired (without the memory model it was handed over at the start: nothing to do, and t may hold another task by now). */
   taskRetired(t: number, how: number): void {
+    if (this.handOver) return;
     const T = this.s.tasks;
     T.live[t]--;
     if (how & R_KILLED) T.state[t] = T_KILLED;

@@ -104,6 +104,25 @@ describe("memory follows tasks in flight", () => {
     expect(model.metrics.arrived).toBeGreaterThan(20_000);
     expect(model.tasks.slots.live).toBeLessThanOrEqual(model.inFlight + model.running + 16);
   });
+
+  it("without the memory model, frees a started task's entry at its start, not at its end, on either engine", () => {
+    for (const sets of [BASE, [...BASE, "sim.checkInvariants=false", "sim.engine=core"]]) {
+      const model = new LaminarModel(loadCore("auto"), applySets(defaultConfig(), sets));
+      model.start();
+      model.runUntil(400_000_000);
+      // the L-tasks still running (112 ms on average) hold no entry; a task with a duplicate DA alive would
+      expect(model.running).toBeGreaterThan(500);
+      expect(model.tasks.slots.live).toBeLessThanOrEqual(model.inFlight + 16);
+    }
+  });
+
+  it("with the memory model, keeps a running task's entry (Airlock reads it)", () => {
+    const model = new LaminarModel(loadCore("auto"), applySets(defaultConfig(), [...BASE, "memory.enabled=true"]));
+    model.start();
+    model.runUntil(400_000_000);
+    expect(model.running).toBeGreaterThan(500);
+    expect(model.tasks.slots.live).toBeGreaterThanOrEqual(model.inFlight + model.running);
+  });
 });
 
 describe("Z-HAF switches are wired", () => {

@@ -66,6 +66,7 @@ describe("atoms", () => {
     const d = m.das.alloc();
     const t = m.inject(0, CLASS_F, 4, 1000 * MS, 4);
     m.das.task[d] = m.das.task[t];
+    m.das.m[d] = 4;
     expect(m.cluster.take(0, 4, false, m.mask(d))).toBe(true);
     m.held[0] += 4;
     inv(m).took(0, d, 4);
@@ -134,6 +135,7 @@ describe("a task in at most one place", () => {
     expect(m.das.state[ds[3]]).toBe(D_SUSPENDED);
     const other = m.das.alloc();
     m.das.task[other] = m.das.task[ds[3]];
+    m.das.key[other] = m.das.key[ds[3]];
     expect(() => inv(m).executing(other)).toThrow(/ledger entry \d+ still holds its image: two places/);
   });
 
