@@ -166,6 +166,12 @@ export class LaminarState {
 
   // runtime survival (memory.enabled): node memory, the kernel OOM rule, Airlock
   readonly mem: MemoryField | null;
+  /**
+   * Without the memory model the proxy hands a starting DA over and nothing
+   * reads its retirement (task-table.ts): a retirement then frees the DA
+   * and sends no message.
+   */
+  readonly handsOver: boolean;
   /** The memory process's seed (its draws depend on it, each task's key and the tick only). */
   readonly memSeed: number;
   readonly airlockOn: boolean;
@@ -256,6 +262,7 @@ export class LaminarState {
       this.mem = null;
       this.memSeed = 0;
     }
+    this.handsOver = this.mem === null;
     this.views.sync();
   }
 
@@ -392,7 +399,9 @@ export class LaminarState {
 
   /** DA d's life ends after its task started (completed, killed, reclaimed, or landed elsewhere); `how`: R_* bits. */
   retire(d: number, how: number): void {
-    this.release(d, M_RETIRE, how);
+    if (!this.handsOver) return this.release(d, M_RETIRE, how);
+    this.das.state[d] = 0;
+    this.das.slots.release(d);
   }
 
   /** Free DA d's slot and tell the gateway side (message `kind` about its task, with `arg`) from its Zone. */

@@ -8,12 +8,13 @@
 // Without the memory model nothing on the gateway side reads a task once it
 // has started: its running DA's retirement (M_RETIRE) only said that the
 // entry could go. So the proxy hands the starting DA over at the start (it
-// no longer counts among the task's live DAs), and the entry is freed once
-// no other DA of the task is left, not when the task completes: the table
-// holds the tasks still pending or with duplicates alive, about a twentieth
-// of the entries of every task still running (docs/laminar-model.md). With the
-// memory model, Airlock reads a running task's entry (its state, home and
-// anchor) and its retirement says what happened to it (R_*).
+// no longer counts among the task's live DAs, and its retirement is not
+// sent: LaminarState.handsOver), and the entry is freed once no other DA of
+// the task is left, not when the task completes. The table holds the tasks
+// pending or with duplicates alive, not every running task too
+// (docs/laminar-model.md). With the memory model, Airlock reads a running
+// task's entry (its state, home and anchor) and its retirement says what
+// happened to it (R_*).
 import { CLASS_F, CLASS_SQUATTER } from "../workload/bimodal.js";
 import { CAUSE_DEADLINE, CAUSE_SQUATTER } from "../metrics/run-metrics.js";
 import { T_FAILED, T_KILLED, T_PENDING, T_STARTED } from "./store.js";
@@ -23,12 +24,8 @@ import { EXACT_DEADLINE, EXACT_REGEN, K_DEADLINE, K_REGEN, R_CLOSED, R_KILLED, R
 export class TaskTable {
   /** Arrival order of the next task: the tie-break among equal priorities. */
   private nextKey = 0;
-  /** Whether the proxy hands a starting DA over (no memory model: see above). */
-  private readonly handOver: boolean;
 
-  constructor(private readonly s: LaminarState) {
-    this.handOver = s.mem === null;
-  }
+  constructor(private readonly s: LaminarState) {}
 
   /** A pending task with no DA yet: its identity, demand, service time and E_v,init = price x atoms. */
   /** `price`: the task's token density (units/atom); by default its class's (workload.priceF, priceL). */
@@ -67,7 +64,7 @@ export class TaskTable {
       this.s.inFlight--;
       this.s.gatewayMetrics.onStart(startAt - T.arrival[t], T.cls[t]);
       v = V_START;
-      if (this.handOver) {
+      if (this.s.handsOver) {
         T.live[t]--;
         this.maybeFree(t);
       }
@@ -89,9 +86,9 @@ export class TaskTable {
     this.maybeFree(t);
   }
 
-  /** Gateway side: a DA of started task t retired (without the memory model it was handed over at the start: nothing to do, and t may hold another task by now). */
+  /** Gateway side: a DA of started task t retired (only with the memory model: without it the DA was handed over at the start, and sends none). */
   taskRetired(t: number, how: number): void {
-    if (this.handOver) return;
+    if (this.s.handsOver) throw new Error(`laminar: a retirement of task ${t} without the memory model, whose DAs send none`);
     const T = this.s.tasks;
     T.live[t]--;
     if (how & R_KILLED) T.state[t] = T_KILLED;
