@@ -46,8 +46,8 @@ export class Mailbox {
     f[b0 + 4] = a; f[b0 + 5] = b; f[b0 + 6] = c; f[b0 + 7] = x; f[b0 + 8] = y; f[b0 + 9] = w;
   }
 
-  /** Append n records (REC doubles each) from f at `at`, in order. */
-  append(f: Float64Array, at: number, n: number): void {
+  /** Room for n more records (the buffer doubles as often as needed). */
+  private room(n: number): void {
     let cap = this.buf.length;
     while ((this.n + n) * REC > cap) cap *= 2;
     if (cap !== this.buf.length) {
@@ -55,19 +55,18 @@ export class Mailbox {
       g.set(this.buf);
       this.buf = g;
     }
+  }
+
+  /** Append n records (REC doubles each) from f at `at`, in order. */
+  append(f: Float64Array, at: number, n: number): void {
+    this.room(n);
     this.buf.set(f.subarray(at, at + n * REC), this.n * REC);
     this.n += n;
   }
 
   /** append(f, at, n) less the records of kind `kind`; returns how many it appended. */
   appendWithout(f: Float64Array, at: number, n: number, kind: number): number {
-    let cap = this.buf.length;
-    while ((this.n + n) * REC > cap) cap *= 2;
-    if (cap !== this.buf.length) {
-      const g = new Float64Array(cap);
-      g.set(this.buf);
-      this.buf = g;
-    }
+    this.room(n);
     const b = this.buf, n0 = this.n;
     let o = n0 * REC;
     for (let i = at, end = at + n * REC; i < end; i += REC) {
