@@ -399,16 +399,19 @@ export class LaminarState {
 
   /** DA d's life ends after its task started (completed, killed, reclaimed, or landed elsewhere); `how`: R_* bits. */
   retire(d: number, how: number): void {
-    if (!this.handsOver) return this.release(d, M_RETIRE, how);
-    this.das.state[d] = 0;
-    this.das.slots.release(d);
+    if (this.handsOver) this.free(d); // nothing reads it (task-table.ts)
+    else this.release(d, M_RETIRE, how);
   }
 
   /** Free DA d's slot and tell the gateway side (message `kind` about its task, with `arg`) from its Zone. */
   release(d: number, kind: number, arg: number): void {
     const D = this.das, t = D.task[d], z = this.cluster.zoneOf[D.node[d]];
-    D.state[d] = 0;
-    D.slots.release(d);
+    this.free(d);
     this.send(z, kind, TO_GATEWAY, t, arg);
+  }
+
+  private free(d: number): void {
+    this.das.state[d] = 0;
+    this.das.slots.release(d);
   }
 }
