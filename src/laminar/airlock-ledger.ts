@@ -194,14 +194,13 @@ export class AirlockLedger {
   airlockTimer(d: number): void {
     const D = this.s.das;
     if (D.state[d] !== D_SUSPENDED) throw new Error(`airlock: timer of DA ${d}, which is not suspended`);
-    const n = D.node[d], now = this.s.engine.now, t = D.task[d];
+    const n = D.node[d], t = D.task[d];
     // before moving the task on or killing it, the node resumes it in place if it has room, or can make room
     if (this.recoverLocally(n, d)) return;
     if (D.flags[d] & FLAG_REACTIVATED) return this.reclaim(d);
     this.s.invariants?.reactivating(n, d);
     D.flags[d] |= FLAG_REACTIVATED;
     this.waiting[n]--;
-    D.survivalAt[d] = now + this.s.survivalNs;
     this.s.engine.scheduleInto(this.s.survivalNs, K_AIRLOCK, d, D.timerHandle, d);
     this.s.survival!.secondaryReactivations++;
     // the reactivated DA re-enters through the gateway (half a hop away) with a fresh patience budget

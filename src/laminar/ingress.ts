@@ -101,7 +101,6 @@ export class Ingress {
     const T = this.s.tasks;
     T.instances[t]++;
     T.live[t]++;
-    T.lastEmit[t] = at;
     if (this.tegCount === this.tegQueue.length) {
       const n = this.tegCount * 2;
       this.tegQueue = growTyped(this.tegQueue, n);

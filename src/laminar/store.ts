@@ -31,7 +31,6 @@ export class TaskStore {
   budget = new Float64Array(this.slots.capacity);
   /** Declared memory (GiB) a workload gave the task (a trace's column); NaN: its atoms times memory.declaredPerAtomGiB. */
   memGiB = new Float64Array(this.slots.capacity);
-  lastEmit = new Float64Array(this.slots.capacity);
   /** Identity for the memory process (arrival order, mod 2^32). */
   key = new Uint32Array(this.slots.capacity);
   /**
@@ -63,7 +62,6 @@ export class TaskStore {
     this.ev = growTyped(this.ev, n);
     this.budget = growTyped(this.budget, n);
     this.memGiB = growTyped(this.memGiB, n);
-    this.lastEmit = growTyped(this.lastEmit, n);
     this.key = growTyped(this.key, n);
     this.anchor = growTyped(this.anchor, n);
     this.awaiting = growTyped(this.awaiting, n);
@@ -104,7 +102,6 @@ export class DaStore {
   doneHandle = new Float64Array(this.slots.capacity);
   timerHandle = new Float64Array(this.slots.capacity);
   suspendedAt = new Float64Array(this.slots.capacity);
-  survivalAt = new Float64Array(this.slots.capacity);
   remaining = new Float64Array(this.slots.capacity);
   frozen = new Float64Array(this.slots.capacity);
   drift = new Float64Array(this.slots.capacity);
@@ -140,7 +137,6 @@ export class DaStore {
     this.doneHandle = growTyped(this.doneHandle, n);
     this.timerHandle = growTyped(this.timerHandle, n);
     this.suspendedAt = growTyped(this.suspendedAt, n);
-    this.survivalAt = growTyped(this.survivalAt, n);
     this.remaining = growTyped(this.remaining, n);
     this.frozen = growTyped(this.frozen, n);
     this.drift = growTyped(this.drift, n);
