@@ -66,6 +66,8 @@ interface Round {
   /** Threaded runs: the partitions' mean share of wall time spent waiting at window ends, and their longest setup. */
   waitShare: number | null;
   setupS: number | null;
+  /** Threaded runs with the gateway once: the seconds the thread that runs it spent on the gateway side (else null). */
+  gatewayS?: number | null;
   /** --split: the wall milliseconds of each part of the run (the gateway once, on this thread). */
   split?: SplitTiming;
 }
@@ -93,6 +95,7 @@ async function child(workers: number, gateway: string, sets: string[]): Promise<
     tasksPerCpuSecond: r.arrived / cpuSeconds, peakRssMiB: r.peakRssMiB,
     waitShare: timing.length === 0 ? null : waitShare(timing),
     setupS: timing.length === 0 ? null : Math.max(...timing.map((t) => t.setupS)),
+    gatewayS: timing.find((t) => (t.gatewayS ?? 0) > 0)?.gatewayS ?? null,
   };
   process.stdout.write(JSON.stringify(out));
 }
@@ -230,7 +233,8 @@ async function main(): Promise<void> {
       }
       first ??= r;
       results.get(key)!.push(r);
-      const threads = r.waitShare === null ? "" : `; threads: setup ${r.setupS!.toFixed(2)} s, ${(100 * r.waitShare).toFixed(1)}% of their time waiting at window ends`;
+      const gw = r.gatewayS == null ? "" : `, the gateway side ${r.gatewayS.toFixed(2)} s of the first thread's`;
+      const threads = r.waitShare === null ? "" : `; threads: setup ${r.setupS!.toFixed(2)} s, ${(100 * r.waitShare).toFixed(1)}% of their time waiting at window ends${gw}`;
       const pair = b === null ? "" : `; against the base build: wall ${(r.wallSeconds / b.wallSeconds).toFixed(3)}, CPU ${(r.cpuSeconds / b.cpuSeconds).toFixed(3)}`;
       const ceiling = ceilings.get(key);
       if (ceiling !== undefined) {
@@ -261,7 +265,7 @@ async function main(): Promise<void> {
   const base = results.get(variants[0].key)!;
   const byWorkers = variants.map(({ engine, gateway, workers: w, key }) => {
     const rs = results.get(key)!;
-    const pick = (k: Exclude<keyof Round, "waitShare" | "setupS" | "split">) => median(rs.map((r) => r[k]));
+    const pick = (k: Exclude<keyof Round, "waitShare" | "setupS" | "split" | "gatewayS">) => median(rs.map((r) => r[k]));
     return {
       engine,
       gateway,
@@ -272,6 +276,7 @@ async function main(): Promise<void> {
       medianTasksPerCpuSecond: pick("tasksPerCpuSecond"),
       medianPeakRssMiB: pick("peakRssMiB"),
       medianWaitShare: rs[0].waitShare === null ? null : median(rs.map((r) => r.waitShare!)),
+      medianGatewayS: rs[0].gatewayS == null ? null : median(rs.map((r) => r.gatewayS!)),
       medianSpeedup: median(rs.map((r, i) => base[i].wallSeconds / r.wallSeconds)),
       medianProbeActionsPerTask: perTask(rs),
       againstBase: baseBench === null ? null : againstBase(rs, baseResults.get(key)!),
@@ -296,6 +301,7 @@ async function main(): Promise<void> {
       console.log(`${label(b.engine, b.gateway, b.workers)}, median over ${rounds} rounds: ` +
         (b.medianProbeActionsPerTask === null ? "" : `${b.medianProbeActionsPerTask.toFixed(2)} probe actions of wall time per task, `) +
         `${Math.round(b.medianTasksPerWallSecond)} tasks/wall-s, ${Math.round(b.medianTasksPerCpuSecond)} tasks/CPU-s, ${b.medianWallSeconds.toFixed(2)} s wall, peak ${b.medianPeakRssMiB.toFixed(0)} MiB` +
+        (b.medianGatewayS === null ? "" : `, the gateway side ${b.medianGatewayS.toFixed(2)} s of the first thread's`) +
         (b === byWorkers[0] ? "" : `, speed-up over ${label(byWorkers[0].engine, byWorkers[0].gateway, byWorkers[0].workers)} ${b.medianSpeedup.toFixed(2)}x`));
     }
     for (const b of byWorkers) {

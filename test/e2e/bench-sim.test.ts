@@ -97,8 +97,11 @@ describe("bench:sim", () => {
   it("measures the machine's ceiling for threads (--ceiling): one-thread runs at once against one alone", () => {
     const r = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.05", "--rounds=1", "--workers=1,2", "--no-yardstick", "--ceiling", "--json"], { encoding: "utf8", timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);
-    const s = JSON.parse(r.stdout) as { byWorkers: { workers: number; ceiling: { slowdown: { median: number }; medianCeiling: number; medianSpeedup: number; medianShare: number } | null }[] };
+    const s = JSON.parse(r.stdout) as { byWorkers: { workers: number; medianGatewayS: number | null; ceiling: { slowdown: { median: number }; medianCeiling: number; medianSpeedup: number; medianShare: number } | null }[] };
     expect(s.byWorkers[0].ceiling).toBeNull();
+    // two threads take the gateway once: the first thread's time on it is reported (none for one thread)
+    expect(s.byWorkers[0].medianGatewayS).toBeNull();
+    expect(s.byWorkers[1].medianGatewayS).toBeGreaterThan(0);
     const c = s.byWorkers[1].ceiling!;
     expect(c.slowdown.median).toBeGreaterThan(0);
     expect(c.medianCeiling).toBeCloseTo(2 / c.slowdown.median, 6);
