@@ -17,10 +17,13 @@
 // A bucket is a list of 64-byte blocks (one cache line) of two events each:
 // events posted at about the same time for about the same time share a
 // block, so a bucket opens with a miss per two events, not one per event.
+// The list's links are in an array of their own (4 bytes a block, mostly in
+// cache), not in the blocks: a bucket's blocks are all read at once when it
+// opens, so their misses overlap instead of each waiting for the one before.
 //
 // One region of the host's (queueBytes(cap)) holds it all for up to cap
 // pending events: the blocks, the run, the heap, the buckets' first and
-// last blocks, and a bit per non-empty bucket.
+// last blocks, a bit per non-empty bucket, and the blocks' links.
 import {
   EV_BYTES, F_FAR_SIZE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE, F_NOW, F_POOL_FREE, F_POOL_FRESH, F_Q_CUR, F_RUN_LEN, F_RUN_POS,
   F_SEQ, F_SEQ_STEP, F_WHEEL_N,
@@ -32,9 +35,9 @@ const W: f64 = <f64>(1 << SHIFT);
 const INV_W: f64 = 1.0 / W;
 const S: i32 = 32768;
 const MASK: i32 = S - 1;
-/** A block: next block (i32), events in it (i32), two event records, 8 bytes unused. */
+/** A block: 4 bytes unused, events in it (i32), two event records, 8 bytes unused (its link: linkAt). */
 const BLOCK: usize = 64;
-const B_NEXT: usize = 0, B_N: usize = 4, B_REC: usize = 8;
+const B_N: usize = 4, B_REC: usize = 8;
 
 // the region's parts for cap events (base: 64-aligned; a block per event at most, as a block is never empty)
 // @ts-ignore: decorator
@@ -47,13 +50,16 @@ const B_NEXT: usize = 0, B_N: usize = 4, B_REC: usize = 8;
 @inline function bucketsAt(base: usize, cap: i32): usize { return base + <usize>cap * (BLOCK + 2 * <usize>EV_BYTES); }
 // @ts-ignore: decorator
 @inline function bitsAt(base: usize, cap: i32): usize { return bucketsAt(base, cap) + (<usize>S << 3); }
+/** Block i's link: the next block of its bucket, or of the free list (-1: none). */
+// @ts-ignore: decorator
+@inline function linkAt(base: usize, cap: i32, i: i32): usize { return bitsAt(base, cap) + (<usize>S >> 3) + (<usize>i << 2); }
 /** The region's first 64-byte line (the host's regions are 16-aligned: 48 bytes of slack). */
 // @ts-ignore: decorator
 @inline function aligned(p: usize): usize { return (p + 63) & ~<usize>63; }
 
 /** Bytes of a queue region for cap events. */
 export function queueBytes(cap: i32): i32 {
-  return 48 + cap * (<i32>BLOCK + 2 * EV_BYTES) + (S << 3) + (S >> 3);
+  return 48 + cap * (<i32>BLOCK + 2 * EV_BYTES + 4) + (S << 3) + (S >> 3);
 }
 
 /** An empty queue in the region at p (cap events), the clock at 0. */
@@ -87,6 +93,7 @@ export function queueMove(p: usize, cap: i32): void {
   seti(F_RUN_LEN, runLen - pos);
   memory.copy(farAt(base, cap, 0), farAt(old, oc, 0), <usize>geti(F_FAR_SIZE) * EV_BYTES);
   memory.copy(bucketsAt(base, cap), bucketsAt(old, oc), (<usize>S << 3) + <usize>(S >> 3));
+  memory.copy(linkAt(base, cap, 0), linkAt(old, oc, 0), <usize>geti(F_POOL_FRESH) << 2);
   seti(F_HEAP, <i32>base);
   seti(F_HEAP_CAP, cap);
 }
@@ -176,20 +183,20 @@ function wheelAppend(base: usize, cap: i32, slot: i32, time: f64, seq: f64, kind
     return;
   }
   let r = geti(F_POOL_FREE);
-  if (r >= 0) seti(F_POOL_FREE, load<i32>(blockAt(base, r), B_NEXT));
+  if (r >= 0) seti(F_POOL_FREE, load<i32>(linkAt(base, cap, r)));
   else {
     r = geti(F_POOL_FRESH);
     seti(F_POOL_FRESH, r + 1);
   }
   const b = blockAt(base, r);
-  store<i32>(b, -1, B_NEXT);
+  store<i32>(linkAt(base, cap, r), -1);
   store<i32>(b, 1, B_N);
   write(b + B_REC, time, seq, kind, subject);
   if (last < 0) {
     store<i32>(bk, r);
     const w = bitsAt(base, cap) + (<usize>(slot >> 6) << 3);
     store<u64>(w, load<u64>(w) | (<u64>1 << <u64>(slot & 63)));
-  } else store<i32>(blockAt(base, last >> 1), r, B_NEXT);
+  } else store<i32>(linkAt(base, cap, last >> 1), r);
   store<i32>(bk, r << 1, 4);
 }
 
@@ -256,6 +263,9 @@ function nextBucket(base: usize, cap: i32): f64 {
   return cur;
 }
 
+/** What advance's reads of a bucket's blocks read (kept, so that they are not dropped as dead). */
+let touched: i32 = 0;
+
 /** The run is empty and an event is pending: open bucket `cur` (nextBucket's; moving the heap's events in range first). */
 function advance(base: usize, cap: i32, cur: f64): void {
   setf(F_Q_CUR, cur);
@@ -268,9 +278,12 @@ function advance(base: usize, cap: i32, cur: f64): void {
   }
   // open bucket cur: its blocks' events into the run, sorted by (time, seq)
   const slot = <i32>(<i64>cur & MASK), bk = bucketsAt(base, cap) + (<usize>slot << 3);
-  let r = load<i32>(bk), n = 0;
+  let r = load<i32>(bk), n = 0, sum = touched;
+  // every block's line at once (the links are read, not the blocks, to find the next)
+  for (let q = r; q >= 0; q = load<i32>(linkAt(base, cap, q))) sum ^= load<i32>(blockAt(base, q), B_N);
+  touched = sum;
   while (r >= 0) {
-    const b = blockAt(base, r), next = load<i32>(b, B_NEXT), k = load<i32>(b, B_N);
+    const b = blockAt(base, r), next = load<i32>(linkAt(base, cap, r)), k = load<i32>(b, B_N);
     for (let e = 0; e < k; e++) {
       const p = b + B_REC + <usize>e * EV_BYTES, time = load<f64>(p), seq = load<f64>(p, 8);
       // insertion into the sorted prefix
@@ -284,7 +297,7 @@ function advance(base: usize, cap: i32, cur: f64): void {
       copyRec(runAt(base, cap, i), p);
       n++;
     }
-    store<i32>(b, geti(F_POOL_FREE), B_NEXT);
+    store<i32>(linkAt(base, cap, r), geti(F_POOL_FREE));
     seti(F_POOL_FREE, r);
     r = next;
   }
@@ -321,7 +334,7 @@ export function queueRebase(offset: f64): void {
           const p = b + B_REC + <usize>e * EV_BYTES;
           store<f64>(p, load<f64>(p, 8) - offset, 8);
         }
-        r = load<i32>(b, B_NEXT);
+        r = load<i32>(linkAt(base, cap, r));
       }
     }
   }

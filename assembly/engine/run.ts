@@ -9,7 +9,7 @@
 import { checkBuf, E_ARG, E_COUNT, E_FULL, E_ID, E_K, OK } from "../abi";
 import { ready } from "./setup";
 import {
-  BLOCK_BYTES, DA_ARRIVAL, DA_BYTES, DA_CLS, DA_DEPOSIT, DA_EMITTED, DA_EV, DA_FLAGS, DA_KEY, DA_M, DA_NODE, DA_PATIENCE,
+  BLOCK_BYTES, DA_ARRIVAL, DA_NEXT, DA_BYTES, DA_CLS, DA_DEPOSIT, DA_EMITTED, DA_EV, DA_FLAGS, DA_KEY, DA_M, DA_NODE, DA_PATIENCE,
   DA_SERVICE, DA_STATE, DA_TASK, DA_VERDICT, D_MOVING, EMIT_BYTES, EM_ARRIVAL, EM_BUDGET, EM_CLS, EM_EMITTED, EM_EV,
   EM_FLAGS, EM_KEY, EM_M, EM_NODE, EM_SERVICE, EM_TASK, EV_BYTES, F_DA_CAP, F_DA_LIVE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE,
   F_HOP, F_HOST_KIND, F_RUN_LEN, F_RUN_POS, F_TOUCH_BOUND, F_N0, F_N1, F_Z0, F_Z1, F_ATOMS, F_HOST_SUBJECT, F_NOW, F_OUT_CAP, F_OUT_N, F_PROCESSED, F_ROOM_NEED, F_ROOM_WHAT, K_ADDRESS,
@@ -17,7 +17,7 @@ import {
   DX_DECLARED, DX_DONE_SEQ, DX_REC, DX_TIMER_SEQ, EMIT_MEM_BYTES, EM_DECLARED, FLAG_SECONDARY, K_AIRLOCK, K_MEM,
   MX_TASK_CAP, ROOM_TASKS, TT_AWAITING, TT_HOME, F_ZONES,
 } from "./layout";
-import { addf, da, dc, dx, enter, geti, getf, MX, offset, ptr, Q_HEAD, seti, setf, xi, zoneOf } from "./state";
+import { addf, da, dc, dx, enter, geti, getf, mask, MX, offset, ptr, Q_HEAD, row, seti, setf, xi, zoneOf } from "./state";
 import { opened, pop, popKind, popSubject, push, pushSeq, runFrom, top, topTimeBefore } from "./events";
 import { histNeed, histOn, histRecord } from "./history";
 import { address, complete, pulled } from "./agent";
@@ -120,6 +120,18 @@ function readRunAhead(): void {
     const kind = load<i32>(p, 16), subject = load<i32>(p, 20);
     if (kind == K_ADDRESS || kind == K_PULL || kind == K_COMPLETE) sum ^= load<i32>(da(subject) + DA_NODE);
     else if (kind == K_ARBITRATE) sum ^= load<i32>(Q_HEAD + (<usize>subject << 2));
+  }
+  // then what those name: a finishing DA's node row, atom mask and cold record; a window's first DA and row
+  p = runFrom(pos);
+  for (let i = pos; i < len; i++, p += EV_BYTES) {
+    const kind = load<i32>(p, 16), subject = load<i32>(p, 20);
+    if (kind == K_PULL || kind == K_COMPLETE) {
+      sum ^= load<i32>(row(load<i32>(da(subject) + DA_NODE))) ^ load<i32>(mask(subject)) ^ load<i32>(dc(subject));
+    } else if (kind == K_ARBITRATE) {
+      const h = load<i32>(Q_HEAD + (<usize>subject << 2));
+      sum ^= load<i32>(row(subject));
+      if (h >= 0) sum ^= load<i32>(da(h) + DA_NEXT);
+    }
   }
   aheadSum = sum;
 }
