@@ -6,10 +6,19 @@ import { E_DEFER } from "./abi";
 import { bestCandidate } from "./choose";
 import { streamHeldNext as next, streamHold, streamPut as saveStream } from "./stream";
 
-/** probeCandidates' work on checked arguments (see probe.ts); with choose = false, only the sampling and the noise (returns 0). */
+/** What probeCore's reads ahead read (kept, so that they are not dropped as dead). */
+let touched: i32 = 0;
+
+/**
+ * probeCandidates' work on checked arguments (see probe.ts); with choose =
+ * false, only the sampling and the noise (returns 0). With `ahead` (the Zone
+ * engine, whose replicas are often out of cache at scale), every candidate's
+ * lines are read right after the sampling, before the noise draws.
+ */
 export function probeCore(
   field: usize, nodeCount: i32, table: usize, atoms: i32, cand: usize, k: i32, now: f32, m: i32, contiguous: i32,
   gamma: f32, degradeAge: f32, noise: usize, sigma: f64, rng: usize, zig: usize, seen: usize, start: i32, choose: bool = true,
+  ahead: bool = false,
 ): i32 {
   const words = atoms >> 6;
   streamHold(rng);
@@ -38,6 +47,17 @@ export function probeCore(
       }
       for (let i = 0; i < k; i++) store<u32>(seen + (<usize>(load<u32>(cand + (<usize>i << 2)) >>> 5) << 2), 0);
     }
+  }
+  if (ahead && start == 0 && choose) {
+    // every candidate's lines at once, before the noise draws (which need none of them): their misses overlap
+    // each other and the draws, instead of falling one by one inside the choice's branches
+    const nn = <usize>nodeCount << 2, stride = <usize>words << 3;
+    let sum = touched;
+    for (let i = 0; i < k; i++) {
+      const j = <usize>load<i32>(cand + (<usize>i << 2)), f = field + (j << 2);
+      sum ^= load<i32>(f + 4 * nn) ^ load<i32>(f) ^ load<i32>(f + nn) ^ load<i32>(table + j * stride);
+    }
+    touched = sum;
   }
   if (sigma > 0) {
     for (let i = start; i < k; i++) {
