@@ -5,6 +5,8 @@
 // getters here, not keep them across an alloc().
 
 const PAGE = 65536;
+/** Pages of a 32-bit WebAssembly memory at most (4 GiB). */
+const MAX_PAGES = 65536;
 
 export class Arena {
   private top: number;
@@ -29,15 +31,35 @@ export class Arena {
     const p = Math.ceil(this.top / align) * align; // not bit masks: they go negative past 2 GiB
     const end = p + bytes;
     const have = this.memory.buffer.byteLength;
-    if (end > have) {
-      try {
-        this.memory.grow(Math.ceil((end - have) / PAGE));
-      } catch (e) {
-        throw new RangeError(`core memory: cannot grow to ${Math.ceil(end / 2 ** 20)} MiB (one core instance's WebAssembly memory holds at most 4 GiB, less where the host limits it): the simulated state is too large for it`, { cause: e });
-      }
-    }
+    if (end > have) this.grow(Math.ceil((end - have) / PAGE), have / PAGE);
     this.top = end;
     return p;
+  }
+
+  /**
+   * Grow memory by at least `need` pages: by half its size (`pages`) when
+   * that is more, so that a run whose tables grow step by step grows memory
+   * a few times rather than hundreds (each growth makes a new buffer, which
+   * the JavaScript engine counts as new external memory: hundreds of them
+   * set off a full garbage collection every few milliseconds). Pages grown
+   * and not used are not touched, so they cost address space, not memory.
+   * Falls back to exactly `need` where the larger growth is refused.
+   */
+  private grow(need: number, pages: number): void {
+    const ahead = Math.min(Math.max(need, Math.ceil(pages / 2)), MAX_PAGES - pages);
+    if (ahead > need) {
+      try {
+        this.memory.grow(ahead);
+        return;
+      } catch {
+        // the host's limit is below the larger growth: the exact one below may still fit
+      }
+    }
+    try {
+      this.memory.grow(need);
+    } catch (e) {
+      throw new RangeError(`core memory: cannot grow to ${Math.ceil(((pages + need) * PAGE) / 2 ** 20)} MiB (one core instance's WebAssembly memory holds at most 4 GiB, less where the host limits it): the simulated state is too large for it`, { cause: e });
+    }
   }
 
   /** Copy a typed array into freshly allocated memory; returns its pointer. */

@@ -29,6 +29,27 @@ describe("arena", () => {
     expect(a.used).toBe(0);
   });
 
+  it("grows memory by half its size at least, so that many small allocations grow it a few times", () => {
+    const memory = new WebAssembly.Memory({ initial: 16 });
+    const a = new Arena(memory, 1024);
+    let grows = 0, buf = memory.buffer;
+    for (let i = 0; i < 200; i++) {
+      const p = a.alloc(65536);
+      if (memory.buffer !== buf) { grows++; buf = memory.buffer; }
+      expect(p + 65536).toBeLessThanOrEqual(memory.buffer.byteLength);
+    }
+    // 200 pages past the first 16, each growth at least half the size: 16 -> 24 -> 36 -> 54 -> 81 -> 122 -> 183 -> 275
+    expect(grows).toBe(7);
+    expect(memory.buffer.byteLength / 65536).toBe(275);
+  });
+
+  it("grows by exactly what it needs where the host's limit refuses the larger growth", () => {
+    const memory = new WebAssembly.Memory({ initial: 4, maximum: 5 });
+    const a = new Arena(memory, 4 * 65536 - 16);
+    a.alloc(32); // one page more is needed, two would be half the size: the limit allows one
+    expect(memory.buffer.byteLength / 65536).toBe(5);
+  });
+
   it("says so in one line when memory cannot grow, and keeps what it had", () => {
     const memory = new WebAssembly.Memory({ initial: 1, maximum: 2 });
     const a = new Arena(memory, 1024);
