@@ -73,15 +73,16 @@ export class TimerSweep {
     this.engine.post(at - this.engine.now, this.kind, this.id);
   }
 
+  /** Double the ring (it is full): its records from the head to the end, then from 0, in bulk copies. */
   private grow(): void {
-    const cap = this.cap * 2;
+    const cap = this.cap * 2, h = this.head, n = this.cap - h;
     const time = new Float64Array(cap), subject = new Int32Array(cap), tag = new Int32Array(cap);
-    for (let i = 0; i < this.size; i++) {
-      const j = (this.head + i) % this.cap;
-      time[i] = this.time[j];
-      subject[i] = this.subject[j];
-      tag[i] = this.tag[j];
-    }
+    time.set(this.time.subarray(h));
+    time.set(this.time.subarray(0, h), n);
+    subject.set(this.subject.subarray(h));
+    subject.set(this.subject.subarray(0, h), n);
+    tag.set(this.tag.subarray(h));
+    tag.set(this.tag.subarray(0, h), n);
     this.cap = cap;
     this.head = 0;
     this.time = time;

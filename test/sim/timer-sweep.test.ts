@@ -66,6 +66,25 @@ describe("TimerSweep", () => {
     );
   });
 
+  it("keeps the timers in order when it grows with its head inside the ring", () => {
+    const e = new Engine();
+    const sw = new TimerSweep(e, 10, K_SWEEP, 0);
+    // 1,000 timers, the first ones handed over (those due before 701), then 2,000 more: the ring (1,024)
+    // wraps, then doubles twice with its head inside it
+    for (let i = 0; i < 1000; i++) expect(sw.push(100 + i, i, i ^ 5)).toBe(true);
+    const handed: number[] = [];
+    const due = (s: number, time: number, tag: number) => {
+      expect(time).toBe(100 + s);
+      expect(tag).toBe(s ^ 5);
+      handed.push(s);
+    };
+    e.run(691, (kind) => { if (kind === K_SWEEP) sw.sweep(due); });
+    expect(handed.length).toBe(591); // the sweeps hand over what is due within a period: up to the one at 681
+    for (let i = 1000; i < 3000; i++) expect(sw.push(100 + i, i, i ^ 5)).toBe(true);
+    e.run(Infinity, (kind) => { if (kind === K_SWEEP) sw.sweep(due); });
+    expect(handed).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+  });
+
   it("needs one sweep per period while armed, not one event per timer", () => {
     const e = new Engine();
     const sw = new TimerSweep(e, 1000, K_SWEEP, 0);
