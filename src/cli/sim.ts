@@ -118,7 +118,7 @@ export function simCommand(): Command {
     .option("--workload <kind>", `where tasks come from: ${WORKLOAD_NAMES.join(", ")} (workload.kind; a trace also needs --set workload.trace.file=...)`)
     .option("--nodes <n>", "worker nodes (cluster.nodes)")
     .option("--rho <r>", "offered load (workload.rho)")
-    .option("--duration <s>", "simulated arrival window in seconds (sim.durationS)")
+    .option("--duration <s>", "simulated arrival window in seconds (sim.durationS); the run then goes on for up to sim.drainS (5 s by default) while tasks in flight may still start or fail (--set sim.drainS=0 skips it)")
     .option("--seed <s>", "root seed (sim.seed)")
     .option("--profile <name>", `${PROFILE_HELP}; applied before --config and --set`)
     .option("--config <file>", "JSON config file (see laminar params): a regular file of at most 1 MiB, nested at most 16 levels, no key given twice")
