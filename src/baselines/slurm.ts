@@ -37,6 +37,7 @@ import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import { Engine } from "../sim/engine.js";
 import { NS_PER_MS } from "../sim/time.js";
+import { growRing } from "../sim/slot-store.js";
 import { makeArrivals } from "../workload/sources.js";
 import type { ArrivalSource } from "../workload/source.js";
 import { CLASS_F } from "../workload/bimodal.js";
@@ -86,14 +87,10 @@ class RetryFifo {
     return this.seen;
   }
 
+  /** Double the ring (it is full: push grows it only then), its entries from the head on. */
   private grow(): void {
-    const cap = this.cap * 2;
-    const at = new Float64Array(cap), arrival = new Float64Array(cap), service = new Float64Array(cap), cls = new Uint8Array(cap);
-    for (let i = 0; i < this.size; i++) {
-      const j = (this.head + i) % this.cap;
-      at[i] = this.at[j]; arrival[i] = this.arrival[j]; service[i] = this.service[j]; cls[i] = this.cls[j];
-    }
-    Object.assign(this, { cap, head: 0, at, arrival, service, cls });
+    const h = this.head;
+    Object.assign(this, { cap: this.cap * 2, head: 0, at: growRing(this.at, h), arrival: growRing(this.arrival, h), service: growRing(this.service, h), cls: growRing(this.cls, h) });
   }
 }
 

@@ -41,6 +41,14 @@ export function growTyped<T extends TypedArray>(a: T, n: number, fill = 0): T {
   return b;
 }
 
+/** A full ring `a` whose first record is at `head`, unwrapped into a copy twice as long: a[head..], then a[..head]. */
+export function growRing<T extends TypedArray>(a: T, head: number): T {
+  const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+  b.set(a.subarray(head) as ArrayLike<number> & T);
+  b.set(a.subarray(0, head) as ArrayLike<number> & T, a.length - head);
+  return b;
+}
+
 export class SlotStore {
   /** Slots [0, capacity) exist; the owner's columns must be at least this long. */
   capacity: number;

@@ -16,6 +16,7 @@
 // period from now is not ringed: push() returns false and the owner posts
 // the exact event itself.
 import type { Engine } from "./engine.js";
+import { growRing } from "./slot-store.js";
 
 export class TimerSweep {
   /** Ring capacity: a power of two (1024, doubled when full), so a position wraps with & (cap - 1). */
@@ -73,20 +74,12 @@ export class TimerSweep {
     this.engine.post(at - this.engine.now, this.kind, this.id);
   }
 
-  /** Double the ring (it is full): its records from the head to the end, then from 0, in bulk copies. */
+  /** Double the ring (it is full), its records from the head on. */
   private grow(): void {
-    const cap = this.cap * 2, h = this.head, n = this.cap - h;
-    const time = new Float64Array(cap), subject = new Int32Array(cap), tag = new Int32Array(cap);
-    time.set(this.time.subarray(h));
-    time.set(this.time.subarray(0, h), n);
-    subject.set(this.subject.subarray(h));
-    subject.set(this.subject.subarray(0, h), n);
-    tag.set(this.tag.subarray(h));
-    tag.set(this.tag.subarray(0, h), n);
-    this.cap = cap;
+    this.time = growRing(this.time, this.head);
+    this.subject = growRing(this.subject, this.head);
+    this.tag = growRing(this.tag, this.head);
+    this.cap *= 2;
     this.head = 0;
-    this.time = time;
-    this.subject = subject;
-    this.tag = tag;
   }
 }

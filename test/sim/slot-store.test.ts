@@ -1,7 +1,7 @@
 // The recycled-slot allocator: LIFO reuse, generation-checked handles,
 // growth, clear, and the bugs it refuses.
 import { describe, expect, it } from "vitest";
-import { growTyped, SlotStore } from "../../src/sim/slot-store.js";
+import { growRing, growTyped, SlotStore } from "../../src/sim/slot-store.js";
 
 describe("SlotStore", () => {
   it("hands out 0, 1, 2, ... then reuses the most recently freed slot first", () => {
@@ -95,5 +95,12 @@ describe("SlotStore", () => {
     const f = growTyped(new Float64Array([0.5]), 3);
     expect(f).toBeInstanceOf(Float64Array);
     expect(Array.from(f)).toEqual([0.5, 0, 0]);
+  });
+
+  it("growRing unwraps a full ring from its head into a copy twice as long", () => {
+    const r = growRing(new Uint8Array([3, 4, 1, 2]), 2);
+    expect(r).toBeInstanceOf(Uint8Array);
+    expect(Array.from(r)).toEqual([1, 2, 3, 4, 0, 0, 0, 0]);
+    expect(Array.from(growRing(new Float64Array([0.5, 1.5]), 0))).toEqual([0.5, 1.5, 0, 0]);
   });
 });
