@@ -43,6 +43,7 @@ import type { Views } from "../core/views.js";
 import type { Rng } from "../sim/rng.js";
 import type { Cluster } from "../cluster/cluster.js";
 import { NS_PER_MS } from "../sim/time.js";
+import { growRing } from "../sim/slot-store.js";
 import { timingsOf } from "./timings.js";
 import { BLOCK_ALIGN, writeZone, ZONE } from "../core/blocks.js";
 import { fdLog, fdLog1p } from "../sim/fdlibm.js";
@@ -81,14 +82,10 @@ class ReportRing {
     this.i32 = new Int32Array(b);
     this.u32 = new Uint32Array(b);
   }
+  /** Double the ring (it is full: sendReport grows it only then), its records from the head on. */
   grow(): void {
-    const cap = this.cap * 2, rec = this.rec;
-    const b = new ArrayBuffer(cap * rec * 4), u32 = new Uint32Array(b);
-    for (let i = 0; i < this.size; i++) {
-      const j = (this.head + i) % this.cap;
-      u32.set(this.u32.subarray(j * rec, j * rec + rec), i * rec);
-    }
-    Object.assign(this, { cap, head: 0, f64: new Float64Array(b), i32: new Int32Array(b), u32 });
+    const u32 = growRing(this.u32, this.head * this.rec), b = u32.buffer;
+    Object.assign(this, { cap: this.cap * 2, head: 0, f64: new Float64Array(b), i32: new Int32Array(b), u32 });
   }
 }
 
