@@ -1,0 +1,190 @@
+// What a simulated task costs in executed instructions and in simulated
+// cache misses, counted under Valgrind's cachegrind, so that a change can be
+// judged by numbers that the machine's drift does not move. Wall times on
+// these shared machines drift two- to four-fold from day to day and, in a
+// noisy spell, by a third from one run to the next; these counts repeat.
+//
+//   npm run bench:instr -- [--nodes=5000] [--rho=0.8] [--durations=0.1,0.4] [--set=name=value ...]
+//        [--base=DIR] [--json] [--help]
+//
+// Each build runs `laminar sim` (one thread, sim.drainS=0) at the two
+// durations, each in its own process under cachegrind, with V8 made
+// repeatable (V8_FLAGS below: two runs of one build count the same to a
+// hundredth of a percent, where without them they drift by 2% to 5%) and
+// a fixed cache geometry (32 KiB L1 instruction and data caches, 8-way; a
+// 16 MiB, 16-way last level; 64-byte lines), whatever this machine has. The longer run less the
+// shorter one is the steady state: start-up and most of the JIT's compiling
+// cancel out. Reported, per task arrived in that difference: instructions,
+// first-level data misses and last-level misses; with --base, the same for
+// another built checkout and the ratios this / base.
+//
+// Instructions are not time: a change that trades instructions for misses
+// (or the reverse) shows as such, and only wall time (bench:sim) says which
+// way the trade goes on a given machine. The misses are a simulation of a
+// simple cache (no prefetcher, no out-of-order overlap). Under cachegrind a
+// run is about fifty times slower: a 5,000-node, 0.4 s run takes about
+// three minutes; the runs go two at a time.
+import { execFile, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const USAGE = `Usage: npm run bench:instr -- [options]
+
+Instructions and simulated cache misses per simulated task, counted under
+Valgrind's cachegrind (steady state: a longer run less a shorter one),
+for this build and optionally another (docs/bench.md). Needs valgrind.
+
+  --nodes=N            cluster size (5000)
+  --rho=R              offered load (0.8)
+  --durations=A,B      the two simulated durations in seconds (0.1,0.4)
+  --set=name=value     any parameter (laminar params), repeatable
+  --base=DIR           also another built checkout; ratios this / base
+  --json               the summary as JSON
+  -h, --help           this text`;
+
+/** One run's counts. */
+interface Counts {
+  arrived: number;
+  instructions: number;
+  d1Misses: number;
+  llMisses: number;
+}
+
+/** Per task in the steady state (the longer run less the shorter). */
+interface PerTask {
+  build: string;
+  tasks: number;
+  instructions: number;
+  d1Misses: number;
+  llMisses: number;
+}
+
+/**
+ * V8 made repeatable: its compiler and collector on the main thread in a fixed order (--predictable), heap growth
+ * by a fixed schedule rather than by measured speeds (--predictable-gc-schedule: under valgrind those speeds vary
+ * from run to run, and with them the collections), and the WebAssembly compiled once by the optimising compiler
+ * rather than first by the baseline one and later, at a time that varies, again (--no-liftoff); its random
+ * choices (where it maps its pages, its hash tables' seed) fixed. The cache simulation sees addresses, so the
+ * process also runs without address-space randomisation where setarch can turn it off.
+ */
+const V8_FLAGS = ["--predictable", "--predictable-gc-schedule", "--no-liftoff", "--random-seed=1", "--hash-seed=1"];
+
+/** Whether `setarch -R` runs a command without address-space randomisation here. */
+const SETARCH = spawnSync("setarch", ["-R", "true"]).status === 0;
+
+const CACHES = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=16777216,16,64"];
+
+/** A cachegrind summary line's count ("==123== I   refs:      5,887,443,048"). */
+function count(stderr: string, label: RegExp): number {
+  const m = stderr.match(new RegExp(`==\\d+== ${label.source}:\\s+([\\d,]+)`));
+  if (m === null) throw new Error(`cachegrind printed no ${label.source.replace(/\\s\+/g, " ")} count (stderr: ${stderr.trim().split("\n").slice(-1)[0] ?? ""})`);
+  return Number(m[1].replaceAll(",", ""));
+}
+
+function runOnce(root: string, sets: string[], duration: string): Promise<Counts> {
+  const cli = resolve(root, "dist", "src", "cli", "main.js");
+  const args = [
+    "--tool=cachegrind", "--cache-sim=yes", ...CACHES, "--smc-check=all-non-file", "--cachegrind-out-file=/dev/null",
+    process.execPath, ...V8_FLAGS, cli, "sim", "--no-progress", "--json", "--workers", "1",
+    ...sets.flatMap((s) => ["--set", s]), "--set", `sim.durationS=${duration}`,
+  ];
+  const [cmd, argv] = SETARCH ? ["setarch", ["-R", "valgrind", ...args]] : ["valgrind", args];
+  return new Promise((done, fail) => {
+    execFile(cmd, argv, { encoding: "utf8", maxBuffer: 1 << 26 }, (err, stdout, stderr) => {
+      if (err !== null) return fail(new Error(`the run of ${root} at ${duration} s failed: ${(stderr || err.message).trim().split("\n").slice(-1)[0]}`));
+      try {
+        const r = JSON.parse(stdout) as { arrived: number };
+        done({ arrived: r.arrived, instructions: count(stderr, /I\s+refs/), d1Misses: count(stderr, /D1\s+misses/), llMisses: count(stderr, /LLd\s+misses/) });
+      } catch (e) {
+        fail(e as Error);
+      }
+    });
+  });
+}
+
+/** Run `jobs` at most `width` at a time, results in order. */
+async function pool<T>(jobs: (() => Promise<T>)[], width: number): Promise<T[]> {
+  const out: T[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      out[i] = await jobs[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, jobs.length) }, worker));
+  return out;
+}
+
+function perTask(build: string, short: Counts, long: Counts): PerTask {
+  const tasks = long.arrived - short.arrived;
+  if (!(tasks > 0)) throw new Error(`${build}: the longer run had no more tasks than the shorter (${long.arrived} against ${short.arrived}): widen --durations`);
+  return {
+    build, tasks,
+    instructions: (long.instructions - short.instructions) / tasks,
+    d1Misses: (long.d1Misses - short.d1Misses) / tasks,
+    llMisses: (long.llMisses - short.llMisses) / tasks,
+  };
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const valued = ["nodes", "rho", "durations", "set", "base"];
+  for (const a of args) {
+    if (a === "--json" || valued.some((v) => a.startsWith(`--${v}=`))) continue;
+    throw new Error(`unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} --json)`);
+  }
+  const opt = (name: string, dflt: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
+  const nodes = opt("nodes", "5000"), rho = opt("rho", "0.8");
+  if (!/^\d+$/.test(nodes) || !(Number(nodes) > 0)) throw new Error(`--nodes takes a positive integer, got ${nodes}`);
+  if (!/^(\d+\.?\d*|\.\d+)$/.test(rho) || !(Number(rho) > 0)) throw new Error(`--rho takes a positive number, got ${rho}`);
+  const durations = opt("durations", "0.1,0.4").split(",");
+  if (durations.length !== 2 || durations.some((d) => !/^(\d+\.?\d*|\.\d+)$/.test(d) || !(Number(d) > 0)) || !(Number(durations[0]) < Number(durations[1]))) {
+    throw new Error(`--durations takes two positive numbers, the shorter first, got ${opt("durations", "")}`);
+  }
+  const sets = [`cluster.nodes=${nodes}`, `workload.rho=${rho}`, "sim.drainS=0", ...args.filter((a) => a.startsWith("--set=")).map((a) => a.slice(6))];
+  const here = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+  const roots = [here];
+  if (args.some((a) => a.startsWith("--base="))) {
+    const base = opt("base", "");
+    if (base === "" || !existsSync(resolve(base, "dist", "src", "cli", "main.js"))) throw new Error(`--base=${base} is not a built checkout (no dist/src/cli/main.js): run npm ci there first`);
+    roots.push(resolve(base));
+  }
+  {
+    // a bad --set is one line here, not four failed runs under valgrind
+    const { applySets, defaultConfig } = await import("../src/config/params-config.js");
+    applySets(defaultConfig(), sets);
+  }
+  await new Promise<void>((done, fail) => execFile("valgrind", ["--version"], (err) => (err === null ? done() : fail(new Error("needs valgrind (Debian: apt-get install valgrind), which was not found")))));
+  const jobs = roots.flatMap((root) => durations.map((d) => () => runOnce(root, sets, d)));
+  if (!args.includes("--json")) process.stderr.write(`bench:instr: ${jobs.length} runs under cachegrind, ${Math.min(2, availableParallelism())} at a time (a few minutes)...\n`);
+  const counts = await pool(jobs, Math.max(1, Math.min(2, availableParallelism())));
+  const results = roots.map((root, i) => perTask(i === 0 ? "this" : "base", counts[2 * i], counts[2 * i + 1]));
+  const ratios = results.length === 2 ? {
+    instructions: results[0].instructions / results[1].instructions,
+    d1Misses: results[0].d1Misses / results[1].d1Misses,
+    llMisses: results[0].llMisses / results[1].llMisses,
+  } : null;
+  if (args.includes("--json")) {
+    process.stdout.write(`${JSON.stringify({ nodes: Number(nodes), rho: Number(rho), durations: durations.map(Number), sets, results, ratios })}\n`);
+    return;
+  }
+  const f = (x: number, d: number) => x.toFixed(d).padStart(10);
+  process.stdout.write(`per task, steady state (${durations[1]} s less ${durations[0]} s, ${nodes} nodes, rho ${rho}):\n`);
+  process.stdout.write(`  build      tasks  instructions   D1 misses   LL misses\n`);
+  for (const r of results) process.stdout.write(`  ${r.build.padEnd(5)} ${String(r.tasks).padStart(10)}  ${f(r.instructions, 0)}  ${f(r.d1Misses, 1)}  ${f(r.llMisses, 2)}\n`);
+  if (ratios !== null) process.stdout.write(`  this / base      ${f(ratios.instructions, 3)}  ${f(ratios.d1Misses, 3)}  ${f(ratios.llMisses, 3)}\n`);
+}
+
+try {
+  await main();
+} catch (e) {
+  process.stderr.write(`bench:instr: ${(e as Error).message.split("\n")[0]}\n`);
+  process.exit(2);
+}

@@ -1,0 +1,57 @@
+// `npm run bench:instr` as a user runs it: the built bench in dist/, real
+// processes under Valgrind's cachegrind (skipped, saying so, where valgrind
+// is not installed; .ci/run installs Debian's), and its checks of the
+// options, which need no valgrind.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { packageRoot } from "../../src/core/paths.js";
+
+const bench = join(packageRoot(), "dist", "bench", "sim-instr.js");
+const valgrind = spawnSync("valgrind", ["--version"], { encoding: "utf8" }).status === 0;
+
+describe("bench:instr", () => {
+  it("refuses a bad option with one line and exit 2, and lists every option it takes in its help", () => {
+    if (!existsSync(bench)) throw new Error(`${bench} is missing: run "npm run build"`);
+    for (const [arg, line] of [
+      ["--nodez=5", "bench:instr: unknown option --nodez=5"],
+      ["--durations=0.4,0.1", "bench:instr: --durations takes two positive numbers, the shorter first, got 0.4,0.1"],
+      ["--durations=0.4", "bench:instr: --durations takes two positive numbers"],
+      ["--nodes=0", "bench:instr: --nodes takes a positive integer, got 0"],
+      ["--base=/nonexistent", "bench:instr: --base=/nonexistent is not a built checkout"],
+      ["--set=nope=1", "bench:instr: unknown parameter \"nope\""],
+    ]) {
+      const r = spawnSync(process.execPath, [bench, arg], { encoding: "utf8", timeout: 60_000 });
+      expect(r.status, arg).toBe(2);
+      expect(r.stderr.trim().split("\n"), arg).toHaveLength(1);
+      expect(r.stderr.startsWith(line), r.stderr).toBe(true);
+    }
+    const help = spawnSync(process.execPath, [bench, "--help"], { encoding: "utf8", timeout: 60_000 });
+    expect(help.status).toBe(0);
+    const unknown = spawnSync(process.execPath, [bench, "--nodez=5"], { encoding: "utf8", timeout: 60_000 });
+    const listed = unknown.stderr.split("(options: ")[1]?.match(/--[a-z-]+=?/g) ?? [];
+    expect(listed.length).toBeGreaterThanOrEqual(6);
+    for (const o of listed) expect(help.stdout, o).toContain(o);
+  }, 120_000);
+
+  it.skipIf(!valgrind)("counts instructions and misses per task for this build and a base (needs valgrind)", () => {
+    // the base is this same checkout; short runs, so the counts are mostly the JIT's and say nothing of speed here,
+    // but they must repeat
+    const r = spawnSync(process.execPath, [bench, "--nodes=200", "--durations=0.005,0.02", `--base=${packageRoot()}`, "--json"], { encoding: "utf8", timeout: 600_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as { results: { build: string; tasks: number; instructions: number; d1Misses: number; llMisses: number }[]; ratios: { instructions: number } };
+    expect(s.results.map((x) => x.build)).toEqual(["this", "base"]);
+    // the same simulation: the same tasks in the difference of the two runs
+    expect(s.results[0].tasks).toBe(s.results[1].tasks);
+    for (const x of s.results) {
+      expect(x.tasks).toBeGreaterThan(0);
+      expect(x.instructions).toBeGreaterThan(1000);
+      expect(x.d1Misses).toBeGreaterThan(0);
+    }
+    expect(s.ratios.instructions).toBeCloseTo(s.results[0].instructions / s.results[1].instructions, 9);
+    // what the bench is for: the same build counts the same, run after run (wall-clock pairs here differ by a third)
+    expect(Math.abs(s.ratios.instructions - 1), JSON.stringify(s.ratios)).toBeLessThan(0.01);
+  }, 600_000);
+});
+if (!valgrind) console.log("bench:instr: valgrind is not installed, so its run test is skipped (Debian: apt-get install valgrind)");
