@@ -2,21 +2,29 @@
 // cache misses, counted under Valgrind's cachegrind, so that a change can be
 // judged by numbers that the machine's drift does not move. Wall times on
 // these shared machines drift two- to four-fold from day to day and, in a
-// noisy spell, by a third from one run to the next; these counts repeat.
+// noisy spell, by a third from one run to the next; these counts nearly
+// repeat.
 //
-//   npm run bench:instr -- [--nodes=5000] [--rho=0.8] [--durations=0.1,0.4] [--set=name=value ...]
-//        [--base=DIR] [--json] [--help]
+//   npm run bench:instr -- [--nodes=5000] [--rho=0.8] [--durations=0.1,0.4] [--rounds=1]
+//        [--set=name=value ...] [--base=DIR] [--json] [--help]
 //
 // Each build runs `laminar sim` (one thread, sim.drainS=0) at the two
-// durations, each in its own process under cachegrind, with V8 made
-// repeatable (V8_FLAGS below: two runs of one build count the same to a
-// hundredth of a percent, where without them they drift by 2% to 5%) and
-// a fixed cache geometry (32 KiB L1 instruction and data caches, 8-way; a
-// 16 MiB, 16-way last level; 64-byte lines), whatever this machine has. The longer run less the
-// shorter one is the steady state: start-up and most of the JIT's compiling
-// cancel out. Reported, per task arrived in that difference: instructions,
-// first-level data misses and last-level misses; with --base, the same for
-// another built checkout and the ratios this / base.
+// durations, each in its own process under cachegrind, with V8 made nearly
+// repeatable (V8_FLAGS below; without them two runs of one build drifted
+// by 2% to 5%) and a fixed cache geometry (32 KiB L1 instruction and data
+// caches, 8-way; a 16 MiB, 16-way last level; 64-byte lines), whatever
+// this machine has. The longer run less the shorter one is the steady
+// state: start-up and most of the JIT's compiling cancel out. Reported,
+// per task arrived in that difference: instructions, first-level data
+// misses and last-level misses; with --base, the same for another built
+// checkout and the ratios this / base. The two builds' runs of one
+// duration go side by side. Measured on 2026-11-28 (5,000 nodes, 0.15 s
+// less 0.05 s): one build against itself in one invocation, 0.998
+// (instructions), 0.996 (first-level misses), 0.998 (last-level misses);
+// against a copy of itself in another checkout, two rounds, 0.984 to
+// 0.999, 0.990 to 1.028 and 0.808 to 0.884 (the last-level counts follow
+// where things land in memory). A difference of a percent or two in
+// instructions needs --rounds; one of last-level misses, far more.
 //
 // Instructions are not time: a change that trades instructions for misses
 // (or the reverse) shows as such, and only wall time (bench:sim) says which
@@ -39,6 +47,7 @@ for this build and optionally another (docs/bench.md). Needs valgrind.
   --nodes=N            cluster size (5000)
   --rho=R              offered load (0.8)
   --durations=A,B      the two simulated durations in seconds (0.1,0.4)
+  --rounds=N           rounds (1): medians, and with --base the range of the ratios
   --set=name=value     any parameter (laminar params), repeatable
   --base=DIR           also another built checkout; ratios this / base
   --json               the summary as JSON
@@ -118,6 +127,11 @@ async function pool<T>(jobs: (() => Promise<T>)[], width: number): Promise<T[]> 
   return out;
 }
 
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
 function perTask(build: string, short: Counts, long: Counts): PerTask {
   const tasks = long.arrived - short.arrived;
   if (!(tasks > 0)) throw new Error(`${build}: the longer run had no more tasks than the shorter (${long.arrived} against ${short.arrived}): widen --durations`);
@@ -135,7 +149,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const valued = ["nodes", "rho", "durations", "set", "base"];
+  const valued = ["nodes", "rho", "durations", "rounds", "set", "base"];
   for (const a of args) {
     if (a === "--json" || valued.some((v) => a.startsWith(`--${v}=`))) continue;
     throw new Error(`unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} --json)`);
@@ -144,6 +158,9 @@ async function main(): Promise<void> {
   const nodes = opt("nodes", "5000"), rho = opt("rho", "0.8");
   if (!/^\d+$/.test(nodes) || !(Number(nodes) > 0)) throw new Error(`--nodes takes a positive integer, got ${nodes}`);
   if (!/^(\d+\.?\d*|\.\d+)$/.test(rho) || !(Number(rho) > 0)) throw new Error(`--rho takes a positive number, got ${rho}`);
+  const roundsArg = opt("rounds", "1");
+  if (!/^\d+$/.test(roundsArg) || !(Number(roundsArg) >= 1)) throw new Error(`--rounds takes a positive integer, got ${roundsArg}`);
+  const rounds = Number(roundsArg);
   const durations = opt("durations", "0.1,0.4").split(",");
   if (durations.length !== 2 || durations.some((d) => !/^(\d+\.?\d*|\.\d+)$/.test(d) || !(Number(d) > 0)) || !(Number(durations[0]) < Number(durations[1]))) {
     throw new Error(`--durations takes two positive numbers, the shorter first, got ${opt("durations", "")}`);
@@ -162,24 +179,39 @@ async function main(): Promise<void> {
     applySets(defaultConfig(), sets);
   }
   await new Promise<void>((done, fail) => execFile("valgrind", ["--version"], (err) => (err === null ? done() : fail(new Error("needs valgrind (Debian: apt-get install valgrind), which was not found")))));
-  const jobs = roots.flatMap((root) => durations.map((d) => () => runOnce(root, sets, d)));
-  if (!args.includes("--json")) process.stderr.write(`bench:instr: ${jobs.length} runs under cachegrind, ${Math.min(2, availableParallelism())} at a time (a few minutes)...\n`);
+  // the two builds' runs of one duration side by side, so that whatever the pair shares falls on both alike
+  const jobs: (() => Promise<Counts>)[] = [];
+  for (let r = 0; r < rounds; r++) for (const d of durations) for (const root of roots) jobs.push(() => runOnce(root, sets, d));
+  if (!args.includes("--json")) process.stderr.write(`bench:instr: ${jobs.length} runs under cachegrind, ${Math.min(2, availableParallelism())} at a time (a few minutes each)...\n`);
   const counts = await pool(jobs, Math.max(1, Math.min(2, availableParallelism())));
-  const results = roots.map((root, i) => perTask(i === 0 ? "this" : "base", counts[2 * i], counts[2 * i + 1]));
-  const ratios = results.length === 2 ? {
-    instructions: results[0].instructions / results[1].instructions,
-    d1Misses: results[0].d1Misses / results[1].d1Misses,
-    llMisses: results[0].llMisses / results[1].llMisses,
-  } : null;
+  const at = (r: number, d: number, b: number) => counts[(r * 2 + d) * roots.length + b];
+  /** Per round, per build: the steady state per task. */
+  const perRound = Array.from({ length: rounds }, (_, r) => roots.map((_, b) => perTask(b === 0 ? "this" : "base", at(r, 0, b), at(r, 1, b))));
+  const pick = (b: number, k: "instructions" | "d1Misses" | "llMisses") => median(perRound.map((x) => x[b][k]));
+  const results: PerTask[] = roots.map((_, b) => ({
+    build: b === 0 ? "this" : "base", tasks: perRound[0][b].tasks,
+    instructions: pick(b, "instructions"), d1Misses: pick(b, "d1Misses"), llMisses: pick(b, "llMisses"),
+  }));
+  const spread = (k: "instructions" | "d1Misses" | "llMisses") => {
+    const q = perRound.map((x) => x[0][k] / x[1][k]);
+    return { median: median(q), min: Math.min(...q), max: Math.max(...q) };
+  };
+  const ratios = roots.length === 2 ? { instructions: spread("instructions"), d1Misses: spread("d1Misses"), llMisses: spread("llMisses") } : null;
   if (args.includes("--json")) {
-    process.stdout.write(`${JSON.stringify({ nodes: Number(nodes), rho: Number(rho), durations: durations.map(Number), sets, results, ratios })}\n`);
+    process.stdout.write(`${JSON.stringify({ nodes: Number(nodes), rho: Number(rho), durations: durations.map(Number), rounds, sets, results, ratios })}\n`);
     return;
   }
   const f = (x: number, d: number) => x.toFixed(d).padStart(10);
   process.stdout.write(`per task, steady state (${durations[1]} s less ${durations[0]} s, ${nodes} nodes, rho ${rho}):\n`);
   process.stdout.write(`  build      tasks  instructions   D1 misses   LL misses\n`);
   for (const r of results) process.stdout.write(`  ${r.build.padEnd(5)} ${String(r.tasks).padStart(10)}  ${f(r.instructions, 0)}  ${f(r.d1Misses, 1)}  ${f(r.llMisses, 2)}\n`);
-  if (ratios !== null) process.stdout.write(`  this / base      ${f(ratios.instructions, 3)}  ${f(ratios.d1Misses, 3)}  ${f(ratios.llMisses, 3)}\n`);
+  if (ratios !== null) {
+    process.stdout.write(`  this / base      ${f(ratios.instructions.median, 3)}  ${f(ratios.d1Misses.median, 3)}  ${f(ratios.llMisses.median, 3)}\n`);
+    if (rounds > 1) {
+      const g = (x: { min: number; max: number }) => `${x.min.toFixed(3)}-${x.max.toFixed(3)}`.padStart(11);
+      process.stdout.write(`  range (${rounds} rounds) ${g(ratios.instructions)} ${g(ratios.d1Misses)} ${g(ratios.llMisses)}\n`);
+    }
+  }
 }
 
 try {

@@ -19,6 +19,7 @@ describe("bench:instr", () => {
       ["--durations=0.4,0.1", "bench:instr: --durations takes two positive numbers, the shorter first, got 0.4,0.1"],
       ["--durations=0.4", "bench:instr: --durations takes two positive numbers"],
       ["--nodes=0", "bench:instr: --nodes takes a positive integer, got 0"],
+      ["--rounds=0", "bench:instr: --rounds takes a positive integer, got 0"],
       ["--base=/nonexistent", "bench:instr: --base=/nonexistent is not a built checkout"],
       ["--set=nope=1", "bench:instr: unknown parameter \"nope\""],
     ]) {
@@ -40,7 +41,8 @@ describe("bench:instr", () => {
     // but they must repeat
     const r = spawnSync(process.execPath, [bench, "--nodes=200", "--durations=0.005,0.02", `--base=${packageRoot()}`, "--json"], { encoding: "utf8", timeout: 600_000 });
     expect(r.status, r.stderr).toBe(0);
-    const s = JSON.parse(r.stdout) as { results: { build: string; tasks: number; instructions: number; d1Misses: number; llMisses: number }[]; ratios: { instructions: number } };
+    type Spread = { median: number; min: number; max: number };
+    const s = JSON.parse(r.stdout) as { results: { build: string; tasks: number; instructions: number; d1Misses: number; llMisses: number }[]; ratios: { instructions: Spread } };
     expect(s.results.map((x) => x.build)).toEqual(["this", "base"]);
     // the same simulation: the same tasks in the difference of the two runs
     expect(s.results[0].tasks).toBe(s.results[1].tasks);
@@ -49,9 +51,9 @@ describe("bench:instr", () => {
       expect(x.instructions).toBeGreaterThan(1000);
       expect(x.d1Misses).toBeGreaterThan(0);
     }
-    expect(s.ratios.instructions).toBeCloseTo(s.results[0].instructions / s.results[1].instructions, 9);
+    expect(s.ratios.instructions.median).toBeCloseTo(s.results[0].instructions / s.results[1].instructions, 9);
     // what the bench is for: the same build counts the same, run after run (wall-clock pairs here differ by a third)
-    expect(Math.abs(s.ratios.instructions - 1), JSON.stringify(s.ratios)).toBeLessThan(0.01);
+    expect(Math.abs(s.ratios.instructions.median - 1), JSON.stringify(s.ratios)).toBeLessThan(0.02);
   }, 600_000);
 });
 if (!valgrind) console.log("bench:instr: valgrind is not installed, so its run test is skipped (Debian: apt-get install valgrind)");
