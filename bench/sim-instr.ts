@@ -6,7 +6,12 @@
 // repeat.
 //
 //   npm run bench:instr -- [--nodes=5000] [--rho=0.8] [--durations=0.1,0.4] [--rounds=1]
-//        [--set=name=value ...] [--base=DIR] [--json] [--help]
+//        [--set=name=value ...] [--base=DIR] [--functions[=N]] [--json] [--help]
+//
+// --functions says where the instructions go instead: each build runs under
+// callgrind with V8 writing a perf jitdump, and the steady state's
+// instructions per task are split by function, JavaScript and WebAssembly
+// by name (instr-functions.ts).
 //
 // Each build runs `laminar sim` (one thread, sim.drainS=0) at the two
 // durations, each in its own process under cachegrind, with V8 made nearly
@@ -33,10 +38,11 @@
 // run is about fifty times slower: a 5,000-node, 0.4 s run takes about
 // three minutes; the runs go two at a time.
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { functionCosts, watNames } from "./instr-functions.js";
 
 const USAGE = `Usage: npm run bench:instr -- [options]
 
@@ -50,6 +56,8 @@ for this build and optionally another (docs/bench.md). Needs valgrind.
   --rounds=N           rounds (1): medians, and with --base the range of the ratios
   --set=name=value     any parameter (laminar params), repeatable
   --base=DIR           also another built checkout; ratios this / base
+  --functions=N        instead, instructions per task by function (the N largest; bare: 30),
+                       under callgrind, JavaScript and WebAssembly named
   --json               the summary as JSON
   -h, --help           this text`;
 
@@ -113,6 +121,64 @@ function runOnce(root: string, sets: string[], duration: string): Promise<Counts
   });
 }
 
+/** One run under callgrind, with V8's jitdump: instructions by function, and the tasks arrived. */
+function runFunctions(root: string, sets: string[], duration: string): Promise<{ arrived: number; costs: Map<string, number> }> {
+  const dir = mkdtempSync(resolve(tmpdir(), "laminar-instr-"));
+  const cli = resolve(root, "dist", "src", "cli", "main.js");
+  const args = [
+    "--tool=callgrind", "--dump-instr=yes", "--compress-strings=no", "--compress-pos=no", `--callgrind-out-file=${resolve(dir, "callgrind.out")}`,
+    "--smc-check=all-non-file", process.execPath, ...V8_FLAGS, "--perf-prof", cli, "sim", "--no-progress", "--json", "--workers", "1",
+    ...sets.flatMap((s) => ["--set", s]), "--set", `sim.durationS=${duration}`,
+  ];
+  const [cmd, argv] = SETARCH ? ["setarch", ["-R", "valgrind", ...args]] : ["valgrind", args];
+  return new Promise((done, fail) => {
+    // the jitdump goes to the working directory
+    execFile(cmd, argv, { encoding: "utf8", maxBuffer: 1 << 26, cwd: dir }, (err, stdout, stderr) => {
+      try {
+        if (err !== null) throw new Error(`the run of ${root} at ${duration} s failed: ${(stderr || err.message).trim().split("\n").slice(-1)[0]}`);
+        const r = JSON.parse(stdout) as { arrived: number };
+        done({ arrived: r.arrived, costs: functionCosts(dir, watNames(resolve(root, "build", "laminar-simd.wat"))) });
+      } catch (e) {
+        fail(e as Error);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}
+
+/** --functions: per task in the steady state, by function, for each build; the top `top` of this build's. */
+async function functions(roots: string[], sets: string[], durations: string[], top: number, json: boolean): Promise<void> {
+  const jobs = durations.flatMap((d) => roots.map((root) => () => runFunctions(root, sets, d)));
+  if (!json) process.stderr.write(`bench:instr: ${jobs.length} runs under callgrind, ${Math.min(2, availableParallelism())} at a time (a few minutes each)...\n`);
+  const runs = await pool(jobs, Math.max(1, Math.min(2, availableParallelism())));
+  const per = roots.map((_, b) => {
+    const short = runs[b], long = runs[roots.length + b], tasks = long.arrived - short.arrived;
+    if (!(tasks > 0)) throw new Error(`the longer run had no more tasks than the shorter (${long.arrived} against ${short.arrived}): widen --durations`);
+    const m = new Map<string, number>();
+    for (const k of new Set([...short.costs.keys(), ...long.costs.keys()])) m.set(k, ((long.costs.get(k) ?? 0) - (short.costs.get(k) ?? 0)) / tasks);
+    return { tasks, m, total: [...m.values()].reduce((a, x) => a + x, 0) };
+  });
+  const rows = [...per[0].m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, v]) => ({ name, this: v, base: per.length > 1 ? per[1].m.get(name) ?? 0 : null }));
+  const kinds = (m: Map<string, number>) => {
+    const by = { wasm: 0, js: 0, other: 0 };
+    for (const [k, v] of m) by[k.startsWith("wasm ") ? "wasm" : k.startsWith("js ") ? "js" : "other"] += v;
+    return by;
+  };
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ durations: durations.map(Number), sets, tasks: per[0].tasks, totals: per.map((p) => ({ instructions: p.total, ...kinds(p.m) })), functions: rows })}\n`);
+    return;
+  }
+  const f = (x: number) => x.toFixed(0).padStart(8);
+  process.stdout.write(`instructions per task by function, steady state (${durations[1]} s less ${durations[0]} s; ${sets.join(" ")}):\n`);
+  per.forEach((p, b) => {
+    const k = kinds(p.m);
+    process.stdout.write(`  ${b === 0 ? "this" : "base"}: ${f(p.total)} in all: WebAssembly ${k.wasm.toFixed(0)}, JavaScript ${k.js.toFixed(0)}, the rest (V8's builtins, compiler and collector, libraries) ${k.other.toFixed(0)}\n`);
+  });
+  process.stdout.write(`  ${"this".padStart(8)}${per.length > 1 ? `${"base".padStart(9)}` : ""}  share  function\n`);
+  for (const r of rows) process.stdout.write(`  ${f(r.this)}${r.base !== null ? ` ${f(r.base)}` : ""}  ${((100 * r.this) / per[0].total).toFixed(1).padStart(4)}%  ${r.name}\n`);
+}
+
 /** Run `jobs` at most `width` at a time, results in order. */
 async function pool<T>(jobs: (() => Promise<T>)[], width: number): Promise<T[]> {
   const out: T[] = new Array(jobs.length);
@@ -151,9 +217,12 @@ async function main(): Promise<void> {
   }
   const valued = ["nodes", "rho", "durations", "rounds", "set", "base"];
   for (const a of args) {
-    if (a === "--json" || valued.some((v) => a.startsWith(`--${v}=`))) continue;
-    throw new Error(`unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} --json)`);
+    if (a === "--json" || a === "--functions" || valued.some((v) => a.startsWith(`--${v}=`)) || a.startsWith("--functions=")) continue;
+    throw new Error(`unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} --functions= --json)`);
   }
+  const fnArg = args.find((a) => a === "--functions" || a.startsWith("--functions="));
+  const top = fnArg === undefined || fnArg === "--functions" ? 30 : Number(fnArg.slice(12));
+  if (fnArg !== undefined && fnArg !== "--functions" && !(/^\d+$/.test(fnArg.slice(12)) && top >= 1)) throw new Error(`--functions takes a positive integer, got ${fnArg.slice(12)}`);
   const opt = (name: string, dflt: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
   const nodes = opt("nodes", "5000"), rho = opt("rho", "0.8");
   if (!/^\d+$/.test(nodes) || !(Number(nodes) > 0)) throw new Error(`--nodes takes a positive integer, got ${nodes}`);
@@ -179,6 +248,7 @@ async function main(): Promise<void> {
     applySets(defaultConfig(), sets);
   }
   await new Promise<void>((done, fail) => execFile("valgrind", ["--version"], (err) => (err === null ? done() : fail(new Error("needs valgrind (Debian: apt-get install valgrind), which was not found")))));
+  if (fnArg !== undefined) return functions(roots, sets, durations, top, args.includes("--json"));
   // the two builds' runs of one duration side by side, so that whatever the pair shares falls on both alike
   const jobs: (() => Promise<Counts>)[] = [];
   for (let r = 0; r < rounds; r++) for (const d of durations) for (const root of roots) jobs.push(() => runOnce(root, sets, d));

@@ -22,6 +22,7 @@ describe("bench:instr", () => {
       ["--rounds=0", "bench:instr: --rounds takes a positive integer, got 0"],
       ["--base=/nonexistent", "bench:instr: --base=/nonexistent is not a built checkout"],
       ["--set=nope=1", "bench:instr: unknown parameter \"nope\""],
+      ["--functions=x", "bench:instr: --functions takes a positive integer, got x"],
     ]) {
       const r = spawnSync(process.execPath, [bench, arg], { encoding: "utf8", timeout: 60_000 });
       expect(r.status, arg).toBe(2);
@@ -54,6 +55,21 @@ describe("bench:instr", () => {
     expect(s.ratios.instructions.median).toBeCloseTo(s.results[0].instructions / s.results[1].instructions, 9);
     // what the bench is for: the same build counts the same, run after run (wall-clock pairs here differ by a third)
     expect(Math.abs(s.ratios.instructions.median - 1), JSON.stringify(s.ratios)).toBeLessThan(0.02);
+  }, 600_000);
+
+  it.skipIf(!valgrind)("names the functions a task's instructions go to, JavaScript and WebAssembly (--functions; needs valgrind)", () => {
+    const r = spawnSync(process.execPath, [bench, "--nodes=200", "--durations=0.005,0.02", "--functions=400", "--json"], { encoding: "utf8", timeout: 600_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as { tasks: number; totals: { instructions: number; wasm: number; js: number; other: number }[]; functions: { name: string; this: number }[] };
+    expect(s.tasks).toBeGreaterThan(0);
+    const t = s.totals[0];
+    expect(t.wasm + t.js + t.other).toBeCloseTo(t.instructions, 3);
+    const names = s.functions.map((f) => f.name);
+    // the probe action runs in the core, the gateway's arrivals in TypeScript: both named, with instructions of their own
+    const probe = s.functions.find((f) => f.name === "wasm $assembly/probe-core/probeCore");
+    const arrive = s.functions.find((f) => f.name === "js arrive src/laminar/ingress.js");
+    expect(probe?.this, names.slice(0, 20).join(", ")).toBeGreaterThan(100);
+    expect(arrive?.this, names.slice(0, 20).join(", ")).toBeGreaterThan(10);
   }, 600_000);
 });
 if (!valgrind) console.log("bench:instr: valgrind is not installed, so its run test is skipped (Debian: apt-get install valgrind)");
