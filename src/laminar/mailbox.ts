@@ -64,20 +64,6 @@ export class Mailbox {
     this.n += n;
   }
 
-  /** append(f, at, n) less the records of kind `kind`; returns how many it appended. */
-  appendWithout(f: Float64Array, at: number, n: number, kind: number): number {
-    this.room(n);
-    const b = this.buf, n0 = this.n;
-    let o = n0 * REC;
-    for (let i = at, end = at + n * REC; i < end; i += REC) {
-      if (f[i + F_KIND] === kind) continue;
-      for (let k = 0; k < REC; k++) b[o + k] = f[i + k];
-      o += REC;
-    }
-    this.n = o / REC;
-    return this.n - n0;
-  }
-
   clear(): void {
     this.n = 0;
   }

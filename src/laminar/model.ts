@@ -178,8 +178,8 @@ export class LaminarModel extends LaminarState {
 
   /** The engine's messages of this window join the outbox; its counters join the metrics. */
   private carryFromEngine(ze: ZoneEngine): void {
-    // without the memory model nothing reads a retirement (task-table.ts): the engine's are dropped here
-    this.msgsPending += ze.takeOutbox(this.outbox, this.handsOver ? M_RETIRE : -1);
+    // without the memory model the engine sends no retirement (nothing reads one: task-table.ts)
+    this.msgsPending += ze.takeOutbox(this.outbox);
     this.engine.processed += ze.carryCounters(this.metrics, this.zhaf, this.forfeit);
     this.running = ze.running;
     this.squatting = ze.squatting;

@@ -426,13 +426,10 @@ export class ZoneEngine {
   /** Ledger entries now (memory model). */
   get suspended(): number { this.views(); return this.memx === 0 ? 0 : this.f64[(this.memx >> 3) + MX.SUSPENDED]; }
 
-  /** Move the messages the engine's Zones sent since the last call, in order, to `box` (less those of kind `skip`, which the host does not read); returns how many it moved. */
-  takeOutbox(box: Mailbox, skip = -1): number {
-    let n = this.geti(EF.OUT_N);
-    if (n > 0) {
-      if (skip < 0) box.append(this.f64, this.geti(EF.OUTBOX) >> 3, n);
-      else n = box.appendWithout(this.f64, this.geti(EF.OUTBOX) >> 3, n, skip);
-    }
+  /** Move the messages the engine's Zones sent since the last call, in order, to `box`; returns how many it moved. */
+  takeOutbox(box: Mailbox): number {
+    const n = this.geti(EF.OUT_N);
+    if (n > 0) box.append(this.f64, this.geti(EF.OUTBOX) >> 3, n);
     this.seti(EF.OUT_N, 0);
     return n;
   }
