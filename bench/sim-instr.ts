@@ -100,20 +100,23 @@ function count(stderr: string, label: RegExp): number {
   return Number(m[1].replaceAll(",", ""));
 }
 
-function runOnce(root: string, sets: string[], duration: string): Promise<Counts> {
+/**
+ * `laminar sim` of the build at root (one thread, the duration given) under a valgrind tool (its options
+ * first), with V8's repeatable flags and any of node's own (`node`), in `cwd`: the result's tasks arrived,
+ * and valgrind's report.
+ */
+function simUnder(tool: string[], node: string[], root: string, sets: string[], duration: string, cwd?: string): Promise<{ arrived: number; stderr: string }> {
   const cli = resolve(root, "dist", "src", "cli", "main.js");
   const args = [
-    "--tool=cachegrind", "--cache-sim=yes", ...CACHES, "--smc-check=all-non-file", "--cachegrind-out-file=/dev/null",
-    process.execPath, ...V8_FLAGS, cli, "sim", "--no-progress", "--json", "--workers", "1",
+    ...tool, "--smc-check=all-non-file", process.execPath, ...V8_FLAGS, ...node, cli, "sim", "--no-progress", "--json", "--workers", "1",
     ...sets.flatMap((s) => ["--set", s]), "--set", `sim.durationS=${duration}`,
   ];
   const [cmd, argv] = SETARCH ? ["setarch", ["-R", "valgrind", ...args]] : ["valgrind", args];
   return new Promise((done, fail) => {
-    execFile(cmd, argv, { encoding: "utf8", maxBuffer: 1 << 26 }, (err, stdout, stderr) => {
+    execFile(cmd, argv, { encoding: "utf8", maxBuffer: 1 << 26, cwd }, (err, stdout, stderr) => {
       if (err !== null) return fail(new Error(`the run of ${root} at ${duration} s failed: ${(stderr || err.message).trim().split("\n").slice(-1)[0]}`));
       try {
-        const r = JSON.parse(stdout) as { arrived: number };
-        done({ arrived: r.arrived, instructions: count(stderr, /I\s+refs/), d1Misses: count(stderr, /D1\s+misses/), llMisses: count(stderr, /LLd\s+misses/) });
+        done({ arrived: (JSON.parse(stdout) as { arrived: number }).arrived, stderr });
       } catch (e) {
         fail(e as Error);
       }
@@ -121,30 +124,22 @@ function runOnce(root: string, sets: string[], duration: string): Promise<Counts
   });
 }
 
-/** One run under callgrind, with V8's jitdump: instructions by function, and the tasks arrived. */
-function runFunctions(root: string, sets: string[], duration: string): Promise<{ arrived: number; costs: Map<string, number> }> {
+async function runOnce(root: string, sets: string[], duration: string): Promise<Counts> {
+  const tool = ["--tool=cachegrind", "--cache-sim=yes", ...CACHES, "--cachegrind-out-file=/dev/null"];
+  const { arrived, stderr } = await simUnder(tool, [], root, sets, duration);
+  return { arrived, instructions: count(stderr, /I\s+refs/), d1Misses: count(stderr, /D1\s+misses/), llMisses: count(stderr, /LLd\s+misses/) };
+}
+
+/** One run under callgrind, with V8's jitdump (written to the working directory): instructions by function, and the tasks arrived. */
+async function runFunctions(root: string, sets: string[], duration: string): Promise<{ arrived: number; costs: Map<string, number> }> {
   const dir = mkdtempSync(resolve(tmpdir(), "laminar-instr-"));
-  const cli = resolve(root, "dist", "src", "cli", "main.js");
-  const args = [
-    "--tool=callgrind", "--dump-instr=yes", "--compress-strings=no", "--compress-pos=no", `--callgrind-out-file=${resolve(dir, "callgrind.out")}`,
-    "--smc-check=all-non-file", process.execPath, ...V8_FLAGS, "--perf-prof", cli, "sim", "--no-progress", "--json", "--workers", "1",
-    ...sets.flatMap((s) => ["--set", s]), "--set", `sim.durationS=${duration}`,
-  ];
-  const [cmd, argv] = SETARCH ? ["setarch", ["-R", "valgrind", ...args]] : ["valgrind", args];
-  return new Promise((done, fail) => {
-    // the jitdump goes to the working directory
-    execFile(cmd, argv, { encoding: "utf8", maxBuffer: 1 << 26, cwd: dir }, (err, stdout, stderr) => {
-      try {
-        if (err !== null) throw new Error(`the run of ${root} at ${duration} s failed: ${(stderr || err.message).trim().split("\n").slice(-1)[0]}`);
-        const r = JSON.parse(stdout) as { arrived: number };
-        done({ arrived: r.arrived, costs: functionCosts(dir, watNames(resolve(root, "build", "laminar-simd.wat"))) });
-      } catch (e) {
-        fail(e as Error);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
-  });
+  try {
+    const tool = ["--tool=callgrind", "--dump-instr=yes", "--compress-strings=no", "--compress-pos=no", `--callgrind-out-file=${resolve(dir, "callgrind.out")}`];
+    const { arrived } = await simUnder(tool, ["--perf-prof"], root, sets, duration, dir);
+    return { arrived, costs: functionCosts(dir, watNames(resolve(root, "build", "laminar-simd.wat"))) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** --functions: per task in the steady state, by function, for each build; the top `top` of this build's. */
