@@ -10,7 +10,7 @@ export function heapBase(): usize { return __heap_base; }
 export function simdEnabled(): i32 { return ASC_FEATURE_SIMD ? 1 : 0; }
 
 /** ABI version: bumped on any incompatible change of an export. */
-export function abiVersion(): i32 { return 2; }
+export function abiVersion(): i32 { return 3; }
 
 /** Bytes of linear memory now (grows only when the host calls memory.grow). */
 export function memoryBytes(): f64 { return <f64>memBytes(); }

@@ -70,7 +70,7 @@ enum laminar_status {
 /* ------------------------------------------------------------------------- */
 /* Memory-layout constants                                                   */
 
-#define LAMINAR_ABI_VERSION 2          /* abiVersion() */
+#define LAMINAR_ABI_VERSION 3          /* abiVersion() */
 #define LAMINAR_PAGE_BYTES 65536u      /* wasm page (memory.grow unit) */
 
 /* Node bitmaps: a row is atoms/64 little-endian u64 words; bit b of word w is
@@ -313,7 +313,7 @@ laminar_ptr heapBase(void);
 double memoryBytes(void);
 /** 1 in the SIMD build, 0 in the scalar build. Both return bit-identical results. */
 int32_t simdEnabled(void);
-/** LAMINAR_ABI_VERSION (2). */
+/** LAMINAR_ABI_VERSION (3). */
 int32_t abiVersion(void);
 
 /* ---- Bitmaps (assembly/bitmap.ts) --------------------------------------- */

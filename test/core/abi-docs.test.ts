@@ -81,7 +81,7 @@ describe("parameter block layouts", () => {
     const [, core] = builds[0];
     expect(doc).toContain(`| \`abiVersion()\` | ${core.exports.abiVersion()} `);
     expect(hDefine("LAMINAR_ABI_VERSION")).toBe(core.exports.abiVersion());
-    expect(core.exports.abiVersion()).toBe(2);
+    expect(core.exports.abiVersion()).toBe(3);
   });
 });
 

@@ -18,7 +18,7 @@ describe.each(builds)("status codes (%s)", (_name, core) => {
   }
 
   it("module facts", () => {
-    expect(e.abiVersion()).toBe(2);
+    expect(e.abiVersion()).toBe(3);
     expect(e.simdEnabled()).toBe(_name === "simd" ? 1 : 0);
     expect(base).toBeGreaterThan(0);
     expect(e.memoryBytes()).toBe(e.memory.buffer.byteLength);

@@ -32,7 +32,7 @@ describe("laminar CLI", () => {
     expect(r.code).toBe(0);
     const info = JSON.parse(r.out);
     expect(info.build).toBe("simd");
-    expect(info.abiVersion).toBe(2);
+    expect(info.abiVersion).toBe(3);
     for (const name of ["bmFreeCount", "bmFirstRun", "scoreCandidates", "zoneAggregate", "tegWeights", "wheelAdvance", "microZoneUpdate"]) {
       expect(info.exports).toContain(name);
     }

@@ -382,7 +382,7 @@ static void group_bench_inputs(void) {
 /* ---- groups ---- */
 static void group_module(void) {
   check_i("simdEnabled() (scalar build)", X(simdEnabled)(I), 0);
-  check_i("abiVersion()", X(abiVersion)(I), 2);
+  check_i("abiVersion()", X(abiVersion)(I), 3);
   uint32_t hb = X(heapBase)(I);
   check_true("heapBase() > 0 and 8-byte aligned", hb > 0 && hb % 8 == 0);
   check_true("heapBase() above the 770 f32 lookup-table entries", hb >= 770 * 4);

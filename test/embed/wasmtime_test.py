@@ -447,7 +447,7 @@ def check_module(t, c, simd):
     missing = [n for n in EXPECTED_EXPORTS if n not in c.export_names]
     t.check("all documented exports present", missing, [])
     t.check("simdEnabled()", c.simdEnabled(), 1 if simd else 0)
-    t.check("abiVersion()", c.abiVersion(), 2)
+    t.check("abiVersion()", c.abiVersion(), 3)
     hb = c.heapBase()
     t.check("heapBase() > 0 and 8-byte aligned", hb > 0 and hb % 8 == 0)
     t.check("heapBase() above the 770 f32 lookup-table entries", hb >= 770 * 4)
