@@ -24,7 +24,7 @@ export function jitRanges(path: string): Range[] {
     if (size < 16 || o + size > b.length) break;
     if (id === 0) {
       // JIT_CODE_LOAD: header (16), pid, tid, vma, code_addr, code_size, code_index, name\0, code
-      const start = Number(b.readBigUInt64LE(o + 24)), len = Number(b.readBigUInt64LE(o + 40));
+      const start = Number(b.readBigUInt64LE(o + 32)), len = Number(b.readBigUInt64LE(o + 40));
       let e = o + 56;
       while (e < o + size && b[e] !== 0) e++;
       out.push({ start, end: start + len, name: b.toString("utf8", o + 56, e) });

@@ -43,6 +43,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { functionCosts, watNames } from "./instr-functions.js";
+import { median } from "./run.js";
 
 const USAGE = `Usage: npm run bench:instr -- [options]
 
@@ -87,6 +88,9 @@ interface PerTask {
  * process also runs without address-space randomisation where setarch can turn it off.
  */
 const V8_FLAGS = ["--predictable", "--predictable-gc-schedule", "--no-liftoff", "--random-seed=1", "--hash-seed=1"];
+
+/** Runs under valgrind at once: two (each is one thread), fewer on a one-core machine. */
+const WIDTH = Math.max(1, Math.min(2, availableParallelism()));
 
 /** Whether `setarch -R` runs a command without address-space randomisation here. */
 const SETARCH = spawnSync("setarch", ["-R", "true"]).status === 0;
@@ -145,8 +149,8 @@ async function runFunctions(root: string, sets: string[], duration: string): Pro
 /** --functions: per task in the steady state, by function, for each build; the top `top` of this build's. */
 async function functions(roots: string[], sets: string[], durations: string[], top: number, json: boolean): Promise<void> {
   const jobs = durations.flatMap((d) => roots.map((root) => () => runFunctions(root, sets, d)));
-  if (!json) process.stderr.write(`bench:instr: ${jobs.length} runs under callgrind, ${Math.min(2, availableParallelism())} at a time (a few minutes each)...\n`);
-  const runs = await pool(jobs, Math.max(1, Math.min(2, availableParallelism())));
+  if (!json) process.stderr.write(`bench:instr: ${jobs.length} runs under callgrind, ${WIDTH} at a time (a few minutes each)...\n`);
+  const runs = await pool(jobs, WIDTH);
   const per = roots.map((_, b) => {
     const short = runs[b], long = runs[roots.length + b], tasks = long.arrived - short.arrived;
     if (!(tasks > 0)) throw new Error(`the longer run had no more tasks than the shorter (${long.arrived} against ${short.arrived}): widen --durations`);
@@ -187,11 +191,6 @@ async function pool<T>(jobs: (() => Promise<T>)[], width: number): Promise<T[]> 
   await Promise.all(Array.from({ length: Math.min(width, jobs.length) }, worker));
   return out;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 function perTask(build: string, short: Counts, long: Counts): PerTask {
   const tasks = long.arrived - short.arrived;
@@ -247,8 +246,8 @@ async function main(): Promise<void> {
   // the two builds' runs of one duration side by side, so that whatever the pair shares falls on both alike
   const jobs: (() => Promise<Counts>)[] = [];
   for (let r = 0; r < rounds; r++) for (const d of durations) for (const root of roots) jobs.push(() => runOnce(root, sets, d));
-  if (!args.includes("--json")) process.stderr.write(`bench:instr: ${jobs.length} runs under cachegrind, ${Math.min(2, availableParallelism())} at a time (a few minutes each)...\n`);
-  const counts = await pool(jobs, Math.max(1, Math.min(2, availableParallelism())));
+  if (!args.includes("--json")) process.stderr.write(`bench:instr: ${jobs.length} runs under cachegrind, ${WIDTH} at a time (a few minutes each)...\n`);
+  const counts = await pool(jobs, WIDTH);
   const at = (r: number, d: number, b: number) => counts[(r * 2 + d) * roots.length + b];
   /** Per round, per build: the steady state per task. */
   const perRound = Array.from({ length: rounds }, (_, r) => roots.map((_, b) => perTask(b === 0 ? "this" : "base", at(r, 0, b), at(r, 1, b))));
