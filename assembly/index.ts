@@ -21,6 +21,7 @@ export * from "./wheel";
 export { memRecordBytes, memTick } from "./memory";
 export { streamDraw } from "./streamdraw";
 export * from "./engine/run";
+export { engineDispatch } from "./engine/gateway";
 export { engineBytes, engineInit, engineRoomBytes, engineGrow } from "./engine/setup";
 export { engineTrace, engineTraceState } from "./engine/trace";
 export { engineLagMode, engineSeqAt, engineHistoryTrim, engineHistoryRecords, engineSeqRebase } from "./engine/lag";

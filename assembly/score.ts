@@ -12,6 +12,7 @@ import {
 } from "./blocks";
 import { fastExp2Neg, fastLog2 } from "./fastmath";
 import { bestCandidate, pos } from "./choose";
+import { tegPick } from "./teg-pick";
 
 /** Utility of already projected slack and heat. */
 export function utility(s: f32, h: f32, gamma: f32): f32 {
@@ -201,13 +202,7 @@ export function tegSample(cum: usize, zones: i32, u: usize, n: i32, out: usize):
     if (!(x >= 0 && x < 1)) return E_ARG;
   }
   for (let i = 0; i < n; i++) {
-    const t = load<f64>(u + (<usize>i << 3)) * total;
-    let lo = 0, hi = zones - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (load<f64>(cum + (<usize>mid << 3)) > t) hi = mid; else lo = mid + 1;
-    }
-    store<i32>(out + (<usize>i << 2), lo);
+    store<i32>(out + (<usize>i << 2), tegPick(cum, zones, load<f64>(u + (<usize>i << 3)) * total));
   }
   return n;
 }

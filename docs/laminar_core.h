@@ -288,6 +288,7 @@ typedef struct laminar_mem_block {
   X(int32_t, enginePost, (laminar_ptr block, double delay, int32_t kind, int32_t subject))             \
   X(int32_t, enginePostBatch, (laminar_ptr block, laminar_ptr src, int32_t n))                         \
   X(int32_t, engineEmit, (laminar_ptr block, laminar_ptr src, int32_t n))                              \
+  X(int32_t, engineDispatch, (laminar_ptr block, laminar_ptr src, int32_t n, laminar_ptr cum, laminar_ptr rng, laminar_ptr lost)) \
   X(int32_t, engineEmitAt, (laminar_ptr block, laminar_ptr src, int32_t n, double time, double seq0)) \
   X(int32_t, enginePostAt, (laminar_ptr block, double time, double seq, int32_t kind, int32_t subject)) \
   X(int32_t, engineLagMode, (laminar_ptr block, double step))                                          \
@@ -517,6 +518,8 @@ int32_t engineRun(laminar_ptr block, double until, double msgAt);
 int32_t enginePost(laminar_ptr block, double delay, int32_t kind, int32_t subject);
 /** n DA emissions (LAMINAR_ENGINE_EMIT_BYTES records at src), each addressing its launchpad a hop from now. */
 int32_t engineEmit(laminar_ptr block, laminar_ptr src, int32_t n);
+/** The gateway's batch: each emission's Zone (TEG weights cum) and launchpad drawn from rng, lossy hop; lost tasks to lost; returns how many were lost. */
+int32_t engineDispatch(laminar_ptr block, laminar_ptr src, int32_t n, laminar_ptr cum, laminar_ptr rng, laminar_ptr lost);
 /** Lag mode: emissions as engineEmit's, addressing at absolute time with sequence numbers seq0, seq0 + 1, ... */
 int32_t engineEmitAt(laminar_ptr block, laminar_ptr src, int32_t n, double time, double seq0);
 /** Lag mode: schedule (kind, subject) at absolute time with sequence number seq (the engine's counter unmoved). */

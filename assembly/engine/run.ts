@@ -17,7 +17,8 @@ import {
   DX_DECLARED, DX_DONE_SEQ, DX_REC, DX_TIMER_SEQ, EMIT_MEM_BYTES, EM_DECLARED, FLAG_SECONDARY, K_AIRLOCK, K_MEM,
   MX_TASK_CAP, ROOM_TASKS, TT_AWAITING, TT_HOME, F_ZONES,
 } from "./layout";
-import { addf, da, dc, dx, enter, geti, getf, mask, MX, offset, ptr, Q_HEAD, row, seti, setf, xi, zoneOf } from "./state";
+import { addf, da, dc, dx, enter, geti, getf, mask, MX, offset, ptr, Q_HEAD, room, row, seti, setf, xi, zoneOf } from "./state";
+import { emitCheck, emitTake } from "./emit";
 import { opened, pop, popKind, popSubject, push, pushSeq, runFrom, top, topTimeBefore } from "./events";
 import { histNeed, histOn, histRecord } from "./history";
 import { address, complete, pulled } from "./agent";
@@ -55,13 +56,6 @@ function isEngineKind(k: i32): bool {
   if (kind == K_COMPLETE) return load<f64>(dx(subject) + DX_DONE_SEQ) != load<f64>(h, 8);
   if (kind == K_AIRLOCK) return load<f64>(dx(subject) + DX_TIMER_SEQ) != load<f64>(h, 8);
   return false;
-}
-
-/** Ask the host for room: `what` (ROOM_*; for a Zone's ring, ROOM_RING + 16 * zone) and how many records. */
-function room(what: i32, need: i32): i32 {
-  seti(F_ROOM_WHAT, what);
-  seti(F_ROOM_NEED, need);
-  return E_FULL;
 }
 
 /** Whether the next event (kind, subject at time t) has the room it may need; else E_FULL with the room asked for. */
@@ -274,11 +268,11 @@ export function enginePostBatch(block: usize, src: usize, n: i32): i32 {
  */
 export function engineEmit(block: usize, src: usize, n: i32): i32 {
   if (!ready(block)) return E_ARG;
-  const e = emitCheck(src, n);
+  const e = emitCheck(src, n, true);
   if (e != 0) return e;
   const hist = histNeed();
   if (hist > 0) return room(ROOM_HIST, hist);
-  emitTake(src, n, getf(F_NOW) + getf(F_HOP), false, 0);
+  emitTake(src, n, getf(F_NOW) + getf(F_HOP), false, 0, false);
   if (histOn() && n > 0) histRecord(getf(F_NOW), -Infinity);
   return 0;
 }
@@ -291,66 +285,10 @@ export function engineEmit(block: usize, src: usize, n: i32): i32 {
  */
 export function engineEmitAt(block: usize, src: usize, n: i32, time: f64, seq0: f64): i32 {
   if (!ready(block) || !histOn() || !isFinite(seq0) || !(time >= getf(F_NOW)) || time != Math.floor(time) || time > 9007199254740991) return E_ARG;
-  const e = emitCheck(src, n);
+  const e = emitCheck(src, n, true);
   if (e != 0) return e;
-  emitTake(src, n, time, true, seq0);
+  emitTake(src, n, time, true, seq0, false);
   return 0;
-}
-
-/** engineEmit's checks of n records at src, and the room they need: 0, or a code (nothing taken). */
-function emitCheck(src: usize, n: i32): i32 {
-  if (n < 0) return E_COUNT;
-  const stride = <usize>(MX != 0 ? EMIT_MEM_BYTES : EMIT_BYTES);
-  const e = checkBuf(src, <i64>n * stride, 1, 8); if (e != OK) return e;
-  // every emission is checked before any is taken: a node of this engine's, a demand that fits a row, a task id
-  const n0 = geti(F_N0), n1 = geti(F_N1), atoms = geti(F_ATOMS);
-  let maxTask = -1;
-  for (let i = 0; i < n; i++) {
-    const r = src + <usize>i * stride, node = load<i32>(r + EM_NODE), m = load<i32>(r + EM_M), cls = load<i32>(r + EM_CLS);
-    const task = load<i32>(r + EM_TASK), flags = load<i32>(r + EM_FLAGS);
-    if (node < n0 || node >= n1 || task < 0) return E_ID;
-    if (m < 1 || m > atoms) return E_K;
-    // a secondary probe (a reactivated suspended task's) only with the memory model, whose Airlock sends them
-    if (cls < 0 || cls > 2 || !(flags == 0 || (MX != 0 && flags == FLAG_SECONDARY)) || isNaN(load<f64>(r + EM_EV)) || isNaN(load<f64>(r + EM_BUDGET)) || !(load<f64>(r + EM_SERVICE) >= 0)) return E_ARG;
-    if (MX != 0 && !(load<f64>(r + EM_DECLARED) >= 0 && load<f64>(r + EM_DECLARED) < Infinity)) return E_ARG;
-    if (task > maxTask) maxTask = task;
-  }
-  if (geti(F_DA_LIVE) + n > geti(F_DA_CAP)) return room(0, geti(F_DA_LIVE) + n);
-  if (geti(F_HEAP_SIZE) + n > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + n);
-  if (MX != 0 && maxTask >= xi(MX_TASK_CAP)) return room(ROOM_TASKS, maxTask + 1);
-  return 0;
-}
-
-/** Take n checked emissions: a DA each, addressing at `time` with sequence numbers seq0 + i (given) or the engine's next. */
-function emitTake(src: usize, n: i32, time: f64, given: bool, seq0: f64): void {
-  const stride = <usize>(MX != 0 ? EMIT_MEM_BYTES : EMIT_BYTES);
-  for (let i = 0; i < n; i++) {
-    const e = src + <usize>i * stride, d = allocDa(), r = da(d);
-    store<i32>(r + DA_TASK, load<i32>(e + EM_TASK));
-    store<i32>(r + DA_NODE, load<i32>(e + EM_NODE));
-    store<u8>(r + DA_CLS, <u8>load<i32>(e + EM_CLS));
-    store<i32>(r + DA_M, load<i32>(e + EM_M));
-    store<f64>(r + DA_EMITTED, load<f64>(e + EM_EMITTED));
-    store<f64>(r + DA_ARRIVAL, load<f64>(e + EM_ARRIVAL));
-    store<f64>(r + DA_EV, load<f64>(e + EM_EV));
-    store<f64>(r + DA_PATIENCE, load<f64>(e + EM_BUDGET));
-    const c = dc(d);
-    store<f64>(c + DA_SERVICE, load<f64>(e + EM_SERVICE));
-    store<u32>(c + DA_KEY, load<u32>(e + EM_KEY));
-    store<u8>(r + DA_FLAGS, <u8>load<i32>(e + EM_FLAGS));
-    store<u8>(r + DA_STATE, D_MOVING);
-    store<f64>(c + DA_DEPOSIT, 0);
-    store<u8>(r + DA_VERDICT, 0);
-    if (MX != 0) {
-      const x = dx(d);
-      store<f64>(x + DX_DECLARED, load<f64>(e + EM_DECLARED));
-      store<f64>(x + DX_DONE_SEQ, -1);
-      store<f64>(x + DX_TIMER_SEQ, -1);
-      store<i32>(x + DX_REC, -1);
-    }
-    if (given) pushSeq(time, seq0 + <f64>i, K_ADDRESS, d);
-    else push(time, K_ADDRESS, d);
-  }
 }
 
 /** The proxy's answer (V_*) to DA d's pull request, read when its pull completes. */

@@ -1,8 +1,9 @@
 // The engine's state block, read through module globals: `enter` loads the
 // block's pointers once per call from the host, and the mechanisms read and
 // write the block's fields and tables through the accessors here.
+import { E_FULL } from "../abi";
 import {
-  F_ATOMS, F_BITMAPS, F_DAS, F_DAS_COLD, F_FREE, F_MASKS, F_MEMX, F_OFFSETS, F_Q_HEAD, F_Q_TAIL, F_ROW_BYTES, F_ZONE_OF, DA_BYTES, DA_COLD_BYTES,
+  F_ATOMS, F_BITMAPS, F_DAS, F_DAS_COLD, F_FREE, F_MASKS, F_MEMX, F_OFFSETS, F_Q_HEAD, F_Q_TAIL, F_ROOM_NEED, F_ROOM_WHAT, F_ROW_BYTES, F_ZONE_OF, DA_BYTES, DA_COLD_BYTES,
   DX_BYTES, MX_DAX, MX_PRESSURED,
 } from "./layout";
 
@@ -103,4 +104,11 @@ export function enter(block: usize): void {
 // @ts-ignore: decorator
 @inline export function copyWords(dst: usize, src: usize, bytes: usize): void {
   for (let o: usize = 0; o < bytes; o += 8) store<u64>(dst + o, load<u64>(src + o));
+}
+
+/** Ask the host for room: `what` (ROOM_*; for a Zone's ring, ROOM_RING + 16 * zone) and how many records. */
+export function room(what: i32, need: i32): i32 {
+  seti(F_ROOM_WHAT, what);
+  seti(F_ROOM_NEED, need);
+  return E_FULL;
 }

@@ -70,6 +70,7 @@ export interface CoreExports {
   enginePost(block: number, delay: number, kind: number, subject: number): number;
   enginePostBatch(block: number, src: number, n: number): number;
   engineEmit(block: number, src: number, n: number): number;
+  engineDispatch(block: number, src: number, n: number, cum: number, rng: number, lost: number): number;
   engineEmitAt(block: number, src: number, n: number, time: number, seq0: number): number;
   enginePostAt(block: number, time: number, seq: number, kind: number, subject: number): number;
   engineTrace(block: number, on: number): number;

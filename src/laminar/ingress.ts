@@ -98,9 +98,29 @@ export class Ingress {
 
   /** Emit a new DA instance of task t at time `at` (<= now): it waits for the gateway's next micro-batch. */
   emit(t: number, at: number, secondary = false): void {
-    const T = this.s.tasks;
+    const T = this.s.tasks, ze = this.s.zoneEngine;
     T.instances[t]++;
     T.live[t]++;
+    if (ze !== null && this.s.gatewayLog === null) {
+      // the engine's own batch (gatewayBatch): staged where it reads it, its launchpad drawn there
+      ze.emit(t, -1, T.cls[t], T.m[t], at, T.arrival[t], T.ev[t], T.budget[t], T.service[t], T.key[t], secondary ? FLAG_SECONDARY : 0, this.s.mem !== null ? this.s.declaredGiB(t) : 0);
+      this.tegCount++;
+    } else this.stage(t, at, secondary);
+    if (secondary || this.s.regens === null || T.cls[t] === CLASS_SQUATTER) return;
+    if (!this.deferRegen) return this.armRegenAt(t, at, T.instances[t], T.arrival[t], T.slots.generation(t));
+    if (this.nDeferred === this.deferred.length) {
+      this.deferred = growTyped(this.deferred, this.nDeferred * 2);
+      this.deferredAt = growTyped(this.deferredAt, this.nDeferred * 2);
+      this.deferredGen = growTyped(this.deferredGen, this.nDeferred * 2);
+    }
+    this.deferred[this.nDeferred] = t;
+    this.deferredGen[this.nDeferred] = T.slots.generation(t);
+    this.deferredAt[this.nDeferred++] = at;
+  }
+
+  /** A DA of task t, emitted at `at`, waits for the batch in the staging the batch reads in TypeScript (no Zone engine, or the gateway's log). */
+  private stage(t: number, at: number, secondary: boolean): void {
+    const T = this.s.tasks;
     if (this.tegCount === this.tegQueue.length) {
       const n = this.tegCount * 2;
       this.tegQueue = growTyped(this.tegQueue, n);
@@ -116,16 +136,6 @@ export class Ingress {
     this.tegAt0[this.tegCount] = at;
     this.tegSec[this.tegCount] = secondary ? 1 : 0;
     this.tegQueue[this.tegCount++] = t;
-    if (secondary || this.s.regens === null || T.cls[t] === CLASS_SQUATTER) return;
-    if (!this.deferRegen) return this.armRegenAt(t, at, T.instances[t], T.arrival[t], T.slots.generation(t));
-    if (this.nDeferred === this.deferred.length) {
-      this.deferred = growTyped(this.deferred, this.nDeferred * 2);
-      this.deferredAt = growTyped(this.deferredAt, this.nDeferred * 2);
-      this.deferredGen = growTyped(this.deferredGen, this.nDeferred * 2);
-    }
-    this.deferred[this.nDeferred] = t;
-    this.deferredGen[this.nDeferred] = T.slots.generation(t);
-    this.deferredAt[this.nDeferred++] = at;
   }
 
   /** Task t's regeneration check, quietMs after its emission at `at` (its instances, arrival and slot generation given), while it may still regenerate. */
@@ -157,16 +167,21 @@ export class Ingress {
     if (n === 0) return;
     const cl = this.s.cluster, D = this.s.das, r = this.s.rGate, loss = this.s.c.network.loss, ze = this.s.zoneEngine;
     const log = this.s.gatewayLog, rec = this.tegRec;
-    this.s.teg.dispatch(n, now, r, this.tegOut);
     this.s.gatewayMetrics.aggOps += n;
+    if (ze !== null && log === null) {
+      // the engine draws the Zones, launchpads and losses from the gateway's stream, as the loop below does
+      this.s.teg.weigh(now);
+      const lost = ze.dispatch(this.s.teg.cum, r);
+      for (let i = 0; i < lost; i++) this.lostOnHop(ze.lostTask(i));
+      return;
+    }
+    this.s.teg.dispatch(n, now, r, this.tegOut);
     for (let i = 0; i < n; i++) {
       const t = this.tegQueue[i], z = this.tegOut[i];
       const off = cl.offsets[z];
       const node = off + r.int(cl.offsets[z + 1] - off);
       if (loss > 0 && r.float() < loss) {
-        this.s.gatewayMetrics.packetsLost++;
-        this.s.gatewayMetrics.onDaEnd(END_LOST);
-        this.taskTable.taskLost(t, CAUSE_LOST);
+        this.lostOnHop(t);
         continue;
       }
       const q = i * STAGE, flags = this.tegSec[i] === 1 ? FLAG_SECONDARY : 0;
@@ -177,10 +192,6 @@ export class Ingress {
       }
       // every partition runs the gateway; the DA itself exists only where its Zone is simulated
       if (!this.s.ownsZone(z)) continue;
-      if (ze !== null) {
-        ze.emit(t, node, rec[q], rec[q + 1], this.tegAt0[i], rec[q + 2], rec[q + 3], rec[q + 4], rec[q + 5], rec[q + 6], flags, rec[q + 7]);
-        continue;
-      }
       const d = D.alloc();
       D.task[d] = t;
       D.state[d] = D_MOVING;
@@ -195,7 +206,13 @@ export class Ingress {
       this.s.engine.post(this.s.hopNs, K_ADDRESS, d);
     }
     if (log !== null) log.flush();
-    else ze?.flushEmits();
+  }
+
+  /** A DA of task t was lost on its hop from the gateway. */
+  private lostOnHop(t: number): void {
+    this.s.gatewayMetrics.packetsLost++;
+    this.s.gatewayMetrics.onDaEnd(END_LOST);
+    this.taskTable.taskLost(t, CAUSE_LOST);
   }
 
   /** Regeneration check: a task still not started quietMs after its last DA emits a new instance. */

@@ -69,6 +69,25 @@ export class Gateway {
 
   /** Sample a Zone for each of `n` DAs into out[0..n): one weight table per batch, one core call per chunk. */
   dispatch(n: number, nowNs: number, rng: Rng, out: Int32Array): void {
+    this.weigh(nowNs);
+    for (let done = 0; done < n; ) {
+      const m = Math.min(CHUNK, n - done);
+      const f64 = this.v.f64, up = this.uPtr >> 3;
+      for (let i = 0; i < m; i++) f64[up + i] = rng.float();
+      const r = this.k.tegSample(this.cumPtr, this.zones, this.uPtr, m, this.outPtr);
+      if (r !== m) throw new Error(`teg: tegSample failed with status ${r}`);
+      const i32 = this.v.i32, op = this.outPtr >> 2;
+      for (let i = 0; i < m; i++) out[done + i] = i32[op + i];
+      done += m;
+    }
+  }
+
+  /**
+   * The batch's weight table from T_global as read at `nowNs` (a stale
+   * Zone as missing), into core memory at `cum` (tegWeights): what
+   * dispatch samples from, or the Zone engine's gateway batch.
+   */
+  weigh(nowNs: number): void {
     const f32 = this.v.f32;
     const sp = this.slackPtr >> 2, hp = this.heatPtr >> 2;
     for (let z = 0; z < this.zones; z++) {
@@ -83,15 +102,10 @@ export class Gateway {
     }
     const rc = this.k.tegWeights(this.slackPtr, this.heatPtr, this.zones, this.gamma, this.tau, this.cumPtr);
     if (rc < 0) throw new Error(`teg: tegWeights failed with status ${rc}`);
-    for (let done = 0; done < n; ) {
-      const m = Math.min(CHUNK, n - done);
-      const f64 = this.v.f64, up = this.uPtr >> 3;
-      for (let i = 0; i < m; i++) f64[up + i] = rng.float();
-      const r = this.k.tegSample(this.cumPtr, this.zones, this.uPtr, m, this.outPtr);
-      if (r !== m) throw new Error(`teg: tegSample failed with status ${r}`);
-      const i32 = this.v.i32, op = this.outPtr >> 2;
-      for (let i = 0; i < m; i++) out[done + i] = i32[op + i];
-      done += m;
-    }
+  }
+
+  /** Where weigh() leaves the weight table: f64[zones], cumulative. */
+  get cum(): number {
+    return this.cumPtr;
   }
 }

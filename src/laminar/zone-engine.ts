@@ -100,6 +100,10 @@ export class ZoneEngine {
   private verdictAt = 0;
   private verdictCap = 0;
   private verdictN = 0;
+  /** dispatch's buffers: the lost DAs' tasks, and the gateway's stream while the engine draws from it. */
+  private lostAt = 0;
+  private lostCap = 0;
+  private rngAt = 0;
   /** Counters as last carried to the model (they are carried as differences). */
   private readonly last = new Float64Array(ENGINE_BLOCK_BYTES / 8);
   private readonly lastMem = new Float64Array(MX_BYTES / 8);
@@ -284,7 +288,7 @@ export class ZoneEngine {
     this.verdictN = 0;
   }
 
-  /** A DA of task t emitted at `emitted` goes to launchpad `node` (handed over with the batch's others by flushEmits). */
+  /** A DA of task t emitted at `emitted` goes to launchpad `node` (-1: drawn by dispatch), staged with the batch's others (dispatch, emitSeq). */
   emit(t: number, node: number, cls: number, m: number, emitted: number, arrival: number, ev: number, budget: number, service: number, key: number, flags: number, declaredGiB: number): void {
     if (this.emitN === this.emitCap) this.emitAt = this.grown(this.emitAt, (this.emitCap *= 2), this.emitBytes, this.emitN);
     this.views();
@@ -296,12 +300,40 @@ export class ZoneEngine {
     i32[(b + EM.KEY) >> 2] = key | 0; i32[(b + EM.FLAGS) >> 2] = flags;
   }
 
-  /** Hand the batch's emissions to the engine: each DA addresses its launchpad a hop from now, in order. */
-  flushEmits(): void {
-    if (this.emitN === 0) return;
+  /**
+   * The gateway's micro-batch on the emissions staged (emit, node unset):
+   * the engine draws each DA's Zone from TEG's weights at `cum` (the
+   * Gateway's weigh()) and its launchpad from `rng` (the gateway's stream,
+   * carried over and back), loses some on the hop, and takes the rest that
+   * fall in its Zones (engineDispatch). Returns how many were lost; their
+   * tasks are lostTask(0..).
+   */
+  dispatch(cum: number, rng: Rng): number {
+    if (this.emitN === 0) return 0;
     this.flushPosts(); // the events posted before these emissions keep their place
-    this.withRoom("engineEmit", () => this.k.engineEmit(this.block, this.emitAt, this.emitN));
-    this.emitN = 0;
+    if (this.lostCap < this.emitN) {
+      this.lostCap = Math.max(this.emitCap, 2 * this.lostCap);
+      this.lostAt = this.alloc(this.lostCap * 4, 8);
+    }
+    if (this.rngAt === 0) this.rngAt = this.alloc(16, 16);
+    this.views();
+    rng.saveState(this.i32, this.rngAt >> 2);
+    for (;;) {
+      const r = this.k.engineDispatch(this.block, this.emitAt, this.emitN, cum, this.rngAt, this.lostAt);
+      if (r >= 0) {
+        this.views();
+        rng.loadState(this.i32, this.rngAt >> 2);
+        this.emitN = 0;
+        return r;
+      }
+      if (r !== Status.E_FULL) throw new Error(`zone engine: engineDispatch failed with status ${r}`);
+      this.makeRoom();
+    }
+  }
+
+  /** The task of the i-th DA the last dispatch lost. */
+  lostTask(i: number): number {
+    return this.i32[(this.lostAt >> 2) + i];
   }
 
   /**

@@ -14,6 +14,8 @@ import { loadCore } from "../../src/core/wasm.js";
 import { Status } from "../../src/core/status.js";
 import { EF, EM, EM_DECLARED, EMIT_BYTES, EMIT_MEM_BYTES, ENGINE_BLOCK_BYTES, MX, RAN_TO } from "../../src/core/engine-layout.js";
 import { LaminarModel } from "../../src/laminar/model.js";
+import { ZoneEngine } from "../../src/laminar/zone-engine.js";
+import { streamRng } from "../../src/sim/rng.js";
 
 /** A model on the engine, started: its block is laid out. */
 function started(...sets: string[]) {
@@ -41,6 +43,7 @@ describe("the Zone engine's exports", () => {
       expect(k.engineRun(block, 1000, Infinity)).toBe(Status.E_ARG);
       expect(k.enginePost(block, 0, 3, 0)).toBe(Status.E_ARG);
       expect(k.engineEmit(block, src, 1)).toBe(Status.E_ARG);
+      expect(k.engineDispatch(block, src, 1, src, src, src)).toBe(Status.E_ARG);
       expect(k.engineSetVerdict(block, 0, 1)).toBe(Status.E_ARG);
       expect(k.engineRoomBytes(block)).toBe(Status.E_ARG);
       expect(k.engineGrow(block, src, 64)).toBe(Status.E_ARG);
@@ -247,6 +250,92 @@ describe("the Zone engine's exports", () => {
     i32[(last + EM.FLAGS) >> 2] = 0;
     expect(k.engineEmit(block, src, 3)).toBe(0);
     expect([ze.live, ze.geti(EF.HEAP_SIZE)]).toEqual([live + 3, size + 3]);
+  });
+
+  it("the gateway's batch (engineDispatch) draws what the TypeScript batch draws, and refuses bad input changing nothing", () => {
+    const before = ZoneEngine.initialCapacity;
+    ZoneEngine.initialCapacity = 16; // so that 40 DAs need room
+    let env: ReturnType<typeof started>;
+    try {
+      env = started("network.loss=0.3", "cluster.nodes=900");
+    } finally {
+      ZoneEngine.initialCapacity = before;
+    }
+    const { core, k, block, ze } = env;
+    const n = 40, Z = ze.geti(EF.ZONES), loss = ze.getf(EF.LOSS);
+    expect(Z).toBeGreaterThan(2);
+    expect(loss).toBe(0.3);
+    const src = core.arena.alloc(n * EMIT_BYTES, 16), cum = core.arena.alloc(8 * Z, 16), rngAt = core.arena.alloc(16, 16);
+    const lost = core.arena.alloc(4 * n, 16);
+    let i32 = core.arena.i32, f64 = core.arena.f64;
+    const offsets = Array.from(i32.subarray(ze.geti(EF.OFFSETS) >> 2, (ze.geti(EF.OFFSETS) >> 2) + Z + 1));
+    for (let i = 0; i < n; i++) {
+      const b = src + i * EMIT_BYTES;
+      i32[(b + EM.TASK) >> 2] = 100 + i; i32[(b + EM.NODE) >> 2] = 12345; i32[(b + EM.CLS) >> 2] = i % 2; i32[(b + EM.M) >> 2] = 4;
+      f64[(b + EM.EMITTED) >> 3] = 0; f64[(b + EM.ARRIVAL) >> 3] = 0; f64[(b + EM.EV) >> 3] = 72; f64[(b + EM.BUDGET) >> 3] = 72;
+      f64[(b + EM.SERVICE) >> 3] = 1e6; i32[(b + EM.KEY) >> 2] = i; i32[(b + EM.FLAGS) >> 2] = 0;
+    }
+    // uneven weights, one Zone almost never drawn
+    let acc = 0;
+    for (let z = 0; z < Z; z++) f64[(cum >> 3) + z] = acc += z === 1 ? 1e-9 : 1 + (z % 3);
+    streamRng(7, "gateway").saveState(i32, rngAt >> 2);
+    const snapshot = () => [Buffer.from(core.arena.u8.subarray(src, src + n * EMIT_BYTES)), Buffer.from(core.arena.u8.subarray(rngAt, rngAt + 16)), ze.live, ze.geti(EF.HEAP_SIZE)];
+    const was = snapshot();
+    const refused: [number, number][] = [
+      [k.engineDispatch(block, src, -1, cum, rngAt, lost), Status.E_COUNT],
+      [k.engineDispatch(block, 8, n, cum, rngAt, lost), Status.E_NULL],
+      [k.engineDispatch(block, src + 4, n, cum, rngAt, lost), Status.E_ALIGN],
+      [k.engineDispatch(block, src, n, cum, rngAt, src + 64), Status.E_ARG], // lost over the records
+      [k.engineDispatch(block, src, n, cum, block + 64, lost), Status.E_ARG], // the stream inside the block
+      [k.engineDispatch(block, src, n, cum, rngAt, core.arena.u8.length - 8), Status.E_BOUNDS],
+    ];
+    for (const [got, want] of refused) expect(got).toBe(want);
+    const w = f64[(cum >> 3) + Z - 1];
+    f64[(cum >> 3) + Z - 1] = 0;
+    expect(k.engineDispatch(block, src, n, cum, rngAt, lost)).toBe(Status.E_ARG); // no weight
+    f64[(cum >> 3) + Z - 1] = w;
+    const state = Array.from(i32.subarray(rngAt >> 2, (rngAt >> 2) + 4));
+    i32.fill(0, rngAt >> 2, (rngAt >> 2) + 4);
+    expect(k.engineDispatch(block, src, n, cum, rngAt, lost)).toBe(Status.E_ARG); // an all-zero stream
+    i32.set(state, rngAt >> 2);
+    const last = src + (n - 1) * EMIT_BYTES;
+    i32[(last + EM.M) >> 2] = 0;
+    expect(k.engineDispatch(block, src, n, cum, rngAt, lost)).toBe(Status.E_K);
+    i32[(last + EM.M) >> 2] = 4; i32[(last + EM.TASK) >> 2] = -1;
+    expect(k.engineDispatch(block, src, n, cum, rngAt, lost)).toBe(Status.E_ID);
+    i32[(last + EM.TASK) >> 2] = 100 + n - 1;
+    // no room for 40 DAs: asked for, nothing drawn; given, then taken
+    let got = k.engineDispatch(block, src, n, cum, rngAt, lost);
+    expect(got).toBe(Status.E_FULL);
+    expect(snapshot()).toEqual(was);
+    for (let rounds = 0; got === Status.E_FULL && rounds < 4; rounds++) {
+      const need = k.engineRoomBytes(block);
+      expect(k.engineGrow(block, core.arena.alloc(need, 16), need)).toBe(0);
+      got = k.engineDispatch(block, src, n, cum, rngAt, lost);
+    }
+    i32 = core.arena.i32; f64 = core.arena.f64;
+    // the TypeScript batch's draws (ingress.ts gatewayBatch, teg.ts dispatch)
+    const r = streamRng(7, "gateway"), total = f64[(cum >> 3) + Z - 1];
+    const zs = Array.from({ length: n }, () => {
+      const t = r.float() * total;
+      let z = 0;
+      while (z < Z - 1 && !(f64[(cum >> 3) + z] > t)) z++;
+      return z;
+    });
+    const nodes: number[] = [], lostTasks: number[] = [];
+    zs.forEach((z, i) => {
+      const node = offsets[z] + r.int(offsets[z + 1] - offsets[z]);
+      if (r.float() < loss) { lostTasks.push(100 + i); nodes.push(-1); } else nodes.push(node);
+    });
+    expect(got).toBe(lostTasks.length);
+    expect(lostTasks.length).toBeGreaterThan(3);
+    expect(Array.from(i32.subarray(lost >> 2, (lost >> 2) + got))).toEqual(lostTasks);
+    expect(Array.from({ length: n }, (_, i) => i32[(src + i * EMIT_BYTES + EM.NODE) >> 2])).toEqual(nodes);
+    const after = new Int32Array(4);
+    r.saveState(after, 0);
+    expect(Array.from(i32.subarray(rngAt >> 2, (rngAt >> 2) + 4))).toEqual(Array.from(after));
+    expect(ze.live).toBe((was[2] as number) + n - got);
+    expect(ze.geti(EF.HEAP_SIZE)).toBe((was[3] as number) + n - got);
   });
 
   it("without the memory model, its calls are refused and a secondary probe cannot be emitted", () => {
