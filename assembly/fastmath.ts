@@ -64,3 +64,27 @@ const INV_2_15: f32 = 1.0 / 32768.0;
   const scale = reinterpret<f32>(<u32>(<i32>fl + 127) << 23);
   return frac * scale;
 }
+
+/**
+ * fastLog2(1 + s) - gamma * fastLog2(1 + h), the utility of projected slack
+ * s and heat h: in the SIMD build both logarithms at once, lane by lane the
+ * same f32 operations as fastLog2's (pmax(1, x) is fastLog2's clamp: 1 for
+ * x below 1 or NaN), so every build gives the same bits.
+ */
+// @ts-ignore: decorator
+@inline export function utilityOf(s: f32, h: f32, gamma: f32): f32 {
+  if (ASC_FEATURE_SIMD) {
+    const x = f32x4.replace_lane(f32x4.splat(<f32>1.0 + s), 1, <f32>1.0 + h);
+    const y = f32x4.pmax(f32x4.splat(1.0), x);
+    const e = f32x4.convert_i32x4_s(i32x4.sub(i32x4.shr_u(y, 23), i32x4.splat(127)));
+    const m = v128.and(y, i32x4.splat(0x7fffff));
+    const i = i32x4.shr_u(m, 15);
+    const t = f32x4.mul(f32x4.convert_i32x4_s(v128.and(m, i32x4.splat(0x7fff))), f32x4.splat(INV_2_15));
+    const p0 = LOG2_LUT + (<usize>i32x4.extract_lane(i, 0) << 2), p1 = LOG2_LUT + (<usize>i32x4.extract_lane(i, 1) << 2);
+    const a = f32x4.replace_lane(f32x4.splat(load<f32>(p0)), 1, load<f32>(p1));
+    const c = f32x4.replace_lane(f32x4.splat(load<f32>(p0, 4)), 1, load<f32>(p1, 4));
+    const r = f32x4.add(e, f32x4.add(a, f32x4.mul(t, f32x4.sub(c, a))));
+    return f32x4.extract_lane(r, 0) - gamma * f32x4.extract_lane(r, 1);
+  }
+  return fastLog2(<f32>1.0 + s) - gamma * fastLog2(<f32>1.0 + h);
+}

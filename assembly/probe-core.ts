@@ -26,8 +26,10 @@ export function probeCore(
     if (k == nodeCount) {
       for (let i = 0; i < k; i++) store<i32>(cand + (<usize>i << 2), i);
     } else {
-      // two indices from each 32-bit word: Lemire's multiply-and-reject on each 16-bit half
-      const nz = <u32>nodeCount, reject = <u32>65536 % nz;
+      // two indices from each 32-bit word: Lemire's multiply-and-reject on each 16-bit half. The threshold
+      // 65536 mod nz (below nz) is only needed when the low half is below nz: Lemire's nearly divisionless
+      // test, which also keeps the division out of the loop (the JIT would otherwise put it inside)
+      const nz = <u32>nodeCount;
       let bits: u32 = 0, have = 0;
       for (let i = 0; i < k; ) {
         if (have == 0) {
@@ -37,7 +39,7 @@ export function probeCore(
         const u = have == 2 ? bits >>> 16 : bits & 0xffff;
         have--;
         const p = u * nz;
-        if ((p & 0xffff) < reject) continue;
+        if ((p & 0xffff) < nz && (p & 0xffff) < <u32>65536 % nz) continue;
         const j = p >>> 16;
         const wp = seen + (<usize>(j >>> 5) << 2), bit = <u32>1 << (j & 31), sw = load<u32>(wp);
         if ((sw & bit) != 0) continue;
