@@ -129,24 +129,6 @@ export class LatencyHistogram {
     this.add(this.indexOf(v), v, hi, v - hi * TWO32);
   }
 
-  /**
-   * Records one value in each of three or four histograms of one layout (d
-   * null: three): record() on each, with the value checked, and its bucket
-   * and sum limbs found, once. O(1), allocation-free.
-   */
-  static recordIn(v: number, a: LatencyHistogram, b: LatencyHistogram, c: LatencyHistogram, d: LatencyHistogram | null): void {
-    LatencyHistogram.check(v);
-    if (b.subCount !== a.subCount || c.subCount !== a.subCount || (d !== null && d.subCount !== a.subCount)) {
-      throw new RangeError("recordIn: histograms of different subBucketBits");
-    }
-    v = v + 0;
-    const idx = a.indexOf(v), hi = Math.floor(v / TWO32), lo = v - hi * TWO32;
-    a.add(idx, v, hi, lo);
-    b.add(idx, v, hi, lo);
-    c.add(idx, v, hi, lo);
-    if (d !== null) d.add(idx, v, hi, lo);
-  }
-
   /** One value v, in bucket idx, with sum limbs hi and lo (see addSum). */
   private add(idx: number, v: number, hi: number, lo: number): void {
     this.counts[idx] += 1;

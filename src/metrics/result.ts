@@ -59,7 +59,7 @@ export interface RunState {
 
 /** The common fields of a finished run. */
 export function commonResult(s: RunState): CommonResult {
-  const met = s.metrics;
+  const met = s.metrics, started = met.startedHist;
   const ms = (ns: number) => (Number.isNaN(ns) ? null : ns / NS_PER_MS);
   return {
     scheduler: s.scheduler,
@@ -77,9 +77,9 @@ export function commonResult(s: RunState): CommonResult {
     inFlightAtEnd: s.inFlight,
     runningAtEnd: s.running,
     startSuccessRatio: met.arrived > 0 ? met.started / met.arrived : 0,
-    p50StartedMs: ms(met.startedHist.quantile(0.5)),
-    p99StartedMs: ms(met.startedHist.quantile(0.99)),
-    meanStartedMs: ms(met.startedHist.mean()),
+    p50StartedMs: ms(started.quantile(0.5)),
+    p99StartedMs: ms(started.quantile(0.99)),
+    meanStartedMs: ms(started.mean()),
     p99StartedFMs: ms(met.startedHistF.quantile(0.99)),
     p99StartedLMs: ms(met.startedHistL.quantile(0.99)),
     p99StartMs: ms(met.allHist.quantile(0.99)),

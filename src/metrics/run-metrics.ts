@@ -67,7 +67,8 @@ const COUNTERS = [
   "falseOptimism", "regenerations", "reservations", "reservationsExpired", "depositsForfeited", "packetsLost", "arbitrations",
   "controlWorkNs", "scoreOps", "bitmapOps", "aggOps",
 ] as const;
-const HISTOGRAMS = ["startedHist", "startedHistF", "startedHistL", "allHist"] as const;
+/** The start-latency histograms' names in RunMetricsJSON, by class (F-tasks, L-tasks, squatters). */
+const HISTOGRAMS = ["startedF", "startedL", "startedS"] as const;
 const SURVIVAL = ["oomKillsL", "oomKillsF", "suspensions", "resumedInPlace", "secondaryReactivations", "secondaryLandings", "reclaimed", "probeDrops", "preemptions"] as const;
 /** Series fields that are counts per interval (or, inFlight and running, levels that partitions hold shares of). */
 const SERIES_SUMS = [
@@ -111,11 +112,15 @@ export class RunMetrics {
   scoreOps = 0;
   bitmapOps = 0;
   aggOps = 0;
-  readonly startedHist = new LatencyHistogram();
-  /** Started tasks by class: F-tasks, L-tasks. */
-  readonly startedHistF = new LatencyHistogram();
-  readonly startedHistL = new LatencyHistogram();
-  readonly allHist = new LatencyHistogram();
+  /**
+   * Start latencies by class (F-tasks, L-tasks, squatters): up to the last
+   * series sample in `byClass`, since then in `recent` (a start is recorded
+   * once, there; sample() folds `recent` in). The histograms a result reads
+   * (startedHist, startedHistF, startedHistL, allHist) add them up when asked.
+   */
+  private readonly byClass = [new LatencyHistogram(), new LatencyHistogram(), new LatencyHistogram()];
+  private readonly recent = [new LatencyHistogram(), new LatencyHistogram(), new LatencyHistogram()];
+  /** sample()'s scratch: the interval's starts of every class. */
   private readonly windowHist = new LatencyHistogram();
   readonly series: SeriesPoint[] = [];
   private last = { arrived: 0, started: 0, completed: 0, failed: 0, bounces: 0, fastFails: 0, regenerations: 0 };
@@ -136,13 +141,45 @@ export class RunMetrics {
 
   onStart(latencyNs: number, cls: number): void {
     this.started++;
-    LatencyHistogram.recordIn(latencyNs, this.startedHist, this.allHist, this.windowHist, cls === 0 ? this.startedHistF : cls === 1 ? this.startedHistL : null);
+    this.recent[cls === 0 ? 0 : cls === 1 ? 1 : 2].record(latencyNs);
+  }
+
+  /** Class c's start latencies so far (a new histogram). */
+  private classHist(c: number): LatencyHistogram {
+    const h = new LatencyHistogram();
+    h.merge(this.byClass[c]);
+    h.merge(this.recent[c]);
+    return h;
+  }
+
+  /** The F-tasks' start latencies (a new histogram). */
+  get startedHistF(): LatencyHistogram {
+    return this.classHist(0);
+  }
+
+  /** The L-tasks' start latencies (a new histogram). */
+  get startedHistL(): LatencyHistogram {
+    return this.classHist(1);
+  }
+
+  /** Every started task's start latency (a new histogram: the classes' added up). */
+  get startedHist(): LatencyHistogram {
+    const h = this.classHist(0);
+    h.merge(this.classHist(1));
+    h.merge(this.classHist(2));
+    return h;
+  }
+
+  /** Every task's admission: a started task at its start latency, a failed one at the deadline (a new histogram). */
+  get allHist(): LatencyHistogram {
+    const h = this.startedHist;
+    h.recordN(this.deadlineNs, this.failed);
+    return h;
   }
 
   onFail(cause: number): void {
     this.failed++;
     this.failedBy[cause]++;
-    this.allHist.record(this.deadlineNs);
   }
 
   onDaEnd(end: number): void {
@@ -160,7 +197,7 @@ export class RunMetrics {
       counters: Object.fromEntries(COUNTERS.map((k) => [k, self[k]])),
       failedBy: Array.from(this.failedBy),
       daEnds: Array.from(this.daEnds),
-      histograms: Object.fromEntries(HISTOGRAMS.map((k) => [k, this[k].toJSON()])),
+      histograms: Object.fromEntries(HISTOGRAMS.map((k, c) => [k, this.classHist(c).toJSON()])),
       survival: v === null ? null : Object.fromEntries(SURVIVAL.map((k) => [k, v[k]])),
       series: this.series,
     };
@@ -202,7 +239,7 @@ export class RunMetrics {
     for (const k of COUNTERS) self[k] += o.counters[k];
     for (let i = 0; i < this.failedBy.length; i++) this.failedBy[i] += o.failedBy[i];
     for (let i = 0; i < this.daEnds.length; i++) this.daEnds[i] += o.daEnds[i];
-    for (const k of HISTOGRAMS) this[k].merge(LatencyHistogram.fromJSON(o.histograms[k]));
+    HISTOGRAMS.forEach((k, c) => this.byClass[c].merge(LatencyHistogram.fromJSON(o.histograms[k])));
     if (this.survival !== null && o.survival !== null) {
       const v = this.survival as unknown as Record<string, number>;
       for (const k of SURVIVAL) v[k] += o.survival[k];
@@ -213,6 +250,9 @@ export class RunMetrics {
   sample(tNs: number, inFlight: number, running: number): void {
     const l = this.last;
     const fastFails = this.fastFails;
+    const w = this.windowHist;
+    w.reset();
+    for (const h of this.recent) w.merge(h);
     this.series.push({
       tMs: tNs / NS_PER_MS,
       arrived: this.arrived - l.arrived,
@@ -224,7 +264,7 @@ export class RunMetrics {
       bounces: this.bounces - l.bounces,
       fastFails: fastFails - l.fastFails,
       regenerations: this.regenerations - l.regenerations,
-      p99StartedMs: this.windowHist.count > 0 ? this.windowHist.quantile(0.99) / NS_PER_MS : null,
+      p99StartedMs: w.count > 0 ? w.quantile(0.99) / NS_PER_MS : null,
     });
     const v = this.survival;
     if (v !== null) {
@@ -241,6 +281,9 @@ export class RunMetrics {
       Object.assign(w, v);
     }
     this.last = { arrived: this.arrived, started: this.started, completed: this.completed, failed: this.failed, bounces: this.bounces, fastFails, regenerations: this.regenerations };
-    this.windowHist.reset();
+    for (let c = 0; c < 3; c++) {
+      this.byClass[c].merge(this.recent[c]);
+      this.recent[c].reset();
+    }
   }
 }
