@@ -7,7 +7,7 @@
 // combined (take/release conflict checks and updates).
 import { checkAtoms, checkBuf, E_ARG, E_CONFLICT, E_COUNT, E_K, E_NOFIT, OK } from "./abi";
 import { overlaps, region, regionsCheck, regionsReset } from "./regions";
-import { ALL, rowFirstRun, rowFirstRunLong, rowFirstRunLong4, rowFirstRunShort, rowFree } from "./row";
+import { ALL, rowApply, rowFirstRun, rowFirstRunLong, rowFirstRunLong4, rowFirstRunShort, rowFree, rowTakeAny, rowTakeRun, writeRunMask } from "./row";
 
 /**
  * Validate a batch: table of `count` rows, an output of `count` items of
@@ -175,26 +175,7 @@ export function bmFitsAt(table: usize, count: i32, atoms: i32, demand: usize, ou
 export function bmTakeAny(row: usize, atoms: i32, k: i32, outMask: usize): i32 {
   const e = checkRow(row, atoms, outMask); if (e != OK) return e;
   if (k < 0 || k > atoms) return E_K;
-  const words = atoms >> 6;
-  if (rowFree(row, words) < k) return E_NOFIT;
-  let rem = k;
-  for (let w = 0; w < words; w++) {
-    const p = row + (<usize>w << 3);
-    const x = load<u64>(p);
-    let m: u64 = 0;
-    if (rem > 0) {
-      if (<i32>popcnt<u64>(x) <= rem) {
-        m = x;
-      } else {
-        let y = x;
-        for (let j = 0; j < rem; j++) { m |= y & (~y + 1); y &= y - 1; }
-      }
-      rem -= <i32>popcnt<u64>(m);
-    }
-    store<u64>(p, x & ~m);
-    store<u64>(outMask + (<usize>w << 3), m);
-  }
-  return k;
+  return rowTakeAny(row, atoms >> 6, k, outMask);
 }
 
 /** Mask of atoms [offset, offset + k) into outMask. */
@@ -206,33 +187,11 @@ export function bmRunMask(atoms: i32, offset: i32, k: i32, outMask: usize): i32 
   return k;
 }
 
-// @ts-ignore: decorator
-@inline function writeRunMask(words: i32, offset: i32, k: i32, out: usize): void {
-  const end = offset + k;
-  for (let w = 0; w < words; w++) {
-    const a = max(offset, w << 6), b = min(end, (w + 1) << 6);
-    let m: u64 = 0;
-    if (a < b) {
-      const len = b - a;
-      m = (len == 64 ? ALL : ((<u64>1 << <u64>len) - 1)) << <u64>(a & 63);
-    }
-    store<u64>(out + (<usize>w << 3), m);
-  }
-}
-
 /** Take the lowest run of k contiguous free atoms; returns its offset (mask in outMask). */
 export function bmTakeRun(row: usize, atoms: i32, k: i32, outMask: usize): i32 {
   const e = checkRow(row, atoms, outMask); if (e != OK) return e;
   if (k < 0 || k > atoms) return E_K;
-  const words = atoms >> 6;
-  const off = rowFirstRun(row, words, k);
-  if (off < 0) return E_NOFIT;
-  writeRunMask(words, off, k, outMask);
-  for (let w = 0; w < words; w++) {
-    const p = row + (<usize>w << 3);
-    store<u64>(p, load<u64>(p) & ~load<u64>(outMask + (<usize>w << 3)));
-  }
-  return off;
+  return rowTakeRun(row, atoms >> 6, k, outMask);
 }
 
 /**
@@ -244,42 +203,7 @@ export function bmTakeRun(row: usize, atoms: i32, k: i32, outMask: usize): i32 {
 // @ts-ignore: decorator
 @inline function applyMask(row: usize, atoms: i32, mask: usize, release: bool): i32 {
   const e = checkRow(row, atoms, mask); if (e != OK) return e;
-  const words = atoms >> 6;
-  // Rows of an odd number of words (64, 192, ... atoms) end with one scalar word.
-  const pairs = ASC_FEATURE_SIMD ? words & ~1 : 0;
-  let acc: u64 = 0;
-  if (ASC_FEATURE_SIMD) {
-    let vacc = i64x2.splat(0);
-    for (let w = 0; w < pairs; w += 2) {
-      const o = <usize>w << 3;
-      const r = v128.load(row + o), m = v128.load(mask + o);
-      // take: conflict where m & ~r; release: conflict where m & r
-      vacc = v128.or(vacc, release ? v128.and(m, r) : v128.andnot(m, r));
-    }
-    acc = <u64>i64x2.extract_lane(vacc, 0) | <u64>i64x2.extract_lane(vacc, 1);
-  }
-  for (let w = pairs; w < words; w++) {
-    const o = <usize>w << 3;
-    const r = load<u64>(row + o), m = load<u64>(mask + o);
-    acc |= release ? (m & r) : (m & ~r);
-  }
-  if (acc != 0) return E_CONFLICT;
-  let c: u64 = 0;
-  if (ASC_FEATURE_SIMD) {
-    for (let w = 0; w < pairs; w += 2) {
-      const o = <usize>w << 3;
-      const r = v128.load(row + o), m = v128.load(mask + o);
-      v128.store(row + o, release ? v128.or(r, m) : v128.andnot(r, m));
-      c += popcnt<u64>(<u64>i64x2.extract_lane(m, 0)) + popcnt<u64>(<u64>i64x2.extract_lane(m, 1));
-    }
-  }
-  for (let w = pairs; w < words; w++) {
-    const o = <usize>w << 3;
-    const r = load<u64>(row + o), m = load<u64>(mask + o);
-    store<u64>(row + o, release ? (r | m) : (r & ~m));
-    c += popcnt<u64>(m);
-  }
-  return <i32>c;
+  return rowApply(row, atoms >> 6, mask, release);
 }
 
 /** Take every atom of mask from the row; E_CONFLICT if any is not free. */

@@ -1,6 +1,9 @@
-// Per-row bitmap primitives shared by the bitmap and scoring kernels.
+// Per-row bitmap primitives shared by the bitmap and scoring kernels and the
+// Zone engine (which calls them on its own rows, without the exports' checks).
 // A row is `words` little-endian u64 words, bit b of word w = atom 64w + b,
 // 1 = free. Not exported from the module: index.ts re-exports bitmap.ts only.
+
+import { E_CONFLICT, E_NOFIT } from "./abi";
 
 export const ALL: u64 = 0xffff_ffff_ffff_ffff;
 
@@ -80,3 +83,99 @@ export const ALL: u64 = 0xffff_ffff_ffff_ffff;
   return -1;
 }
 
+/** The k lowest-numbered free atoms of a row of `words` words taken, their mask to outMask: k, or E_NOFIT (nothing changed). Arguments checked by the caller. */
+// @ts-ignore: decorator
+@inline export function rowTakeAny(row: usize, words: i32, k: i32, outMask: usize): i32 {
+  if (rowFree(row, words) < k) return E_NOFIT;
+  let rem = k;
+  for (let w = 0; w < words; w++) {
+    const p = row + (<usize>w << 3);
+    const x = load<u64>(p);
+    let m: u64 = 0;
+    if (rem > 0) {
+      if (<i32>popcnt<u64>(x) <= rem) {
+        m = x;
+      } else {
+        let y = x;
+        for (let j = 0; j < rem; j++) { m |= y & (~y + 1); y &= y - 1; }
+      }
+      rem -= <i32>popcnt<u64>(m);
+    }
+    store<u64>(p, x & ~m);
+    store<u64>(outMask + (<usize>w << 3), m);
+  }
+  return k;
+}
+
+/** The mask of atoms [offset, offset + k) into out. */
+// @ts-ignore: decorator
+@inline export function writeRunMask(words: i32, offset: i32, k: i32, out: usize): void {
+  const end = offset + k;
+  for (let w = 0; w < words; w++) {
+    const a = max(offset, w << 6), b = min(end, (w + 1) << 6);
+    let m: u64 = 0;
+    if (a < b) {
+      const len = b - a;
+      m = (len == 64 ? ALL : ((<u64>1 << <u64>len) - 1)) << <u64>(a & 63);
+    }
+    store<u64>(out + (<usize>w << 3), m);
+  }
+}
+
+/** The lowest run of k contiguous free atoms taken, its mask to outMask: its offset, or E_NOFIT (nothing changed). Arguments checked by the caller. */
+// @ts-ignore: decorator
+@inline export function rowTakeRun(row: usize, words: i32, k: i32, outMask: usize): i32 {
+  const off = rowFirstRun(row, words, k);
+  if (off < 0) return E_NOFIT;
+  writeRunMask(words, off, k, outMask);
+  for (let w = 0; w < words; w++) {
+    const p = row + (<usize>w << 3);
+    store<u64>(p, load<u64>(p) & ~load<u64>(outMask + (<usize>w << 3)));
+  }
+  return off;
+}
+
+/**
+ * Take (release = false) or release (release = true) every atom of `mask`:
+ * the atoms moved, or E_CONFLICT, the row unchanged, when one is not in the
+ * required state (a double allocation or a double free). Arguments checked
+ * by the caller.
+ */
+// @ts-ignore: decorator
+@inline export function rowApply(row: usize, words: i32, mask: usize, release: bool): i32 {
+  // Rows of an odd number of words (64, 192, ... atoms) end with one scalar word.
+  const pairs = ASC_FEATURE_SIMD ? words & ~1 : 0;
+  let acc: u64 = 0;
+  if (ASC_FEATURE_SIMD) {
+    let vacc = i64x2.splat(0);
+    for (let w = 0; w < pairs; w += 2) {
+      const o = <usize>w << 3;
+      const r = v128.load(row + o), m = v128.load(mask + o);
+      // take: conflict where m & ~r; release: conflict where m & r
+      vacc = v128.or(vacc, release ? v128.and(m, r) : v128.andnot(m, r));
+    }
+    acc = <u64>i64x2.extract_lane(vacc, 0) | <u64>i64x2.extract_lane(vacc, 1);
+  }
+  for (let w = pairs; w < words; w++) {
+    const o = <usize>w << 3;
+    const r = load<u64>(row + o), m = load<u64>(mask + o);
+    acc |= release ? (m & r) : (m & ~r);
+  }
+  if (acc != 0) return E_CONFLICT;
+  let c: u64 = 0;
+  if (ASC_FEATURE_SIMD) {
+    for (let w = 0; w < pairs; w += 2) {
+      const o = <usize>w << 3;
+      const r = v128.load(row + o), m = v128.load(mask + o);
+      v128.store(row + o, release ? v128.or(r, m) : v128.andnot(r, m));
+      c += popcnt<u64>(<u64>i64x2.extract_lane(m, 0)) + popcnt<u64>(<u64>i64x2.extract_lane(m, 1));
+    }
+  }
+  for (let w = pairs; w < words; w++) {
+    const o = <usize>w << 3;
+    const r = load<u64>(row + o), m = load<u64>(mask + o);
+    store<u64>(row + o, release ? (r | m) : (r & ~m));
+    c += popcnt<u64>(m);
+  }
+  return <i32>c;
+}

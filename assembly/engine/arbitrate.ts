@@ -3,7 +3,8 @@
 // descending E_v,init on the node's real bitmap; a winner takes its atoms
 // (with a deposit and a TTL when reservations are on) and asks the proxy
 // for its payload; a loser bounces.
-import { bmFirstRun, bmTakeAny, bmTakeRun } from "../bitmap";
+import { bmFirstRun } from "../bitmap";
+import { rowTakeAny, rowTakeRun } from "../row";
 import { E_NOFIT } from "../abi";
 import {
   CLASS_F, CLASS_SQUATTER, DA_ARRIVE, DA_CLS, DA_DEPOSIT, DA_EMITTED, DA_EV, DA_FLAGS, DA_M, DA_NEXT, DA_PATIENCE, DA_STATE,
@@ -102,7 +103,8 @@ function admits(n: i32, d: i32): bool {
 /** Take m atoms on node n (a contiguous run when `contiguous`) into the mask; false when they do not fit. */
 function take(n: i32, m: i32, contiguous: bool, maskPtr: usize): bool {
   if (freeOf(n) < m) return false;
-  const r = contiguous ? bmTakeRun(row(n), ATOMS, m, maskPtr) : bmTakeAny(row(n), ATOMS, m, maskPtr);
+  // the engine's own row and mask (laid out by setup.ts): the exports' checks would only say so again
+  const r = contiguous ? rowTakeRun(row(n), ATOMS >> 6, m, maskPtr) : rowTakeAny(row(n), ATOMS >> 6, m, maskPtr);
   if (r == E_NOFIT) return false;
   if (r < 0) { fault(r); return false; }
   setFree(n, freeOf(n) - m);

@@ -1,7 +1,7 @@
 // A node's queue (src/laminar/queue.ts is the twin): a DA sent to node n
 // joins its list at once with its arrival time; the first arrival after a
 // settled window opens the next one. Atoms a winner holds go back here.
-import { bmRelease } from "../bitmap";
+import { rowApply } from "../row";
 import { DA_ARRIVE, DA_M, DA_NEXT, DA_NODE, DA_STATE, D_QUEUED, F_WINDOW, F_WINDOW_AT, K_ARBITRATE } from "./layout";
 import { ATOMS, da, E, f64At, freeOf, getf, mask, Q_HEAD, Q_TAIL, row, setF64At, setFree } from "./state";
 import { post } from "./events";
@@ -31,7 +31,7 @@ export function openWindow(n: i32, close: f64): void {
 export function releaseAtoms(d: i32, n: i32): void {
   const m = load<i32>(da(d) + DA_M);
   touch(n);
-  const r = bmRelease(row(n), ATOMS, mask(d));
+  const r = rowApply(row(n), ATOMS >> 6, mask(d), true);
   if (r < 0) { fault(r); return; }
   setFree(n, freeOf(n) + r);
   if (r != m) fault(-1000 - n);
