@@ -6,18 +6,16 @@
 // after the host's next message (for a host that must apply it first), or
 // when a table needs room (the host gives a region, engineGrow moves the
 // table, and the call is made again; nothing of the event has happened yet).
-import { checkBuf, E_ARG, E_COUNT, E_FULL, E_ID, E_K, OK } from "../abi";
+import { checkBuf, E_ARG, E_COUNT, E_ID, OK } from "../abi";
 import { ready } from "./setup";
 import {
-  BLOCK_BYTES, DA_ARRIVAL, DA_NEXT, DA_BYTES, DA_CLS, DA_DEPOSIT, DA_EMITTED, DA_EV, DA_FLAGS, DA_KEY, DA_M, DA_NODE, DA_PATIENCE,
-  DA_SERVICE, DA_STATE, DA_TASK, DA_VERDICT, D_MOVING, EMIT_BYTES, EM_ARRIVAL, EM_BUDGET, EM_CLS, EM_EMITTED, EM_EV,
-  EM_FLAGS, EM_KEY, EM_M, EM_NODE, EM_SERVICE, EM_TASK, EV_BYTES, F_DA_CAP, F_DA_LIVE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE,
-  F_HOP, F_HOST_KIND, F_RUN_LEN, F_RUN_POS, F_TOUCH_BOUND, F_N0, F_N1, F_Z0, F_Z1, F_ATOMS, F_HOST_SUBJECT, F_NOW, F_OUT_CAP, F_OUT_N, F_PROCESSED, F_ROOM_NEED, F_ROOM_WHAT, K_ADDRESS,
-  K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_HIST, ROOM_OUTBOX, ROOM_RING, F_SEQ,
-  DX_DECLARED, DX_DONE_SEQ, DX_REC, DX_TIMER_SEQ, EMIT_MEM_BYTES, EM_DECLARED, FLAG_SECONDARY, K_AIRLOCK, K_MEM,
-  MX_TASK_CAP, ROOM_TASKS, TT_AWAITING, TT_HOME, F_ZONES,
+  BLOCK_BYTES, DA_NEXT, DA_BYTES, DA_NODE, DA_STATE, DA_VERDICT, EMIT_BYTES, EV_BYTES, F_DA_CAP, F_DA_LIVE, F_HEAP_CAP,
+  F_HEAP_SIZE, F_HOP, F_HOST_KIND, F_RUN_LEN, F_RUN_POS, F_TOUCH_BOUND, F_N0, F_N1, F_Z0, F_Z1, F_HOST_SUBJECT, F_NOW, F_OUT_CAP,
+  F_OUT_N, F_PROCESSED, K_ADDRESS, K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_HIST,
+  ROOM_OUTBOX, ROOM_RING, F_SEQ, DX_DONE_SEQ, DX_TIMER_SEQ, EMIT_MEM_BYTES, K_AIRLOCK, K_MEM, MX_TASK_CAP, ROOM_TASKS, TT_AWAITING,
+  TT_HOME, F_ZONES,
 } from "./layout";
-import { addf, da, dc, dx, enter, geti, getf, mask, MX, offset, ptr, Q_HEAD, room, row, seti, setf, xi, zoneOf } from "./state";
+import { addf, da, dc, dx, geti, getf, mask, MX, offset, Q_HEAD, room, row, seti, setf, xi, zoneOf } from "./state";
 import { emitCheck, emitTake } from "./emit";
 import { opened, pop, popKind, popSubject, push, pushSeq, runFrom, top, topTimeBefore } from "./events";
 import { histNeed, histOn, histRecord } from "./history";
@@ -25,7 +23,6 @@ import { address, complete, pulled } from "./agent";
 import { arbitrate } from "./arbitrate";
 import { wheelFire } from "./reserve";
 import { broadcastEvent, dueBound, ringRoom, snapshotEvent, snapshotRoom, uploadEvent } from "./zone";
-import { allocDa } from "./ends";
 import { clearFault, faultCode } from "./fault";
 import { airlockTimer, memTickEvent } from "./airlock";
 import { anchorOf, landAnswer, landRequest } from "./landing";
