@@ -250,9 +250,9 @@ export class RunMetrics {
   sample(tNs: number, inFlight: number, running: number): void {
     const l = this.last;
     const fastFails = this.fastFails;
-    const w = this.windowHist;
-    w.reset();
-    for (const h of this.recent) w.merge(h);
+    const win = this.windowHist;
+    win.reset();
+    for (const h of this.recent) win.merge(h);
     this.series.push({
       tMs: tNs / NS_PER_MS,
       arrived: this.arrived - l.arrived,
@@ -264,7 +264,7 @@ export class RunMetrics {
       bounces: this.bounces - l.bounces,
       fastFails: fastFails - l.fastFails,
       regenerations: this.regenerations - l.regenerations,
-      p99StartedMs: w.count > 0 ? w.quantile(0.99) / NS_PER_MS : null,
+      p99StartedMs: win.count > 0 ? win.quantile(0.99) / NS_PER_MS : null,
     });
     const v = this.survival;
     if (v !== null) {
