@@ -15,6 +15,7 @@ import {
   C_NOW, C_TABLE, P_RNG, P_SEEN, P_SIGMA, P_START, P_ZIG, PROBE_BYTES,
 } from "./blocks";
 import { probeCore } from "./probe-core";
+import { streamIsZero } from "./stream";
 
 /** 4-byte words of the ziggurat table region: KN u32[128], then WN f64[128]. */
 const ZIG_WORDS: i32 = (128 * 4 + 128 * 8) >> 2;
@@ -59,7 +60,7 @@ export function probeCandidates(block: usize): i32 {
   if (contiguous != 0 && contiguous != 1) return E_ARG;
   if (isNaN(now) || !isFinite(gamma) || isNaN(degradeAge)) return E_ARG;
   if (!(sigma >= 0 && sigma <= 1e30)) return E_ARG; // with the ziggurat's tables in zig, every noise value is a finite f32
-  if ((load<u32>(rng) | load<u32>(rng, 4) | load<u32>(rng, 8) | load<u32>(rng, 12)) == 0) return E_ARG; // xoshiro's fixed point: the sampling would never end
+  if (streamIsZero(rng)) return E_ARG; // xoshiro's fixed point: the sampling would never end
   if (start == 0 && k != nodeCount) {
     for (let w = 0; w < seenWords; w++) if (load<u32>(seen + (<usize>w << 2)) != 0) return E_ARG;
   }

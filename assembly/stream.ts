@@ -28,6 +28,12 @@ const TWO_M53: f64 = 1.1102230246251565e-16; // 2^-53
 // put back. Every other draw holds and puts back around its one word.
 let h0: u32 = 0, h1: u32 = 0, h2: u32 = 0, h3: u32 = 0;
 
+/** Whether the stream at p is all zero: xoshiro's fixed point, which a caller must refuse (it would draw 0 for ever). */
+// @ts-ignore: decorator
+@inline export function streamIsZero(p: usize): bool {
+  return (load<u32>(p) | load<u32>(p, 4) | load<u32>(p, 8) | load<u32>(p, 12)) == 0;
+}
+
 /** Take the stream at p into the globals. */
 // @ts-ignore: decorator
 @inline export function streamHold(p: usize): void {

@@ -6,7 +6,7 @@ import { E_ARG, E_COUNT, OK } from "./abi";
 import { region, regionsCheck, regionsReset } from "./regions";
 import { fdExp, fdLog, fdLog1p } from "./libm";
 import {
-  streamFloat, streamFloat32, streamIntU, streamNextU32, streamNormal, streamExp, ZIG_BYTES,
+  streamFloat, streamFloat32, streamIntU, streamIsZero, streamNextU32, streamNormal, streamExp, ZIG_BYTES,
 } from "./stream";
 
 /** Draw kinds of streamDraw: 0..5 draw from the stream, 6..8 map out in place. */
@@ -34,7 +34,7 @@ export function streamDraw(kind: i32, state: usize, zig: usize, out: usize, n: i
   const e = regionsCheck(); if (e != OK) return e;
   if (kind == K_INT && !(arg >= 1 && arg <= 4294967296.0 && Math.floor(arg) == arg)) return E_ARG;
   if (kind == K_EXP && !isFinite(arg)) return E_ARG;
-  if (draws && (load<u32>(state) | load<u32>(state, 4) | load<u32>(state, 8) | load<u32>(state, 12)) == 0) return E_ARG;
+  if (draws && streamIsZero(state)) return E_ARG;
   const end = out + (<usize>n << 3);
   switch (kind) {
     case K_U32: for (let o = out; o < end; o += 8) store<f64>(o, <f64>streamNextU32(state)); break;

@@ -7,7 +7,7 @@
 // number for number, in the same order.
 import { E_ARG, E_COUNT, OK } from "../abi";
 import { region, regionsCheck, regionsReset } from "../regions";
-import { streamFloat, streamInt } from "../stream";
+import { streamFloat, streamInt, streamIsZero } from "../stream";
 import { tegPick } from "../teg-pick";
 import { emitCheck, emitTake } from "./emit";
 import { histNeed, histOn, histRecord } from "./history";
@@ -44,7 +44,7 @@ export function engineDispatch(block: usize, src: usize, n: i32, cum: usize, rng
   let e = regionsCheck(); if (e != OK) return e;
   const total = load<f64>(cum + (<usize>(Z - 1) << 3));
   if (!(total > 0) || !isFinite(total)) return E_ARG;
-  if ((load<u32>(rng) | load<u32>(rng, 4) | load<u32>(rng, 8) | load<u32>(rng, 12)) == 0) return E_ARG;
+  if (streamIsZero(rng)) return E_ARG;
   e = emitCheck(src, n, false);
   if (e != 0) return e;
   const hist = histNeed();

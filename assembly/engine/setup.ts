@@ -11,7 +11,7 @@
 import { checkBuf, E_ARG, E_ATOMS, E_BOUNDS, E_COUNT, E_ID, E_NULL, OK } from "../abi";
 import { wheelBytes, wheelInit } from "../wheel";
 import { fdExp, fdLog } from "../libm";
-import { streamFloat } from "../stream";
+import { streamFloat, streamIsZero } from "../stream";
 import { ZIG_BYTES, ZIG_FN, ZIG_WN } from "../stream";
 import {
   C_ATOMS, C_CAND, C_DEGRADE_AGE, C_GAMMA, C_NOISE, PROBE_BYTES, P_SEEN, P_SIGMA, P_ZIG,
@@ -71,7 +71,7 @@ function check(block: usize): i32 {
   for (let z = 0; z < Z; z++) {
     for (let s = 0; s < 3; s++) {
       const p = ptr(s == 0 ? F_R_ZONE : s == 1 ? F_R_NET : F_R_REPORT) + <usize>z * STREAM_BYTES;
-      if ((load<u32>(p) | load<u32>(p, 4) | load<u32>(p, 8) | load<u32>(p, 12)) == 0) return E_ARG; // xoshiro's fixed point
+      if (streamIsZero(p)) return E_ARG; // xoshiro's fixed point
     }
   }
   if (!(getf(F_HOP) >= 0) || !(getf(F_DELTA) >= 1) || !(getf(F_WINDOW) >= 1) || !(getf(F_LOSS) >= 0 && getf(F_LOSS) < 1)) return E_ARG;
@@ -100,7 +100,7 @@ function checkMemory(Z: i32): i32 {
   e = checkBuf(xp(MX_R_MEM), <i64>Z * STREAM_BYTES, 1, 16); if (e != OK) return e;
   for (let z = 0; z < Z; z++) {
     const p = xp(MX_R_MEM) + <usize>z * STREAM_BYTES;
-    if ((load<u32>(p) | load<u32>(p, 4) | load<u32>(p, 8) | load<u32>(p, 12)) == 0) return E_ARG;
+    if (streamIsZero(p)) return E_ARG;
   }
   return OK;
 }

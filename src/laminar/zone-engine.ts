@@ -233,11 +233,11 @@ export class ZoneEngine {
     return [this.f64[(this.geti(EF.AGG_S) >> 3) + i], this.f64[(this.geti(EF.AGG_H) >> 3) + i]];
   }
 
-  /** Make a call that changes nothing when it returns E_FULL, growing what it asks room for until it succeeds. */
-  private withRoom(what: string, call: () => number): void {
+  /** Make a call that changes nothing when it returns E_FULL, growing what it asks room for until it succeeds; its result (>= 0). */
+  private withRoom(what: string, call: () => number): number {
     for (;;) {
       const r = call();
-      if (r === 0) return;
+      if (r >= 0) return r;
       if (r !== Status.E_FULL) throw new Error(`zone engine: ${what} failed with status ${r}`);
       this.makeRoom();
     }
@@ -318,17 +318,11 @@ export class ZoneEngine {
     if (this.rngAt === 0) this.rngAt = this.alloc(16, 16);
     this.views();
     rng.saveState(this.i32, this.rngAt >> 2);
-    for (;;) {
-      const r = this.k.engineDispatch(this.block, this.emitAt, this.emitN, cum, this.rngAt, this.lostAt);
-      if (r >= 0) {
-        this.views();
-        rng.loadState(this.i32, this.rngAt >> 2);
-        this.emitN = 0;
-        return r;
-      }
-      if (r !== Status.E_FULL) throw new Error(`zone engine: engineDispatch failed with status ${r}`);
-      this.makeRoom();
-    }
+    const lost = this.withRoom("engineDispatch", () => this.k.engineDispatch(this.block, this.emitAt, this.emitN, cum, this.rngAt, this.lostAt));
+    this.views();
+    rng.loadState(this.i32, this.rngAt >> 2);
+    this.emitN = 0;
+    return lost;
   }
 
   /** The task of the i-th DA the last dispatch lost. */
