@@ -50,11 +50,14 @@ function tidy(name: string, wasm: string[]): string {
 }
 
 /**
- * Instructions by function in a callgrind output written with
- * --dump-instr=yes --compress-strings=no --compress-pos=no, the JIT's code
- * named by the jitdump in the same directory.
+ * Counts by function in a callgrind output written with --dump-instr=yes
+ * --compress-strings=no --compress-pos=no, the JIT's code named by the
+ * jitdump in the same directory: the sum of the events named (callgrind's:
+ * Ir, the instructions; with --cache-sim=yes also D1mr and D1mw, the
+ * first-level data misses on reads and writes; DLmr and DLmw, the last
+ * level's).
  */
-export function functionCosts(dir: string, wasm: string[]): Map<string, number> {
+export function functionCosts(dir: string, wasm: string[], events: string[] = ["Ir"]): Map<string, number> {
   const dump = readdirSync(dir).find((f) => f.startsWith("jit-") && f.endsWith(".dump"));
   if (dump === undefined) throw new Error(`no jitdump in ${dir} (did node run with --perf-prof there?)`);
   const ranges = jitRanges(join(dir, dump));
@@ -70,6 +73,8 @@ export function functionCosts(dir: string, wasm: string[]): Map<string, number> 
   const costs = new Map<string, number>();
   const add = (k: string, c: number) => costs.set(k, (costs.get(k) ?? 0) + c);
   let fn = "", callLine = false;
+  /** The cost line's fields to add up (after the address and the line). */
+  let cols: number[] = [];
   const text = readFileSync(join(dir, "callgrind.out"), "utf8");
   for (let i = 0; i < text.length; ) {
     let j = text.indexOf("\n", i);
@@ -77,13 +82,24 @@ export function functionCosts(dir: string, wasm: string[]): Map<string, number> 
     const l = text.slice(i, j);
     i = j + 1;
     if (l.startsWith("fn=")) fn = l.slice(3);
+    else if (l.startsWith("events:")) {
+      const names = l.slice(7).trim().split(/\s+/);
+      cols = events.map((e) => {
+        const k = names.indexOf(e);
+        if (k < 0) throw new Error(`callgrind counted no ${e} (its events: ${names.join(" ")})`);
+        return k + 2;
+      });
+    }
     else if (l.startsWith("calls=")) callLine = true; // the next cost line is the call's inclusive cost, not this function's
     else if (l.startsWith("0x")) {
       if (callLine) { callLine = false; continue; }
-      const t = l.split(" "), a = parseInt(t[0], 16), c = Number(t[2] ?? 0);
+      const t = l.split(" "), a = parseInt(t[0], 16);
+      let c = 0;
+      for (const k of cols) c += Number(t[k] ?? 0); // callgrind leaves trailing zeros out
       const r = find(a);
       add(r !== null ? tidy(r.name, wasm) : fn.startsWith("0x") ? "(other JIT code)" : `native ${fn.split("(")[0].replace(/ \[.*$/, "")}`, c);
     }
   }
+  if (cols.length === 0) throw new Error(`${join(dir, "callgrind.out")} names no events`);
   return costs;
 }

@@ -6,12 +6,13 @@
 // repeat.
 //
 //   npm run bench:instr -- [--nodes=5000] [--rho=0.8] [--durations=0.1,0.4] [--rounds=1]
-//        [--set=name=value ...] [--base=DIR] [--functions[=N]] [--json] [--help]
+//        [--set=name=value ...] [--base=DIR] [--functions[=N] [--misses]] [--json] [--help]
 //
 // --functions says where the instructions go instead: each build runs under
 // callgrind with V8 writing a perf jitdump, and the steady state's
 // instructions per task are split by function, JavaScript and WebAssembly
-// by name (instr-functions.ts).
+// by name (instr-functions.ts). With --misses, the first-level data misses
+// (reads and writes, the cache geometry below) by function instead.
 //
 // Each build runs `laminar sim` (one thread, sim.drainS=0) at the two
 // durations, each in its own process under cachegrind, with V8 made nearly
@@ -59,6 +60,7 @@ for this build and optionally another (docs/bench.md). Needs valgrind.
   --base=DIR           also another built checkout; ratios this / base
   --functions=N        instead, instructions per task by function (the N largest; bare: 30),
                        under callgrind, JavaScript and WebAssembly named
+  --misses             with --functions: first-level data misses per task by function
   --json               the summary as JSON
   -h, --help           this text`;
 
@@ -135,20 +137,21 @@ async function runOnce(root: string, sets: string[], duration: string): Promise<
 }
 
 /** One run under callgrind, with V8's jitdump (written to the working directory): instructions by function, and the tasks arrived. */
-async function runFunctions(root: string, sets: string[], duration: string): Promise<{ arrived: number; costs: Map<string, number> }> {
+async function runFunctions(root: string, sets: string[], duration: string, misses: boolean): Promise<{ arrived: number; costs: Map<string, number> }> {
   const dir = mkdtempSync(resolve(tmpdir(), "laminar-instr-"));
   try {
     const tool = ["--tool=callgrind", "--dump-instr=yes", "--compress-strings=no", "--compress-pos=no", `--callgrind-out-file=${resolve(dir, "callgrind.out")}`];
+    if (misses) tool.push("--cache-sim=yes", ...CACHES);
     const { arrived } = await simUnder(tool, ["--perf-prof"], root, sets, duration, dir);
-    return { arrived, costs: functionCosts(dir, watNames(resolve(root, "build", "laminar-simd.wat"))) };
+    return { arrived, costs: functionCosts(dir, watNames(resolve(root, "build", "laminar-simd.wat")), misses ? ["D1mr", "D1mw"] : ["Ir"]) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** --functions: per task in the steady state, by function, for each build; the top `top` of this build's. */
-async function functions(roots: string[], sets: string[], durations: string[], top: number, json: boolean): Promise<void> {
-  const jobs = durations.flatMap((d) => roots.map((root) => () => runFunctions(root, sets, d)));
+/** --functions: per task in the steady state, by function, for each build (instructions, or with `misses` first-level data misses); the top `top` of this build's. */
+async function functions(roots: string[], sets: string[], durations: string[], top: number, json: boolean, misses: boolean): Promise<void> {
+  const jobs = durations.flatMap((d) => roots.map((root) => () => runFunctions(root, sets, d, misses)));
   if (!json) process.stderr.write(`bench:instr: ${jobs.length} runs under callgrind, ${WIDTH} at a time (a few minutes each)...\n`);
   const runs = await pool(jobs, WIDTH);
   const per = roots.map((_, b) => {
@@ -165,14 +168,15 @@ async function functions(roots: string[], sets: string[], durations: string[], t
     return by;
   };
   if (json) {
-    process.stdout.write(`${JSON.stringify({ durations: durations.map(Number), sets, tasks: per[0].tasks, totals: per.map((p) => ({ instructions: p.total, ...kinds(p.m) })), functions: rows })}\n`);
+    const what = misses ? "d1Misses" : "instructions";
+    process.stdout.write(`${JSON.stringify({ durations: durations.map(Number), sets, tasks: per[0].tasks, counted: what, totals: per.map((p) => ({ [what]: p.total, ...kinds(p.m) })), functions: rows })}\n`);
     return;
   }
-  const f = (x: number) => x.toFixed(0).padStart(8);
-  process.stdout.write(`instructions per task by function, steady state (${durations[1]} s less ${durations[0]} s; ${sets.join(" ")}):\n`);
+  const f = (x: number) => x.toFixed(misses ? 1 : 0).padStart(8);
+  process.stdout.write(`${misses ? "first-level data misses" : "instructions"} per task by function, steady state (${durations[1]} s less ${durations[0]} s; ${sets.join(" ")}):\n`);
   per.forEach((p, b) => {
     const k = kinds(p.m);
-    process.stdout.write(`  ${b === 0 ? "this" : "base"}: ${f(p.total)} in all: WebAssembly ${k.wasm.toFixed(0)}, JavaScript ${k.js.toFixed(0)}, the rest (V8's builtins, compiler and collector, libraries) ${k.other.toFixed(0)}\n`);
+    process.stdout.write(`  ${b === 0 ? "this" : "base"}: ${f(p.total)} in all: WebAssembly ${k.wasm.toFixed(misses ? 1 : 0)}, JavaScript ${k.js.toFixed(misses ? 1 : 0)}, the rest (V8's builtins, compiler and collector, libraries) ${k.other.toFixed(misses ? 1 : 0)}\n`);
   });
   process.stdout.write(`  ${"this".padStart(8)}${per.length > 1 ? `${"base".padStart(9)}` : ""}  share  function\n`);
   for (const r of rows) process.stdout.write(`  ${f(r.this)}${r.base !== null ? ` ${f(r.base)}` : ""}  ${((100 * r.this) / per[0].total).toFixed(1).padStart(4)}%  ${r.name}\n`);
@@ -211,10 +215,11 @@ async function main(): Promise<void> {
   }
   const valued = ["nodes", "rho", "durations", "rounds", "set", "base"];
   for (const a of args) {
-    if (a === "--json" || a === "--functions" || valued.some((v) => a.startsWith(`--${v}=`)) || a.startsWith("--functions=")) continue;
-    throw new Error(`unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} --functions= --json)`);
+    if (a === "--json" || a === "--functions" || a === "--misses" || valued.some((v) => a.startsWith(`--${v}=`)) || a.startsWith("--functions=")) continue;
+    throw new Error(`unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} --functions= --misses --json)`);
   }
   const fnArg = args.find((a) => a === "--functions" || a.startsWith("--functions="));
+  if (args.includes("--misses") && fnArg === undefined) throw new Error("--misses goes with --functions (without it, the totals already count the misses)");
   const top = fnArg === undefined || fnArg === "--functions" ? 30 : Number(fnArg.slice(12));
   if (fnArg !== undefined && fnArg !== "--functions" && !(/^\d+$/.test(fnArg.slice(12)) && top >= 1)) throw new Error(`--functions takes a positive integer, got ${fnArg.slice(12)}`);
   const opt = (name: string, dflt: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
@@ -242,7 +247,7 @@ async function main(): Promise<void> {
     applySets(defaultConfig(), sets);
   }
   await new Promise<void>((done, fail) => execFile("valgrind", ["--version"], (err) => (err === null ? done() : fail(new Error("needs valgrind (Debian: apt-get install valgrind), which was not found")))));
-  if (fnArg !== undefined) return functions(roots, sets, durations, top, args.includes("--json"));
+  if (fnArg !== undefined) return functions(roots, sets, durations, top, args.includes("--json"), args.includes("--misses"));
   // the two builds' runs of one duration side by side, so that whatever the pair shares falls on both alike
   const jobs: (() => Promise<Counts>)[] = [];
   for (let r = 0; r < rounds; r++) for (const d of durations) for (const root of roots) jobs.push(() => runOnce(root, sets, d));
