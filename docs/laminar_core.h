@@ -298,6 +298,7 @@ typedef struct laminar_mem_block {
   X(int32_t, engineSeqRebase, (laminar_ptr block, double offset))                                      \
   X(int32_t, engineTrace, (laminar_ptr block, int32_t on))                                             \
   X(int32_t, engineTraceState, (laminar_ptr block, laminar_ptr out))                                   \
+  X(int32_t, engineExchange, (laminar_ptr block))                                                      \
   X(int32_t, engineSetVerdict, (laminar_ptr block, int32_t d, int32_t v))                             \
   X(int32_t, engineSetVerdicts, (laminar_ptr block, laminar_ptr src, int32_t n))                       \
   X(int32_t, engineTaskState, (laminar_ptr block, int32_t t, int32_t home, int32_t awaiting))           \
@@ -538,6 +539,8 @@ int32_t engineSeqRebase(laminar_ptr block, double offset);
 int32_t engineTrace(laminar_ptr block, int32_t on);
 /** The trace's state at out (16 bytes, 8-aligned): int32 lane 0, int32 lane 1, double events folded in. */
 int32_t engineTraceState(laminar_ptr block, laminar_ptr out);
+/** Every Zone, no memory model: the outbox into the inbox (after OUT_CAP records; IN_N, field 119) in canonical order, the pulls' completions scheduled; the records moved. */
+int32_t engineExchange(laminar_ptr block);
 /** The proxy's answer to DA d's pull request: 1 start, 2 duplicate, 3 late. */
 int32_t engineSetVerdict(laminar_ptr block, int32_t d, int32_t v);
 /** n answers at once: int32 pairs (DA, verdict) at src. */

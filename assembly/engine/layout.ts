@@ -30,8 +30,8 @@ export const F_TAKEN = 56, F_DELIVERED = 57, F_UPLOADED = 58, F_SNAP_TIME = 59, 
 export const F_DAS = 71, F_DA_CAP = 72, F_DA_LIVE = 73, F_DA_FRESH = 74, F_DA_FREE = 75, F_DA_FREE_TOP = 76, F_MASKS = 77;
 // reservation wheels (own nodes)
 export const F_WHEELS = 78, F_WHEEL_BYTES = 79, F_WHEEL_OWNER = 80, F_WHEEL_CHECK = 81, F_WHEEL_OUT = 82;
-// outbox
-export const F_OUTBOX = 83, F_OUT_N = 84, F_OUT_CAP = 85;
+// outbox (its region also holds the inbox, inbox.ts: F_IN_N records after the outbox's F_OUT_CAP)
+export const F_OUTBOX = 83, F_OUT_N = 84, F_OUT_CAP = 85, F_IN_N = 119;
 // kernels' blocks and scratch
 export const F_PROBE = 86, F_ZIG = 87, F_ROW0 = 88, F_BATCH = 89, F_RUN_OUT = 90, F_AGG_BLOCK = 91, F_AGG_OUT = 92,
   F_AGG_OFFSETS = 93, F_SIGMA = 94;

@@ -17,6 +17,7 @@ import {
 } from "./layout";
 import { addf, da, dc, dx, geti, getf, mask, MX, offset, Q_HEAD, room, row, seti, setf, xi, zoneOf } from "./state";
 import { emitCheck, emitTake } from "./emit";
+import { exchange } from "./inbox";
 import { opened, pop, popKind, popSubject, push, pushSeq, runFrom, top, topTimeBefore } from "./events";
 import { histNeed, histOn, histRecord } from "./history";
 import { address, complete, pulled } from "./agent";
@@ -286,6 +287,18 @@ export function engineEmitAt(block: usize, src: usize, n: i32, time: f64, seq0: 
   if (e != 0) return e;
   emitTake(src, n, time, true, seq0, false);
   return 0;
+}
+
+/**
+ * The end of a window of an engine that holds every Zone, without the
+ * memory model (inbox.ts): the outbox moves into the inbox (after the
+ * outbox's F_OUT_CAP records; F_IN_N of them) in canonical order, each
+ * pull request's completion is scheduled; returns the records moved.
+ * E_ARG, E_FULL: inbox.ts.
+ */
+export function engineExchange(block: usize): i32 {
+  if (!ready(block)) return E_ARG;
+  return exchange();
 }
 
 /** The proxy's answer (V_*) to DA d's pull request, read when its pull completes. */

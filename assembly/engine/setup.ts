@@ -37,6 +37,8 @@ import {
 } from "./layout";
 import { F_HIST, F_HIST_BASE, F_HIST_CAP, F_HIST_HEAD, F_HIST_N, F_HIST_TRIM, F_NOW, F_SEQ, F_SEQ_STEP, HIST_REC, ROOM_HIST } from "./layout";
 import { histMove } from "./history";
+import { inboxAt, outboxBytes } from "./inbox";
+import { F_IN_N } from "./layout";
 import { push, queueBytes, queueInit, queueMove } from "./events";
 import { initSnapshot } from "./zone";
 
@@ -199,7 +201,7 @@ function layout(base: usize, write: bool): u64 {
   { const p = take(<i64>own << 3); if (write) seti(F_WHEEL_CHECK, <i32>p); }
   { const p = take(<i64>A << 2); if (write) seti(F_WHEEL_OUT, <i32>p); }
   // outbox
-  { const p = take(1024 * REC * 8); if (write) { seti(F_OUTBOX, <i32>p); seti(F_OUT_CAP, 1024); seti(F_OUT_N, 0); } }
+  { const p = take(outboxBytes(1024, geti(F_ZONES))); if (write) { seti(F_OUTBOX, <i32>p); seti(F_OUT_CAP, 1024); seti(F_OUT_N, 0); seti(F_IN_N, 0); } }
   // probe action: block, ziggurat tables, sampling scratch, candidates, noise
   { const p = take(PROBE_BYTES); if (write) seti(F_PROBE, <i32>p); }
   { const p = take(ZIG_BYTES); if (write) seti(F_ZIG, <i32>p); }
@@ -396,7 +398,7 @@ export function engineRoomBytes(block: usize): f64 {
   if (what == 0) return <f64>grownCap(geti(F_DA_CAP), need) * <f64>perDa() + 64;
   if (what == ROOM_TASKS) return MX != 0 ? <f64>grownCap(xi(MX_TASK_CAP), need) * TT_BYTES + 16 : <f64>E_ARG;
   if (what == ROOM_HEAP) return <f64>queueBytes(grownCap(geti(F_HEAP_CAP), need)) + 16;
-  if (what == ROOM_OUTBOX) return <f64>grownCap(geti(F_OUT_CAP), need) * REC * 8 + 16;
+  if (what == ROOM_OUTBOX) return <f64>outboxBytes(grownCap(geti(F_OUT_CAP), need), geti(F_ZONES)) + 16;
   if (what == ROOM_HIST) return <f64>grownCap(geti(F_HIST_N) - geti(F_HIST_HEAD), need) * HIST_REC + 16;
   const z = (what - ROOM_RING) >> 4, d = ptr(F_RINGS) + <usize>z * RING_DESC;
   return <f64>grownCap(load<i32>(d, 4), load<i32>(d, 12) + need) * <f64>(geti(F_RING_REC) * 4) + 16;
@@ -440,8 +442,9 @@ export function engineGrow(block: usize, base: usize, bytes: f64): i32 {
   } else if (what == ROOM_HEAP) {
     queueMove(p, grownCap(geti(F_HEAP_CAP), want));
   } else if (what == ROOM_OUTBOX) {
-    const cap = grownCap(geti(F_OUT_CAP), want);
+    const cap = grownCap(geti(F_OUT_CAP), want), inbox = inboxAt();
     memory.copy(p, ptr(F_OUTBOX), <usize>geti(F_OUT_N) * REC * 8);
+    memory.copy(p + <usize>cap * REC * 8, inbox, <usize>geti(F_IN_N) * REC * 8);
     seti(F_OUTBOX, <i32>p);
     seti(F_OUT_CAP, cap);
   } else if (what == ROOM_HIST) {

@@ -80,6 +80,7 @@ export interface CoreExports {
   engineHistoryTrim(block: number, time: number): number;
   engineHistoryRecords(block: number): number;
   engineSeqRebase(block: number, offset: number): number;
+  engineExchange(block: number): number;
   engineSetVerdict(block: number, d: number, v: number): number;
   engineSetVerdicts(block: number, src: number, n: number): number;
   engineTaskState(block: number, t: number, home: number, awaiting: number): number;

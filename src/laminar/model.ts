@@ -85,6 +85,13 @@ export class LaminarModel extends LaminarState {
 
   /** Role "zones": the replay of the gateway's log (start). */
   private replayer: LogReplay | null = null;
+  /**
+   * The Zones' messages stay in the core's Zone engine, which orders them
+   * and schedules the pulls' completions at each window's end; the drain
+   * applies them where they lie (one partition on the engine, without the
+   * memory model: every message is then for the gateway side's queue).
+   */
+  private coreInbox = false;
 
   constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
     super(core, c, partition);
@@ -118,6 +125,7 @@ export class LaminarModel extends LaminarState {
         memory: this.mem !== null ? { seed: this.memSeed, rMem: this.rMem, taskCap: this.tasks.slots.capacity } : null,
       });
       for (let z = 0; z < this.cluster.zones; z++) this.teg.receive(z, ...ze.initialAggregate(z), 0);
+      this.coreInbox = this.mem === null && this.partition.count === 1 && this.gatewayLog === null && this.logReader === null;
     }
     if (this.logReader !== null) {
       // the gateway runs elsewhere: its log is replayed behind this partition's run (replayLog), its first posts too
@@ -179,7 +187,7 @@ export class LaminarModel extends LaminarState {
   /** The engine's messages of this window join the outbox; its counters join the metrics. */
   private carryFromEngine(ze: ZoneEngine): void {
     // without the memory model the engine sends no retirement (nothing reads one: task-table.ts)
-    this.msgsPending += ze.takeOutbox(this.outbox);
+    this.msgsPending += this.coreInbox ? ze.outboxGrowth() : ze.takeOutbox(this.outbox);
     this.engine.processed += ze.carryCounters(this.metrics, this.zhaf, this.forfeit);
     this.running = ze.running;
     this.squatting = ze.squatting;
@@ -238,6 +246,7 @@ export class LaminarModel extends LaminarState {
    * events here.
    */
   exchangeAlone(): void {
+    if (this.coreInbox) return this.exchangeInCore(this.zoneEngine!);
     const out = this.outbox, box = this.inbox;
     out.sort();
     const f = out.buf, n = out.n;
@@ -262,8 +271,43 @@ export class LaminarModel extends LaminarState {
     this.outboxDelivered();
   }
 
+  /** exchangeAlone with the messages in the engine (coreInbox): it orders them into its inbox and posts the pulls' completions. */
+  private exchangeInCore(ze: ZoneEngine): void {
+    if (this.outbox.n !== 0 || this.inHead !== 0) throw new Error("laminar: the host's own mailbox is in use in a run whose messages stay in the Zone engine");
+    const n = ze.exchange();
+    this.nextMsgAt = n > 0 ? ze.f64view()[ze.inboxAt()] : Infinity;
+  }
+
+  /** drain on the engine's inbox (coreInbox; every message there is for the gateway side's queue). */
+  private drainCore(ze: ZoneEngine, now: number): void {
+    const n = ze.inboxCount;
+    let h = this.inHead;
+    if (h === n) return;
+    // nothing here allocates core memory, so the view stays current
+    const f = ze.f64view(), base = ze.inboxAt();
+    while (h < n && f[base + h * REC] <= now) {
+      const at = base + h++ * REC, a = f[at + F_A], b = f[at + F_B];
+      this.msgsPending--;
+      switch (f[at + F_KIND]) {
+        case M_DA_END: this.taskTable.taskLost(a, b); break;
+        case M_PULL: this.taskTable.proxy(a, b, f[at + F_C], f[at], f[at + F_X]); break;
+        case M_UPLOAD: this.teg.receive(f[at + F_ZONE], f[at + F_X], f[at + F_Y], f[at + F_W]); break;
+        default: throw new Error(`laminar: message kind ${f[at + F_KIND]} in the Zone engine's inbox`);
+      }
+    }
+    if (h === n) {
+      ze.inboxClear();
+      this.inHead = 0;
+      this.nextMsgAt = Infinity;
+    } else {
+      this.inHead = h;
+      this.nextMsgAt = f[base + h * REC];
+    }
+  }
+
   /** Apply the queued gateway-side messages delivered at or before `now`, in order. */
   private drain(now: number): void {
+    if (this.coreInbox) return this.drainCore(this.zoneEngine!, now);
     const box = this.inbox, f = box.buf;
     let h = this.inHead;
     const rd = this.logReader;

@@ -34,8 +34,10 @@ const POST_BYTES = 16;
 import type { RunMetrics, SurvivalCounters } from "../metrics/run-metrics.js";
 import type { ZoneField } from "./zhaf.js";
 
-/** DA record offsets the host reads (assembly/engine/layout.ts). */
-const DA_TASK = 52;
+/** DA record offsets the host reads and writes (assembly/engine/layout.ts). */
+const DA_TASK = 52, DA_VERDICT = 58;
+/** Bytes of a message record (mailbox.ts's REC doubles). */
+const REC_BYTES = 80;
 
 /** Whether a run with this configuration uses the engine (sim.engine; core with an unsupported setting is an error). */
 export function usesEngine(c: Config): boolean {
@@ -97,9 +99,6 @@ export class ZoneEngine {
   private postAt = 0;
   private postCap = 0;
   private postN = 0;
-  private verdictAt = 0;
-  private verdictCap = 0;
-  private verdictN = 0;
   /** dispatch's buffers: the lost DAs' tasks, and the gateway's stream while the engine draws from it. */
   private lostAt = 0;
   private lostCap = 0;
@@ -112,10 +111,13 @@ export class ZoneEngine {
   /** 16 bytes the trace's state is read through (traceInto). */
   private traceOut = 0;
   private emitBytes = EMIT_BYTES;
+  /** The outbox's records counted by outboxGrowth so far. */
+  private outCounted = 0;
 
   /** Views of core memory: rebuilt after this class's allocations, and whenever another's growth detached them. */
   private f64!: Float64Array;
   private i32!: Int32Array;
+  private u8!: Uint8Array;
 
   constructor(private readonly core: Core, private readonly onGrow: () => void) {
     this.k = core.exports;
@@ -127,6 +129,7 @@ export class ZoneEngine {
     core.arena.u8.fill(0, this.block, this.block + ENGINE_BLOCK_BYTES);
     this.f64 = core.arena.f64;
     this.i32 = core.arena.i32;
+    this.u8 = core.arena.u8;
     this.queue = new CoreQueue(this);
   }
 
@@ -135,6 +138,7 @@ export class ZoneEngine {
     if (this.f64.length === 0) {
       this.f64 = this.core.arena.f64;
       this.i32 = this.core.arena.i32;
+      this.u8 = this.core.arena.u8;
     }
   }
 
@@ -152,6 +156,7 @@ export class ZoneEngine {
     const p = this.core.arena.alloc(Math.max(bytes, align), align);
     this.f64 = this.core.arena.f64;
     this.i32 = this.core.arena.i32;
+    this.u8 = this.core.arena.u8;
     this.onGrow();
     return p;
   }
@@ -201,8 +206,6 @@ export class ZoneEngine {
     this.emitAt = this.alloc(this.emitCap * this.emitBytes, 8);
     this.postCap = 4096;
     this.postAt = this.alloc(this.postCap * POST_BYTES, 8);
-    this.verdictCap = 4096;
-    this.verdictAt = this.alloc(this.verdictCap * 8, 8);
     this.ready = true;
   }
 
@@ -279,13 +282,6 @@ export class ZoneEngine {
     if (this.postN === 0) return;
     this.withRoom("enginePostBatch (the posted events)", () => this.k.enginePostBatch(this.block, this.postAt, this.postN));
     this.postN = 0;
-  }
-
-  private flushVerdicts(): void {
-    if (this.verdictN === 0) return;
-    const r = this.k.engineSetVerdicts(this.block, this.verdictAt, this.verdictN);
-    if (r !== 0) throw new Error(`zone engine: the proxy's answers refused (status ${r})`);
-    this.verdictN = 0;
   }
 
   /** A DA of task t emitted at `emitted` goes to launchpad `node` (-1: drawn by dispatch), staged with the batch's others (dispatch, emitSeq). */
@@ -395,19 +391,19 @@ export class ZoneEngine {
     this.emitN = 0;
   }
 
-  /** The proxy's answer v to DA d's pull request (handed over before the next run call). */
+  /**
+   * The proxy's answer v to DA d's pull request, written into the DA's
+   * record (what engineSetVerdict writes: the engine reads it when the pull
+   * completes; between run calls nothing else reads it).
+   */
   setVerdict(d: number, v: number): void {
-    if (this.verdictN === this.verdictCap) this.verdictAt = this.grown(this.verdictAt, (this.verdictCap *= 2), 8, this.verdictN);
     this.views();
-    const b = (this.verdictAt >> 2) + 2 * this.verdictN++;
-    this.i32[b] = d;
-    this.i32[b + 1] = v;
+    this.u8[this.i32[(this.block >> 2) + 2 * EF.DAS] + d * DA_BYTES + DA_VERDICT] = v;
   }
 
   /** Run until the next host event (HOST_EVENT), the host's message time `msgAt` (HOST_MESSAGE) or `until` (RAN_TO). */
   run(until: number, msgAt: number): number {
     this.flushPosts();
-    this.flushVerdicts();
     for (;;) {
       const r = this.k.engineRun(this.block, until, msgAt);
       this.stoppedAtEvent = r === HOST_EVENT || r === HOST_MESSAGE;
@@ -429,14 +425,12 @@ export class ZoneEngine {
   /** M_LAND_REQ delivered to Zone `home` here (at the clock: a host event's time). */
   landRequest(home: number, t: number, pd: number, pz: number, computeNs: number): void {
     this.flushPosts();
-    this.flushVerdicts();
     this.withRoom("engineLandRequest", () => this.k.engineLandRequest(this.block, home, t, pd, pz, computeNs));
   }
 
   /** M_LAND_RESP delivered to secondary probe d here; `started(t)`: whether the probe's task has started (the gateway side's word). */
   landAnswer(d: number, ok: number, computeNs: number, remaining: number, target: number, drift: number, started: (t: number) => boolean): void {
     this.flushPosts();
-    this.flushVerdicts();
     this.views();
     const t = this.i32[(this.geti(EF.DAS) + d * DA_BYTES + DA_TASK) >> 2];
     const st = started(t) ? 1 : 0;
@@ -458,6 +452,43 @@ export class ZoneEngine {
     if (n > 0) box.append(this.f64, this.geti(EF.OUTBOX) >> 3, n);
     this.seti(EF.OUT_N, 0);
     return n;
+  }
+
+  /** Messages the engine's Zones sent since the last call (they stay in its outbox until exchange). */
+  outboxGrowth(): number {
+    const n = this.geti(EF.OUT_N), d = n - this.outCounted;
+    this.outCounted = n;
+    return d;
+  }
+
+  /**
+   * The end of a window of an engine that holds every Zone, without the
+   * memory model (engineExchange): the outbox moves into the inbox in
+   * canonical order, and each pull request's completion is scheduled, as
+   * the model's exchange does. Returns the records moved; the host applies
+   * them in order where they lie (inboxAt, inboxCount) and empties the
+   * inbox (inboxClear) once it has applied them all.
+   */
+  exchange(): number {
+    this.flushPosts(); // what the host posted before keeps its place
+    const n = this.withRoom("engineExchange", () => this.k.engineExchange(this.block));
+    this.outCounted = 0;
+    return n;
+  }
+
+  /** The inbox's first record, as an index into f64view() (after the outbox's OUT_CAP records). */
+  inboxAt(): number {
+    return (this.geti(EF.OUTBOX) + this.geti(EF.OUT_CAP) * REC_BYTES) >> 3;
+  }
+
+  get inboxCount(): number { return this.geti(EF.IN_N); }
+
+  inboxClear(): void { this.seti(EF.IN_N, 0); }
+
+  /** Core memory as f64 (current: a grown memory's old view reads as empty). */
+  f64view(): Float64Array {
+    this.views();
+    return this.f64;
   }
 
   /**
