@@ -20,6 +20,7 @@ export * from "./probe";
 export * from "./wheel";
 export { memRecordBytes, memTick } from "./memory";
 export { streamDraw } from "./streamdraw";
+export { arrivalsBlockBytes, arrivalsDraw } from "./arrivals";
 export * from "./engine/run";
 export { engineDispatch } from "./engine/gateway";
 export { engineBytes, engineInit, engineRoomBytes, engineGrow } from "./engine/setup";

@@ -276,6 +276,8 @@ typedef struct laminar_mem_block {
   X(int32_t, memRecordBytes, (void))                                                                    \
   X(int32_t, memTick, (laminar_ptr block))                                                              \
   X(int32_t, streamDraw, (int32_t kind, laminar_ptr state, laminar_ptr zig, laminar_ptr out, int32_t n, double arg)) \
+  X(int32_t, arrivalsBlockBytes, (void))                                                                 \
+  X(int32_t, arrivalsDraw, (laminar_ptr block, laminar_ptr out, int32_t n))                            \
   X(int32_t, engineBlockBytes, (void))                                                                  \
   X(int32_t, engineDaBytes, (void))                                                                     \
   X(int32_t, engineEmitBytes, (void))                                                                   \
@@ -469,10 +471,18 @@ int32_t memTick(laminar_ptr block);
 /** n draws of `kind` from the xoshiro128** stream at `state` (uint32[4], s0..s3, not all zero;
  *  written back) into out: double[n]: 0 nextU32, 1 float (53 bits), 2 float32 (32 bits),
  *  3 int(arg) (arg an integer in [1, 2^32]), 4 exponential of mean arg (finite), 5 standard
- *  normal (ziggurat; tables at zig, 8-aligned, LAMINAR_ZIG_BYTES). Kinds 6, 7, 8 replace each
- *  out[i] by log, log1p, exp of it (V8's fdlibm results) and ignore state and zig. Returns n,
- *  E_COUNT (n < 0), E_ARG (bad kind or arg, all-zero state, overlapping buffers) or a buffer code. */
+ *  normal (ziggurat; tables at zig, 8-aligned, LAMINAR_ZIG_BYTES). Kinds 6, 7, 8, 9, 10 replace
+ *  each out[i] by log, log1p, exp, sin, cos of it (V8's fdlibm results; sin and cos NaN past
+ *  2^19 pi / 2) and ignore state and zig. Returns n, E_COUNT (n < 0), E_ARG (bad kind or arg,
+ *  all-zero state, overlapping buffers) or a buffer code. */
 int32_t streamDraw(int32_t kind, laminar_ptr state, laminar_ptr zig, laminar_ptr out, int32_t n, double arg);
+
+/* Arrivals (docs/abi.md, "Arrivals"): the bimodal workload's tasks in arrival order. block:
+ * LAMINAR_ARRIVALS_BLOCK_BYTES, 16-aligned; out: double[5 n] (time, class, service, atoms, price). */
+#define LAMINAR_ARRIVALS_BLOCK_BYTES 176u
+int32_t arrivalsBlockBytes(void);
+/** Up to n tasks into out; fewer only when the window is over. */
+int32_t arrivalsDraw(laminar_ptr block, laminar_ptr out, int32_t n);
 
 /* --- Zone admission engine (docs/abi.md, "Zone engine") ---
  * block: LAMINAR_ENGINE_BLOCK_BYTES, 8-aligned, zeroed, then the parameter fields written

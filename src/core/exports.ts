@@ -56,6 +56,8 @@ export interface CoreExports {
   // random streams (assembly/streamdraw.ts, docs/abi.md "Random streams"): state = u32[4] (Rng.saveState's
   // layout), zig = ziggurat tables (ZIG_BYTES, 8-aligned), out = f64[n]; kinds 0..5 draw, 6..8 map out in place
   streamDraw(kind: number, state: number, zig: number, out: number, n: number, arg: number): number;
+  arrivalsBlockBytes(): number;
+  arrivalsDraw(block: number, out: number, n: number): number;
 
   // --- Zone admission engine (assembly/engine/, docs/abi.md "Zone engine"; block: src/core/engine-layout.ts) ---
   engineBlockBytes(): number;

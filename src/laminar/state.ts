@@ -19,6 +19,7 @@ import { Views } from "../core/views.js";
 import { Streams, type Rng } from "../sim/rng.js";
 import { timingsOf, type Timings } from "./timings.js";
 import { makeArrivals } from "../workload/sources.js";
+import { CoreArrivals } from "../workload/core-arrivals.js";
 import type { ArrivalSource } from "../workload/source.js";
 import { RunMetrics, type SurvivalCounters } from "../metrics/run-metrics.js";
 import { Cluster } from "../cluster/cluster.js";
@@ -203,7 +204,8 @@ export class LaminarState {
     this.reportsGateway = partition.role === "gateway" || (partition.role === undefined && partition.index === 0);
     this.gatewayMetrics = this.reportsGateway ? this.metrics : new RunMetrics(this.deadlineNs, c.memory.enabled);
 
-    this.arrivals = makeArrivals(c, this.endArrivalsNs, true);
+    // the bimodal sequence drawn by the core in batches (the same tasks as makeArrivals' Arrivals, bit for bit)
+    this.arrivals = c.workload.kind === "bimodal" ? new CoreArrivals(core, c, this.endArrivalsNs) : makeArrivals(c, this.endArrivalsNs, true);
     this.rSquat = streams.get("squatters");
     this.rGate = streams.get("gateway");
 

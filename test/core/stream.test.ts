@@ -10,7 +10,7 @@ import { writeZigguratTables, ZIG_BYTES, zigguratNormal } from "../../src/sim/zi
 import type { Core } from "../../src/core/wasm.js";
 import { builds } from "./harness.js";
 
-const K = { U32: 0, FLOAT: 1, FLOAT32: 2, INT: 3, EXP: 4, NORMAL: 5, LOG: 6, LOG1P: 7, EXPF: 8 } as const;
+const K = { U32: 0, FLOAT: 1, FLOAT32: 2, INT: 3, EXP: 4, NORMAL: 5, LOG: 6, LOG1P: 7, EXPF: 8, SIN: 9, COS: 10 } as const;
 
 /** Same value, bit for bit (any NaN equals any NaN: V8 does not keep NaN payloads either). */
 function sameBits(a: number, b: number): boolean {
@@ -258,6 +258,49 @@ describe.each(builds)("log, log1p, exp equal Node's Math (%s)", (_name, core) =>
   });
 });
 
+// ---- sin, cos --------------------------------------------------------------
+
+/** About the largest |x| the core's sin and cos reduce, 2^19 pi / 2; past it they give NaN. */
+const MEDIUM = 2 ** 19 * (Math.PI / 2);
+/** Whether the core reduces x: the high word of |x| at most that of 2^19 pi / 2 (trig.ts, MEDIUM_HW), NaN and infinities aside. */
+function reduced(x: number): boolean {
+  const v = new DataView(new ArrayBuffer(8));
+  v.setFloat64(0, x, true);
+  return (v.getUint32(4, true) & 0x7fffffff) <= 0x413921fb;
+}
+
+describe.each(builds)("sin and cos equal Node's Math up to 2^19 pi / 2, NaN past it (%s)", (_name, core) => {
+  it("over the Box-Muller angles, the reduction's cases and the edges", () => {
+    const r = words(99);
+    const unif = () => r() * 2 ** -32 + r() * 2 ** -64;
+    const xs: number[] = [];
+    for (let i = 0; i < 200_000; i++) xs.push(2 * Math.PI * (((r() >>> 5) * 67108864 + (r() >>> 6)) * 2 ** -53)); // exactly 2 pi float()
+    for (let i = 0; i < 100_000; i++) xs.push((unif() - 0.5) * 2 * MEDIUM); // the whole range, both signs
+    for (let i = 0; i < 100_000; i++) xs.push((unif() - 0.5) * 2 ** -(r() % 60)); // near 0 (the kernels' cut at 2^-27)
+    // near multiples of pi / 2 (the reduction's second and third rounds), a few ulps either side
+    const buf = new Float64Array(1), bits = new BigInt64Array(buf.buffer);
+    for (let i = 0; i < 4000; i++) {
+      buf[0] = (i < 64 ? i + 1 : 1 + (r() % 2 ** 19)) * (Math.PI / 2) * (r() & 1 ? 1 : -1);
+      const at = bits[0];
+      for (let d = -3n; d <= 3n; d++) { bits[0] = at + d; xs.push(buf[0]); }
+    }
+    xs.push(0, -0, Math.PI / 4, -Math.PI / 4, 0.3, 0.78125, 3 * Math.PI / 4, MEDIUM, -MEDIUM, NaN, Infinity, -Infinity, MEDIUM * 1.0000001, 1e300);
+    const b = layout(core, xs.length);
+    let checked = 0;
+    for (const [kind, f, name] of [[K.SIN, Math.sin, "sin"], [K.COS, Math.cos, "cos"]] as const) {
+      core.arena.f64.set(xs, b.out >> 3);
+      expect(core.exports.streamDraw(kind, 0, 0, b.out, xs.length, 0)).toBe(xs.length);
+      const got = core.arena.f64.subarray(b.out >> 3, (b.out >> 3) + xs.length);
+      for (let i = 0; i < xs.length; i++) {
+        const w = reduced(xs[i]) ? f(xs[i]) : NaN;
+        if (!sameBits(w, got[i])) expect(got[i], `${name}(${xs[i]}) = ${w}`).toBe(w);
+        checked++;
+      }
+    }
+    expect(checked).toBe(2 * xs.length);
+  });
+});
+
 // ---- errors -------------------------------------------------------------
 
 describe.each(builds)("streamDraw refuses bad input and changes nothing (%s)", (_name, core) => {
@@ -271,7 +314,7 @@ describe.each(builds)("streamDraw refuses bad input and changes nothing (%s)", (
     const cases: Array<[string, number[], number]> = [
       ["n < 0", [K.U32, b.state, b.zig, b.out, -1, 0], S.E_COUNT],
       ["kind -1", [-1, b.state, b.zig, b.out, 4, 0], S.E_ARG],
-      ["kind 9", [9, b.state, b.zig, b.out, 4, 0], S.E_ARG],
+      ["kind 11", [11, b.state, b.zig, b.out, 4, 0], S.E_ARG],
       ["int(0)", [K.INT, b.state, b.zig, b.out, 4, 0], S.E_ARG],
       ["int(2^32 + 1)", [K.INT, b.state, b.zig, b.out, 4, 2 ** 32 + 1], S.E_ARG],
       ["int(2.5)", [K.INT, b.state, b.zig, b.out, 4, 2.5], S.E_ARG],
