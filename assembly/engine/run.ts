@@ -42,9 +42,14 @@ const POST_BYTES: i32 = 16;
 /** engineRun's outcomes besides errors. */
 const RAN_TO = 0, HOST_EVENT = 1, HOST_MESSAGE = 2;
 
-function isEngineKind(k: i32): bool {
-  return k == K_ADDRESS || k == K_ARBITRATE || k == K_PULL || k == K_COMPLETE || k == K_SNAPSHOT || k == K_BCAST || k == K_UPLOAD || k == K_WHEEL
-    || (MX != 0 && (k == K_MEM || k == K_AIRLOCK));
+/** The engine's own kinds as bits (every kind is below 32), and those of the memory model. */
+const OWN_KINDS: u32 = (1 << K_ADDRESS) | (1 << K_ARBITRATE) | (1 << K_PULL) | (1 << K_COMPLETE) | (1 << K_SNAPSHOT) | (1 << K_BCAST)
+  | (1 << K_UPLOAD) | (1 << K_WHEEL);
+const MEM_KINDS: u32 = (1 << K_MEM) | (1 << K_AIRLOCK);
+
+// @ts-ignore: decorator
+@inline function isEngineKind(k: i32): bool {
+  return <u32>k < 32 && (((MX != 0 ? OWN_KINDS | MEM_KINDS : OWN_KINDS) >>> <u32>k) & 1) != 0;
 }
 
 /** Whether the event at h was cancelled (the memory model's completions and Airlock timers): its DA holds another sequence number. */
