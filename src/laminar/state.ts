@@ -19,7 +19,7 @@ import { Views } from "../core/views.js";
 import { Streams, type Rng } from "../sim/rng.js";
 import { timingsOf, type Timings } from "./timings.js";
 import { makeArrivals } from "../workload/sources.js";
-import { CoreArrivals } from "../workload/core-arrivals.js";
+import { CoreArrivals } from "./core-arrivals.js";
 import type { ArrivalSource } from "../workload/source.js";
 import { RunMetrics, type SurvivalCounters } from "../metrics/run-metrics.js";
 import { Cluster } from "../cluster/cluster.js";

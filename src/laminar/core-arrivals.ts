@@ -1,5 +1,5 @@
 // The bimodal workload's arrivals drawn by the core (assembly/arrivals.ts,
-// arrivalsDraw) in batches: the same sequence as Arrivals (arrivals.ts), task
+// arrivalsDraw) in batches: the same sequence as Arrivals (src/workload/arrivals.ts), task
 // for task and bit for bit, with service times and without entry nodes (what
 // Laminar's gateway side takes), at a fraction of the cost of drawing each
 // task in JavaScript. The streams start as Arrivals starts them (the first
@@ -8,8 +8,8 @@ import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import { streamRng } from "../sim/rng.js";
-import { arrivalRates } from "./bimodal.js";
-import type { ArrivalSource } from "./source.js";
+import { arrivalRates } from "../workload/bimodal.js";
+import type { ArrivalSource } from "../workload/source.js";
 
 /** The block's fields (assembly/arrivals.ts; docs/abi.md, "Arrivals"): f64 at these byte offsets, the streams' u32[4] at 128, 144, 160. */
 export const AB = {
@@ -42,7 +42,7 @@ export class CoreArrivals implements ArrivalSource {
 
   constructor(private readonly core: Core, c: Config, endNs: number, private readonly batch = 512) {
     this.k = core.exports;
-    if (this.k.arrivalsBlockBytes() !== AB.BYTES) throw new Error("arrivals: the core's block size differs from src/workload/core-arrivals.ts (a stale build?)");
+    if (this.k.arrivalsBlockBytes() !== AB.BYTES) throw new Error("arrivals: the core's block size differs from src/laminar/core-arrivals.ts (a stale build?)");
     const a = core.arena, w = c.workload, rates = arrivalRates(c);
     this.block = a.alloc(AB.BYTES, 16);
     this.out = a.alloc(batch * A_REC * 8, 16);

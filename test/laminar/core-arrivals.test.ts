@@ -8,7 +8,7 @@ import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import { Status } from "../../src/core/status.js";
 import { loadCore } from "../../src/core/wasm.js";
 import { Arrivals } from "../../src/workload/arrivals.js";
-import { AB, A_REC, CoreArrivals } from "../../src/workload/core-arrivals.js";
+import { AB, A_REC, CoreArrivals } from "../../src/laminar/core-arrivals.js";
 
 const runs = Number(process.env.LAMINAR_PROPERTY_RUNS ?? 40);
 
