@@ -205,7 +205,9 @@ export class LaminarState {
     this.gatewayMetrics = this.reportsGateway ? this.metrics : new RunMetrics(this.deadlineNs, c.memory.enabled);
 
     // the bimodal sequence drawn by the core in batches (the same tasks as makeArrivals' Arrivals, bit for bit)
-    this.arrivals = c.workload.kind === "bimodal" ? new CoreArrivals(core, c, this.endArrivalsNs) : makeArrivals(c, this.endArrivalsNs, true);
+    // (a Zone partition behind the gateway's log takes no arrivals: the lazy TypeScript source, never read, costs nothing)
+    this.arrivals = c.workload.kind === "bimodal" && partition.role !== "zones"
+      ? new CoreArrivals(core, c, this.endArrivalsNs) : makeArrivals(c, this.endArrivalsNs, true);
     this.rSquat = streams.get("squatters");
     this.rGate = streams.get("gateway");
 
