@@ -8,7 +8,7 @@
 // Math: libm.ts, trig.ts). docs/abi.md, "Arrivals".
 import { checkBuf, E_ARG, E_COUNT, OK } from "./abi";
 import { region, regionsCheck, regionsReset } from "./regions";
-import { fdExp, fdLog } from "./libm";
+import { fdExp, fdLog, jsRound } from "./libm";
 import { fdCos, fdSin } from "./trig";
 import { streamExp, streamFloat, streamIsZero } from "./stream";
 
@@ -23,13 +23,6 @@ const A_REC = 5;
 
 const TWO_PI: f64 = 2 * Math.PI;
 const NS_PER_MS: f64 = 1e6;
-
-/** Math.round: ties towards +Infinity. */
-// @ts-ignore: decorator
-@inline function jsRound(x: f64): f64 {
-  const r = Math.floor(x);
-  return x - r >= 0.5 ? r + 1 : r;
-}
 
 /** Bytes of the arrival state block. */
 export function arrivalsBlockBytes(): i32 { return A_BYTES; }

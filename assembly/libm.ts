@@ -229,3 +229,10 @@ export function fdExp(x: f64): f64 {
   }
   return y * twopk * TWOM1000;
 }
+
+/** JavaScript's Math.round (ties towards +Infinity), exactly. */
+// @ts-ignore: decorator
+@inline export function jsRound(x: f64): f64 {
+  const r = Math.floor(x);
+  return x - r >= 0.5 ? r + 1 : r;
+}

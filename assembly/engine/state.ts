@@ -93,12 +93,8 @@ export function enter(block: usize): void {
 // @ts-ignore: decorator
 @inline export function setF64At(table: i32, i: i32, v: f64): void { store<f64>(ptr(table) + (<usize>i << 3), v); }
 
-/** JavaScript's Math.round (ties towards +Infinity), exactly. */
-// @ts-ignore: decorator
-@inline export function jsRound(x: f64): f64 {
-  const r = Math.floor(x);
-  return x - r >= 0.5 ? r + 1 : r;
-}
+/** JavaScript's Math.round (libm.ts), for the mechanisms that import their helpers from here. */
+export { jsRound } from "../libm";
 
 /** Copy `bytes` (a multiple of 8, a bitmap row or a report record) in 8-byte words: no bulk-memory call for a few words. */
 // @ts-ignore: decorator

@@ -286,14 +286,8 @@ export class LaminarModel extends LaminarState {
     // nothing here allocates core memory, so the view stays current
     const f = ze.f64view(), base = ze.inboxAt();
     while (h < n && f[base + h * REC] <= now) {
-      const at = base + h++ * REC, a = f[at + F_A], b = f[at + F_B];
       this.msgsPending--;
-      switch (f[at + F_KIND]) {
-        case M_DA_END: this.taskTable.taskLost(a, b); break;
-        case M_PULL: this.taskTable.proxy(a, b, f[at + F_C], f[at], f[at + F_X]); break;
-        case M_UPLOAD: this.teg.receive(f[at + F_ZONE], f[at + F_X], f[at + F_Y], f[at + F_W]); break;
-        default: throw new Error(`laminar: message kind ${f[at + F_KIND]} in the Zone engine's inbox`);
-      }
+      this.apply(f, base + h++ * REC);
     }
     if (h === n) {
       ze.inboxClear();
@@ -312,19 +306,12 @@ export class LaminarModel extends LaminarState {
     let h = this.inHead;
     const rd = this.logReader;
     while (h < box.n && f[h * REC] <= now) {
-      const at = h++ * REC, a = f[at + F_A], b = f[at + F_B];
+      const at = h++ * REC;
       if (!forGateway(f, at)) continue; // an event here (a buffer exchangeAlone took whole)
       this.msgsPending--;
       // the gateway runs elsewhere: only this partition's pull requests came in (accept), answered in its log (replayLog)
       if (rd !== null) continue;
-      switch (f[at + F_KIND]) {
-        case M_DA_END: this.taskTable.taskLost(a, b); break;
-        case M_RETIRE: this.taskTable.taskRetired(a, b); break;
-        case M_PULL: this.taskTable.proxy(a, b, f[at + F_C], f[at], f[at + F_X]); break;
-        case M_CLOSED: this.tasks.awaiting[a] = 0; this.taskStateChanged(a); break;
-        case M_UPLOAD: this.teg.receive(f[at + F_ZONE], f[at + F_X], f[at + F_Y], f[at + F_W]); break;
-        default: throw new Error(`laminar: message kind ${f[at + F_KIND]} is not for the gateway's queue`);
-      }
+      this.apply(f, at);
     }
     if (h === box.n) {
       box.clear();
@@ -332,6 +319,19 @@ export class LaminarModel extends LaminarState {
     }
     this.inHead = h;
     this.nextMsgAt = h < box.n ? f[h * REC] : Infinity;
+  }
+
+  /** A gateway-side message (the record at `at` of f) applied to the gateway side's tables. */
+  private apply(f: Float64Array, at: number): void {
+    const a = f[at + F_A], b = f[at + F_B];
+    switch (f[at + F_KIND]) {
+      case M_DA_END: this.taskTable.taskLost(a, b); break;
+      case M_RETIRE: this.taskTable.taskRetired(a, b); break;
+      case M_PULL: this.taskTable.proxy(a, b, f[at + F_C], f[at], f[at + F_X]); break;
+      case M_CLOSED: this.tasks.awaiting[a] = 0; this.taskStateChanged(a); break;
+      case M_UPLOAD: this.teg.receive(f[at + F_ZONE], f[at + F_X], f[at + F_Y], f[at + F_W]); break;
+      default: throw new Error(`laminar: message kind ${f[at + F_KIND]} is not for the gateway's queue`);
+    }
   }
 
   private growPool(): void {
