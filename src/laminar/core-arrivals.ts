@@ -8,7 +8,7 @@ import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import { streamRng } from "../sim/rng.js";
-import { arrivalRates } from "../workload/bimodal.js";
+import { bimodalStart } from "../workload/arrivals.js";
 import type { ArrivalSource } from "../workload/source.js";
 
 /** The block's fields (assembly/arrivals.ts; docs/abi.md, "Arrivals"): f64 at these byte offsets, the streams' u32[4] at 128, 144, 160. */
@@ -43,14 +43,12 @@ export class CoreArrivals implements ArrivalSource {
   constructor(private readonly core: Core, c: Config, endNs: number, private readonly batch = 512) {
     this.k = core.exports;
     if (this.k.arrivalsBlockBytes() !== AB.BYTES) throw new Error("arrivals: the core's block size differs from src/laminar/core-arrivals.ts (a stale build?)");
-    const a = core.arena, w = c.workload, rates = arrivalRates(c);
+    const a = core.arena, w = c.workload;
     this.block = a.alloc(AB.BYTES, 16);
     this.out = a.alloc(batch * A_REC * 8, 16);
     this.buf = new Float64Array(batch * A_REC);
-    const gapF = rates.lambdaF > 0 ? 1e9 / rates.lambdaF : Infinity, gapL = rates.lambdaL > 0 ? 1e9 / rates.lambdaL : Infinity;
-    const rF = streamRng(c.sim.seed, "arrivals", 0), rL = streamRng(c.sim.seed, "arrivals", 1), rS = streamRng(c.sim.seed, "service");
-    // the first arrival of each stream, as Arrivals' constructor draws it
-    const nextF = gapF < Infinity ? rF.exp(gapF) : Infinity, nextL = gapL < Infinity ? rL.exp(gapL) : Infinity;
+    // the streams and each one's first arrival, as Arrivals starts them
+    const { gapF, gapL, rF, rL, nextF, nextL } = bimodalStart(c), rS = streamRng(c.sim.seed, "service");
     const f64 = a.f64, b = this.block;
     const set = (at: number, v: number) => { f64[(b + at) >> 3] = v; };
     set(AB.END, endNs); set(AB.GAP_F, gapF); set(AB.GAP_L, gapL); set(AB.NEXT_F, nextF); set(AB.NEXT_L, nextL);

@@ -42,15 +42,9 @@ export class Arrivals {
 
   /** `withService`: draw service times (stream "service"); a counting-only copy passes false. `withEntry`: draw entry nodes (stream "entry"). */
   constructor(private readonly c: Config, private readonly endNs: number, withService: boolean, withEntry = false) {
-    const rates = arrivalRates(c);
-    this.gapF = rates.lambdaF > 0 ? 1e9 / rates.lambdaF : Infinity;
-    this.gapL = rates.lambdaL > 0 ? 1e9 / rates.lambdaL : Infinity;
-    this.rF = streamRng(c.sim.seed, "arrivals", 0);
-    this.rL = streamRng(c.sim.seed, "arrivals", 1);
+    ({ gapF: this.gapF, gapL: this.gapL, rF: this.rF, rL: this.rL, nextF: this.nextF, nextL: this.nextL } = bimodalStart(c));
     this.rService = withService ? streamRng(c.sim.seed, "service") : null;
     this.entries = withEntry ? new EntryNodes(c) : null;
-    this.nextF = this.gapF < Infinity ? this.rF.exp(this.gapF) : Infinity;
-    this.nextL = this.gapL < Infinity ? this.rL.exp(this.gapL) : Infinity;
     this.settle();
   }
 
@@ -88,6 +82,21 @@ export class Arrivals {
     this.count++;
     this.settle();
   }
+}
+
+/**
+ * Where the two Poisson streams start: each one's mean gap (ns; Infinity
+ * when its class has no arrivals), its stream and its first arrival
+ * (unrounded). Arrivals starts so, and so does the core's draw of the same
+ * sequence (src/laminar/core-arrivals.ts).
+ */
+export function bimodalStart(c: Config): { gapF: number; gapL: number; rF: Rng; rL: Rng; nextF: number; nextL: number } {
+  const rates = arrivalRates(c);
+  const gapF = rates.lambdaF > 0 ? 1e9 / rates.lambdaF : Infinity, gapL = rates.lambdaL > 0 ? 1e9 / rates.lambdaL : Infinity;
+  const rF = streamRng(c.sim.seed, "arrivals", 0), rL = streamRng(c.sim.seed, "arrivals", 1);
+  const nextF = gapF < Infinity ? rF.exp(gapF) : Infinity;
+  const nextL = gapL < Infinity ? rL.exp(gapL) : Infinity;
+  return { gapF, gapL, rF, rL, nextF, nextL };
 }
 
 /** The hot nodes of the submission hotspot: the first workload.hotNodeShare of node ids, at least one. */
