@@ -18,6 +18,7 @@ import {
 import { addf, da, dc, dx, geti, getf, mask, MX, offset, Q_HEAD, room, row, seti, setf, xi, zoneOf } from "./state";
 import { emitCheck, emitTake } from "./emit";
 import { exchange } from "./inbox";
+import { drain, GT_BYTES } from "./drain";
 import { opened, pop, popKind, popSubject, push, pushSeq, runFrom, top, topTimeBefore } from "./events";
 import { histNeed, histOn, histRecord } from "./history";
 import { address, complete, pulled } from "./agent";
@@ -305,6 +306,20 @@ export function engineExchange(block: usize): i32 {
   if (!ready(block)) return E_ARG;
   return exchange();
 }
+
+/**
+ * The gateway side's drain of the inbox on the host's task table (drain.ts),
+ * with the tasks block at gt: the proxy's answers and the DA ends delivered
+ * at or before `now`, from the block's inbox position on, up to the first
+ * upload; returns how many messages were applied. E_ARG, E_ID: drain.ts.
+ */
+export function engineDrain(block: usize, gt: usize, now: f64): i32 {
+  if (!ready(block) || checkBuf(gt, GT_BYTES, 1, 8) != OK) return E_ARG;
+  return drain(block, gt, now);
+}
+
+/** Bytes of the tasks block engineDrain reads. */
+export function engineDrainBlockBytes(): i32 { return GT_BYTES; }
 
 /** The proxy's answer (V_*) to DA d's pull request, read when its pull completes. */
 export function engineSetVerdict(block: usize, d: i32, v: i32): i32 {

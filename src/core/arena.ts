@@ -18,6 +18,9 @@ export class Arena {
   private _f64!: Float64Array;
   private _u64!: BigUint64Array;
 
+  /** Called after memory has grown (its old views are detached): owners of views that live across allocations rebuild them. */
+  private grown: (() => boolean)[] = [];
+
   constructor(readonly memory: WebAssembly.Memory, readonly base: number) {
     this.top = base;
     this.buf = memory.buffer;
@@ -33,7 +36,13 @@ export class Arena {
     const have = this.memory.buffer.byteLength;
     if (end > have) this.grow(Math.ceil((end - have) / PAGE), have / PAGE);
     this.top = end;
+    if (end > have) this.grown = this.grown.filter((f) => f());
     return p;
+  }
+
+  /** Call `f` whenever memory grows, after the growth (its old views read as empty then), until it returns false. */
+  onGrow(f: () => boolean): void {
+    this.grown.push(f);
   }
 
   /**

@@ -43,3 +43,14 @@ export const EMIT_MEM_BYTES = 80, EM_DECLARED = 64;
 export const STREAM_BYTES = 32;
 /** engineRun's outcomes. */
 export const RAN_TO = 0, HOST_EVENT = 1, HOST_MESSAGE = 2;
+/**
+ * engineDrain's tasks block (assembly/engine/drain.ts; docs/abi.md, "The
+ * gateway's drain"): one 8-byte slot per field. The columns' region holds
+ * CAP tasks of TASK_BYTES (arrival f64, live i32, state, timers and class
+ * u8, each a column); the out region OUT_CAP records of OUT_BYTES (start
+ * latency f64, start class i32, failure cause i32, freed slot i32, each a
+ * column).
+ */
+export const GT = {
+  BASE: 0, CAP: 1, DEADLINE: 2, HEAD: 3, OUT: 4, OUT_CAP: 5, STARTS: 6, FAILS: 7, FREED: 8, BYTES: 80, TASK_BYTES: 15, OUT_BYTES: 20,
+} as const;

@@ -83,6 +83,8 @@ export interface CoreExports {
   engineHistoryRecords(block: number): number;
   engineSeqRebase(block: number, offset: number): number;
   engineExchange(block: number): number;
+  engineDrain(block: number, gt: number, now: number): number;
+  engineDrainBlockBytes(): number;
   engineSetVerdict(block: number, d: number, v: number): number;
   engineSetVerdicts(block: number, src: number, n: number): number;
   engineTaskState(block: number, t: number, home: number, awaiting: number): number;

@@ -47,7 +47,7 @@ import { NodeRuntime } from "./runtime.js";
 import { AirlockLedger } from "./airlock-ledger.js";
 import { SecondaryLanding } from "./landing.js";
 import { PullAndStart } from "./pull.js";
-import { HOST_MESSAGE, RAN_TO } from "../core/engine-layout.js";
+import { GT, HOST_MESSAGE, RAN_TO } from "../core/engine-layout.js";
 import { T_STARTED } from "./store.js";
 import type { ZoneEngine } from "./zone-engine.js";
 import { LAG_STEP, LogReplay } from "./log-replay.js";
@@ -92,6 +92,13 @@ export class LaminarModel extends LaminarState {
    * memory model: every message is then for the gateway side's queue).
    */
   private coreInbox = false;
+  /**
+   * With coreInbox, the engine also applies the proxy's answers and the DA
+   * ends to the task table's columns in core memory (engineDrain): its
+   * tasks block. (The invariant checker, which watches each start, never
+   * runs on the engine: config rule.)
+   */
+  private drainAt = 0;
 
   constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
     super(core, c, partition);
@@ -126,6 +133,7 @@ export class LaminarModel extends LaminarState {
       });
       for (let z = 0; z < this.cluster.zones; z++) this.teg.receive(z, ...ze.initialAggregate(z), 0);
       this.coreInbox = this.mem === null && this.partition.count === 1 && this.gatewayLog === null && this.logReader === null;
+      if (this.coreInbox) this.drainAt = ze.drainSetup(DRAIN_OUT, this.deadlineNs);
     }
     if (this.logReader !== null) {
       // the gateway runs elsewhere: its log is replayed behind this partition's run (replayLog), its first posts too
@@ -284,10 +292,18 @@ export class LaminarModel extends LaminarState {
     let h = this.inHead;
     if (h === n) return;
     // nothing here allocates core memory, so the view stays current
-    const f = ze.f64view(), base = ze.inboxAt();
+    const f = ze.f64view(), base = ze.inboxAt(), T = this.tasks;
     while (h < n && f[base + h * REC] <= now) {
-      this.msgsPending--;
-      this.apply(f, base + h++ * REC);
+      if (f[base + h * REC + F_KIND] === M_UPLOAD) {
+        this.msgsPending--;
+        this.apply(f, base + h++ * REC);
+        continue;
+      }
+      // the proxy's answers and the DA ends, in the engine, up to the next upload
+      const k = ze.drainTasks(T.columnsAt, T.capacity, h, now);
+      h += k;
+      this.msgsPending -= k;
+      this.drained();
     }
     if (h === n) {
       ze.inboxClear();
@@ -296,6 +312,20 @@ export class LaminarModel extends LaminarState {
     } else {
       this.inHead = h;
       this.nextMsgAt = f[base + h * REC];
+    }
+  }
+
+  /** What an engineDrain call hands back (drainCore), applied: the starts' latencies, the failures' causes, the slots to free. */
+  private drained(): void {
+    const i32 = this.views.i32, f64 = this.views.f64, g = this.drainAt >> 2, T = this.tasks, met = this.gatewayMetrics;
+    const out = i32[g + 2 * GT.OUT], cap = i32[g + 2 * GT.OUT_CAP], starts = i32[g + 2 * GT.STARTS], fails = i32[g + 2 * GT.FAILS];
+    const freed = i32[g + 2 * GT.FREED], cls = (out >> 2) + 2 * cap, causes = cls + cap, slots = causes + cap;
+    for (let i = 0; i < starts; i++) met.onStart(f64[(out >> 3) + i], i32[cls + i]);
+    for (let i = 0; i < fails; i++) met.onFail(i32[causes + i]);
+    this.inFlight -= starts + fails;
+    for (let i = 0; i < freed; i++) {
+      const t = i32[slots + i];
+      if (T.slots.isLive(t)) T.slots.release(t);
     }
   }
 
@@ -439,6 +469,9 @@ export function exchange(models: LaminarModel[]): void {
   });
   for (const m of models) m.outboxDelivered();
 }
+
+/** Out records of one engineDrain call at most (the drain stops there, and is called again). */
+const DRAIN_OUT = 512;
 
 /** The gateway side's event kinds (1): a partition of role "zones" has only the series samples among them (log-replay.ts). */
 const GATEWAY_KINDS = new Uint8Array(32);

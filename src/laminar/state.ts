@@ -122,7 +122,7 @@ export class LaminarState {
   readonly cluster: Cluster;
   readonly zhaf: ZoneField;
   readonly teg: Gateway;
-  readonly tasks = new TaskStore();
+  readonly tasks: TaskStore;
   readonly das = new DaStore();
   /** The invariant checker (sim.checkInvariants; invariants.ts), set by the model; null when off. */
   invariants: TransitionChecks | null = null;
@@ -193,6 +193,7 @@ export class LaminarState {
 
   constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
     this.core = core;
+    this.tasks = new TaskStore(core.arena);
     this.zoneEngine = usesEngine(c) ? new ZoneEngine(core, () => this.views?.sync()) : null;
     this.engine = new Engine(this.zoneEngine !== null ? { queue: this.zoneEngine.queue } : {});
     this.partition = partition;
@@ -227,6 +228,13 @@ export class LaminarState {
       this.rReport.push(streams.get("zone-report", z));
     }
     this.views = new Views(core.exports.memory);
+    // the task table's columns in core memory grow during the run (store.ts): the views follow any growth
+    const views = new WeakRef(this.views);
+    core.arena.onGrow(() => {
+      const v = views.deref();
+      v?.sync();
+      return v !== undefined;
+    });
     this.zhaf = new ZoneField(core, this.views, this.cluster, c);
     this.teg = new Gateway(core, this.views, Z, c);
 

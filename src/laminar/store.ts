@@ -6,6 +6,7 @@
 // its task started, until the task completes (the resident phase II record).
 // Each DA owns one bitmap row in core memory: the atoms it holds.
 import { growTyped, SlotStore } from "../sim/slot-store.js";
+import type { Arena } from "../core/arena.js";
 
 /** Task states (T_KILLED: started, then OOM-killed or reclaimed by Airlock). */
 export const T_PENDING = 0, T_STARTED = 1, T_FAILED = 2, T_KILLED = 3;
@@ -16,20 +17,28 @@ export const T_PENDING = 0, T_STARTED = 1, T_FAILED = 2, T_KILLED = 3;
  */
 export const D_MOVING = 1, D_QUEUED = 2, D_PENDING = 3, D_RESIDENT = 4, D_SQUATTING = 5, D_EXPIRED = 6, D_SUSPENDED = 7;
 
+/** Bytes a task takes in the columns kept in core memory (TaskStore.columnsAt): arrival f64, live i32, state, timers and class u8. */
+const CORE_TASK_BYTES = 15;
+
 export class TaskStore {
   readonly slots = new SlotStore(1 << 14);
-  cls = new Uint8Array(this.slots.capacity);
-  state = new Uint8Array(this.slots.capacity);
+  // In core memory, where the gateway side's drain on the Zone engine reads and writes them
+  // (assembly/engine/drain.ts): one region of capacity x CORE_TASK_BYTES at columnsAt, arrival
+  // f64[capacity], then live i32, state u8, timers u8 and class u8. The views are rebuilt when
+  // memory grows (Arena.onGrow) and when the region moves (grow).
+  cls!: Uint8Array;
+  state!: Uint8Array;
+  live!: Int32Array;
+  /** Bit 0: deadline timer pending; bit 1: regeneration timer pending. */
+  timers!: Uint8Array;
+  arrival!: Float64Array;
+  /** The core-memory region of the columns above (byte offset). */
+  columnsAt: number;
   m = new Int32Array(this.slots.capacity);
   instances = new Int32Array(this.slots.capacity);
-  live = new Int32Array(this.slots.capacity);
-  /** Bit 0: deadline timer pending; bit 1: regeneration timer pending. */
-  timers = new Uint8Array(this.slots.capacity);
-  arrival = new Float64Array(this.slots.capacity);
   service = new Float64Array(this.slots.capacity);
   ev = new Float64Array(this.slots.capacity);
   budget = new Float64Array(this.slots.capacity);
-  /** Declared memory (GiB) a workload gave the task (a trace's column); NaN: its atoms times memory.declaredPerAtomGiB. */
   memGiB = new Float64Array(this.slots.capacity);
   /** Identity for the memory process (arrival order, mod 2^32). */
   key = new Uint32Array(this.slots.capacity);
@@ -43,21 +52,57 @@ export class TaskStore {
   /** Gateway side: the Zone of a reactivated task's ledger entry (where its secondary probes pull the image from). */
   home = new Int32Array(this.slots.capacity);
 
+  constructor(private readonly arena: Arena) {
+    this.columnsAt = this.region(this.slots.capacity);
+    this.bind();
+    // held weakly: a store that is gone is dropped from the arena's list at its next growth
+    const self = new WeakRef(this);
+    arena.onGrow(() => {
+      const store = self.deref();
+      store?.bind();
+      return store !== undefined;
+    });
+  }
+
+  /** A zeroed region for the core-memory columns of `cap` tasks. */
+  private region(cap: number): number {
+    const p = this.arena.alloc(cap * CORE_TASK_BYTES, 8);
+    this.arena.u8.fill(0, p, p + cap * CORE_TASK_BYTES);
+    return p;
+  }
+
+  /** (Re)build the core-memory columns' views. */
+  private bind(): void {
+    const b = this.arena.u8.buffer, p = this.columnsAt, cap = this.m.length;
+    this.arrival = new Float64Array(b, p, cap);
+    this.live = new Int32Array(b, p + 8 * cap, cap);
+    this.state = new Uint8Array(b, p + 12 * cap, cap);
+    this.timers = new Uint8Array(b, p + 13 * cap, cap);
+    this.cls = new Uint8Array(b, p + 14 * cap, cap);
+  }
+
+  /** Slots the columns hold. */
+  get capacity(): number {
+    return this.m.length;
+  }
+
   alloc(): number {
     const s = this.slots.alloc();
-    if (s >= this.cls.length) this.grow();
+    if (s >= this.m.length) this.grow();
     return s;
   }
 
   private grow(): void {
-    const n = this.slots.capacity;
-    this.cls = growTyped(this.cls, n);
-    this.state = growTyped(this.state, n);
+    const n = this.slots.capacity, old = this.m.length, from = this.columnsAt, to = this.region(n);
+    // each column from the old region into its place in the new one (region() may have grown memory: bound anew)
+    const u8 = this.arena.u8;
+    u8.copyWithin(to, from, from + 8 * old);
+    u8.copyWithin(to + 8 * n, from + 8 * old, from + 12 * old);
+    for (let c = 0; c < 3; c++) u8.copyWithin(to + (12 + c) * n, from + (12 + c) * old, from + (13 + c) * old);
+    this.columnsAt = to;
     this.m = growTyped(this.m, n);
+    this.bind();
     this.instances = growTyped(this.instances, n);
-    this.live = growTyped(this.live, n);
-    this.timers = growTyped(this.timers, n);
-    this.arrival = growTyped(this.arrival, n);
     this.service = growTyped(this.service, n);
     this.ev = growTyped(this.ev, n);
     this.budget = growTyped(this.budget, n);

@@ -20,7 +20,7 @@ import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import { Status } from "../core/status.js";
 import {
-  DA_BYTES, EF, EM, EM_DECLARED, EMIT_BYTES, EMIT_MEM_BYTES, END_SLOTS, ENGINE_BLOCK_BYTES, EV_BYTES, HOST_EVENT, HOST_MESSAGE, MX,
+  DA_BYTES, EF, EM, EM_DECLARED, EMIT_BYTES, EMIT_MEM_BYTES, END_SLOTS, ENGINE_BLOCK_BYTES, EV_BYTES, GT, HOST_EVENT, HOST_MESSAGE, MX,
   MX_BYTES, RAN_TO, STREAM_BYTES,
 } from "../core/engine-layout.js";
 import type { EventQueue } from "../sim/event-queue.js";
@@ -111,6 +111,8 @@ export class ZoneEngine {
   /** 16 bytes the trace's state is read through (traceInto). */
   private traceOut = 0;
   private emitBytes = EMIT_BYTES;
+  /** engineDrain's tasks block (drainSetup; 0: none). */
+  private gt = 0;
   /** The outbox's records counted by outboxGrowth so far. */
   private outCounted = 0;
 
@@ -484,6 +486,42 @@ export class ZoneEngine {
   get inboxCount(): number { return this.geti(EF.IN_N); }
 
   inboxClear(): void { this.seti(EF.IN_N, 0); }
+
+  /**
+   * Lay out engineDrain's tasks block and out region, for out records of
+   * `outCap` messages a call and the start deadline (once, before the run:
+   * it allocates core memory). Returns the block's byte offset (GT's
+   * fields; the out columns are at its OUT).
+   */
+  drainSetup(outCap: number, deadlineNs: number): number {
+    if (this.k.engineDrainBlockBytes() !== GT.BYTES) throw new Error("zone engine: the core's drain block size differs from src/core/engine-layout.ts (a stale build?)");
+    this.gt = this.alloc(GT.BYTES, 8);
+    const out = this.alloc(outCap * GT.OUT_BYTES, 8), g = this.gt >> 2;
+    this.i32[g + 2 * GT.OUT] = out;
+    this.i32[g + 2 * GT.OUT_CAP] = outCap;
+    this.f64[(this.gt >> 3) + GT.DEADLINE] = deadlineNs;
+    return this.gt;
+  }
+
+  /**
+   * engineDrain (assembly/engine/drain.ts): the proxy's answers to the
+   * inbox's pull requests and its DA ends, from position `head` on and
+   * delivered at or before `now`, applied to the task table's columns in
+   * core memory (at columnsAt, for cap tasks), up to the first upload or
+   * the out region's capacity. Returns how many were applied; the block's
+   * HEAD is the position after them, its STARTS, FAILS and FREED count the
+   * out columns' records.
+   */
+  drainTasks(columnsAt: number, cap: number, head: number, now: number): number {
+    this.views();
+    const g = this.gt >> 2;
+    this.i32[g + 2 * GT.BASE] = columnsAt;
+    this.i32[g + 2 * GT.CAP] = cap;
+    this.i32[g + 2 * GT.HEAD] = head;
+    const r = this.k.engineDrain(this.block, this.gt, now);
+    if (r < 0) throw new Error(`zone engine: engineDrain failed with status ${r}`);
+    return r;
+  }
 
   /** Core memory as f64 (current: a grown memory's old view reads as empty). */
   f64view(): Float64Array {

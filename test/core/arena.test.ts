@@ -50,6 +50,22 @@ describe("arena", () => {
     expect(memory.buffer.byteLength / 65536).toBe(5);
   });
 
+  it("tells its listeners after each growth, and only then, until one says it is done", () => {
+    const memory = new WebAssembly.Memory({ initial: 1 });
+    const a = new Arena(memory, 1024);
+    const seen: number[] = [];
+    let keep = true;
+    a.onGrow(() => { seen.push(memory.buffer.byteLength); return keep; });
+    a.alloc(1000); // fits: no growth
+    expect(seen).toEqual([]);
+    a.alloc(65536);
+    expect(seen).toEqual([memory.buffer.byteLength]);
+    keep = false;
+    a.alloc(4 * 65536); // told, and dropped
+    a.alloc(8 * 65536);
+    expect(seen.length).toBe(2);
+  });
+
   it("says so in one line when memory cannot grow, and keeps what it had", () => {
     const memory = new WebAssembly.Memory({ initial: 1, maximum: 2 });
     const a = new Arena(memory, 1024);

@@ -1,0 +1,186 @@
+// engineDrain (assembly/engine/drain.ts): the gateway side's proxy answers
+// and DA ends, applied in the engine to a task table in core memory, equal
+// to a twin of src/laminar/task-table.ts's proxy and taskLost over random
+// tables and inboxes, in both builds and for any out capacity; bad input is
+// refused with nothing changed. (Whole runs on it against the TypeScript
+// model: test/laminar/fingerprints.test.ts and zone-engine.test.ts.)
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { applySets, defaultConfig } from "../../src/config/params-config.js";
+import { EF, GT } from "../../src/core/engine-layout.js";
+import { Status } from "../../src/core/status.js";
+import { loadCore } from "../../src/core/wasm.js";
+import { REC } from "../../src/laminar/mailbox.js";
+import { LaminarModel } from "../../src/laminar/model.js";
+
+const runs = Number(process.env.LAMINAR_PROPERTY_RUNS ?? 40);
+const M_DA_END = 1, M_PULL = 3, M_UPLOAD = 6, DA_BYTES = 64, DA_VERDICT = 58;
+
+/** A started model on the engine (its block laid out), in build `flavor`. */
+function started(flavor: "simd" | "scalar") {
+  const core = loadCore(flavor);
+  const m = new LaminarModel(core, applySets(defaultConfig(), ["cluster.nodes=300", "sim.durationS=0.05", "sim.engine=core"]));
+  m.start();
+  return { core, k: core.exports, ze: m.zoneEngine!, block: m.zoneEngine!.block };
+}
+
+interface Task { arrival: number; live: number; state: number; timers: number; cls: number }
+interface Msg { kind: number; t: number; b: number; x: number; dt: number }
+
+/** The twin: task-table.ts's proxy and taskLost on `tasks`, from `head` on, with the drain's stops. */
+function twin(tasks: Task[], msgs: Msg[], times: number[], head: number, now: number, ocap: number, hop: number, delta: number, deadline: number) {
+  const starts: [number, number][] = [], fails: number[] = [], freed: number[] = [], verdicts = new Map<number, number>();
+  let h = head;
+  const maybeFree = (t: number) => {
+    const T = tasks[t];
+    if (T.state !== 0 && T.live === 0 && (T.timers & 3) === 0) freed.push(t);
+  };
+  while (h < msgs.length && h - head < ocap && times[h] <= now && msgs[h].kind !== M_UPLOAD) {
+    const { kind, t, b, x } = msgs[h], T = tasks[t];
+    if (kind === M_PULL) {
+      const startAt = times[h] + hop - delta + x;
+      if (T.state === 0 && startAt < T.arrival + deadline) {
+        T.state = 1;
+        starts.push([startAt - T.arrival, T.cls]);
+        verdicts.set(b, 1);
+        T.live--;
+        maybeFree(t);
+      } else verdicts.set(b, T.state === 1 ? 2 : 3);
+    } else {
+      T.live--;
+      if (T.state === 0 && T.live === 0 && (T.timers & 4) === 0) {
+        T.state = 2;
+        fails.push(T.cls === 2 ? 4 : b);
+      }
+      maybeFree(t);
+    }
+    h++;
+  }
+  return { head: h, starts, fails, freed, verdicts };
+}
+
+const task = fc.record({
+  arrival: fc.double({ min: 0, max: 2e6, noNaN: true }),
+  live: fc.integer({ min: 0, max: 3 }),
+  state: fc.integer({ min: 0, max: 2 }),
+  timers: fc.integer({ min: 0, max: 7 }),
+  cls: fc.integer({ min: 0, max: 2 }),
+});
+
+describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
+  it("applies the proxy's answers and the DA ends as the task table does, stopping at uploads, `now` and its out capacity", () => {
+    const { core, k, ze, block } = started(flavor);
+    const daCap = ze.geti(EF.DA_CAP), hop = ze.getf(EF.HOP), delta = ze.getf(EF.DELTA);
+    const cap = 40, cols = core.arena.alloc(cap * GT.TASK_BYTES, 8);
+    const gt = ze.drainSetup(8, 5e5);
+    fc.assert(
+      fc.property(
+        fc.array(task, { minLength: cap, maxLength: cap }),
+        fc.array(fc.record({
+          kind: fc.constantFrom(M_DA_END, M_PULL, M_PULL, M_UPLOAD),
+          t: fc.integer({ min: 0, max: cap - 1 }),
+          b: fc.integer({ min: 0, max: 10 }),
+          x: fc.double({ min: 0, max: 2e4, noNaN: true }),
+          dt: fc.constantFrom(0, 0, 1, 37.5, 1e4),
+        }), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.double({ min: 0, max: 4e5, noNaN: true }),
+        fc.double({ min: 0, max: 1e6, noNaN: true }),
+        (tasks, msgs, ocap, nowOff, deadline) => {
+          // a pull names a DA: one of the engine's slots
+          for (const m of msgs) if (m.kind === M_PULL) m.b = (m.b * 97) % daCap;
+          const times: number[] = [];
+          let at = 1e5;
+          for (const m of msgs) times.push((at += m.dt));
+          expect(msgs.length).toBeLessThanOrEqual(ze.geti(EF.OUT_CAP));
+          const f64 = core.arena.f64, i32 = core.arena.i32, u8 = core.arena.u8;
+          for (let t = 0; t < cap; t++) {
+            f64[(cols >> 3) + t] = tasks[t].arrival;
+            i32[(cols >> 2) + 2 * cap + t] = tasks[t].live;
+            u8[cols + 12 * cap + t] = tasks[t].state;
+            u8[cols + 13 * cap + t] = tasks[t].timers;
+            u8[cols + 14 * cap + t] = tasks[t].cls;
+          }
+          const inbox = ze.inboxAt();
+          msgs.forEach((m, i) => {
+            f64.set([times[i], i % 5, m.kind, -1, m.t, m.b, i % 5, m.x, 0, 0], inbox + i * REC);
+          });
+          ze.seti(EF.IN_N, msgs.length);
+          const das = ze.geti(EF.DAS);
+          const now = 1e5 + nowOff;
+          i32[(gt >> 2) + 2 * GT.OUT_CAP] = ocap;
+          f64[(gt >> 3) + GT.DEADLINE] = deadline;
+          // the host's loop: an upload is its own; the engine applies the rest, ocap at a time
+          let h = 0;
+          const want = tasks.map((t) => ({ ...t }));
+          while (h < msgs.length && times[h] <= now) {
+            if (msgs[h].kind === M_UPLOAD) { h++; continue; }
+            const w = twin(want, msgs, times, h, now, ocap, hop, delta, deadline);
+            const got = ze.drainTasks(cols, cap, h, now);
+            expect(got).toBe(w.head - h);
+            expect(i32[(gt >> 2) + 2 * GT.HEAD]).toBe(w.head);
+            const out = i32[(gt >> 2) + 2 * GT.OUT];
+            const starts = i32[(gt >> 2) + 2 * GT.STARTS], fails = i32[(gt >> 2) + 2 * GT.FAILS], freed = i32[(gt >> 2) + 2 * GT.FREED];
+            const gotStarts = Array.from({ length: starts }, (_, i) => [f64[(out >> 3) + i], i32[(out >> 2) + 2 * ocap + i]]);
+            expect(gotStarts).toEqual(w.starts);
+            expect(Array.from(i32.subarray((out >> 2) + 3 * ocap, (out >> 2) + 3 * ocap + fails))).toEqual(w.fails);
+            expect(Array.from(i32.subarray((out >> 2) + 4 * ocap, (out >> 2) + 4 * ocap + freed))).toEqual(w.freed);
+            for (const [d, v] of w.verdicts) expect(u8[das + d * DA_BYTES + DA_VERDICT]).toBe(v);
+            h = w.head;
+          }
+          for (let t = 0; t < cap; t++) {
+            expect([f64[(cols >> 3) + t], i32[(cols >> 2) + 2 * cap + t], u8[cols + 12 * cap + t], u8[cols + 13 * cap + t], u8[cols + 14 * cap + t]])
+              .toEqual([want[t].arrival, want[t].live, want[t].state, want[t].timers, want[t].cls]);
+          }
+          ze.seti(EF.IN_N, 0);
+        },
+      ),
+      { numRuns: runs },
+    );
+    expect(k.engineDrainBlockBytes()).toBe(GT.BYTES);
+    void block;
+  });
+
+  it("refuses bad input, changing nothing", () => {
+    const { core, k, ze, block } = started(flavor);
+    const cap = 8, cols = core.arena.alloc(cap * GT.TASK_BYTES, 8), gt = ze.drainSetup(4, 5e5);
+    const f64 = () => core.arena.f64, i32 = () => core.arena.i32;
+    const inbox = ze.inboxAt();
+    // a pull of task 3 by DA 2, a DA end of task 5, both at 1,000
+    f64().set([1000, 0, M_PULL, -1, 3, 2, 0, 0, 0, 0, 1000, 0, M_DA_END, -1, 5, 0, 0, 0, 0, 0], inbox);
+    ze.seti(EF.IN_N, 2);
+    for (let t = 0; t < cap; t++) i32()[(cols >> 2) + 2 * cap + t] = 1;
+    const snapshot = () => Array.from(core.arena.u8.subarray(cols, cols + cap * GT.TASK_BYTES)).join() + "|" + i32()[(gt >> 2) + 2 * GT.HEAD];
+    const call = (now = 2000) => ze.drainTasks(cols, cap, 0, now);
+    const refused = (code: number, spoil: () => void, mend: () => void) => {
+      const before = snapshot();
+      spoil();
+      expect(() => call()).toThrow(new RegExp(`status ${code}\\b`));
+      mend();
+      expect(snapshot()).toBe(before);
+    };
+    const set = (i: number, v: number) => { f64()[inbox + i] = v; };
+    refused(Status.E_ID, () => set(4, cap), () => set(4, 3)); // a task outside the columns
+    refused(Status.E_ID, () => set(4, 1.5), () => set(4, 3)); // not a slot
+    refused(Status.E_ID, () => set(5, ze.geti(EF.DA_CAP)), () => set(5, 2)); // a DA outside its table
+    refused(Status.E_ID, () => set(REC + 5, 11), () => set(REC + 5, 0)); // a cause that does not exist
+    const g = (f: number) => (gt >> 2) + 2 * f;
+    refused(Status.E_ARG, () => { i32()[g(GT.OUT_CAP)] = 0; }, () => { i32()[g(GT.OUT_CAP)] = 4; });
+    refused(Status.E_ARG, () => { f64()[(gt >> 3) + GT.DEADLINE] = NaN; }, () => { f64()[(gt >> 3) + GT.DEADLINE] = 5e5; });
+    // the out region over the columns
+    const out = i32()[g(GT.OUT)];
+    refused(Status.E_ARG, () => { i32()[g(GT.OUT)] = cols; }, () => { i32()[g(GT.OUT)] = out; });
+    // past memory
+    refused(Status.E_BOUNDS, () => { i32()[g(GT.OUT)] = core.arena.u8.length - 8; }, () => { i32()[g(GT.OUT)] = out; });
+    expect(() => ze.drainTasks(cols, 0, 0, 2000)).toThrow(/status -11\b/);
+    expect(() => ze.drainTasks(cols, cap, 3, 2000)).toThrow(/status -11\b/); // past the inbox's end
+    expect(() => call(NaN)).toThrow(/status -11\b/);
+    expect(k.engineDrain(block + 8, gt, 2000)).toBe(Status.E_ARG); // not a laid-out block
+    // then the call goes through: task 3 starts, task 5's last DA ends
+    expect(call()).toBe(2);
+    expect(i32()[g(GT.STARTS)]).toBe(1);
+    expect(i32()[g(GT.FAILS)]).toBe(1);
+    expect(core.arena.u8[cols + 12 * cap + 3]).toBe(1);
+    expect(core.arena.u8[cols + 12 * cap + 5]).toBe(2);
+  });
+});
