@@ -302,7 +302,7 @@ typedef struct laminar_mem_block {
   X(int32_t, engineTraceState, (laminar_ptr block, laminar_ptr out))                                   \
   X(int32_t, engineExchange, (laminar_ptr block))                                                      \
   X(int32_t, engineDrain, (laminar_ptr block, laminar_ptr gt, double now))                           \
-  X(int32_t, engineDrainBlockBytes, (void))                                                            \
+  X(int32_t, engineTasksBlockBytes, (void))                                                            \
   X(int32_t, engineSetVerdict, (laminar_ptr block, int32_t d, int32_t v))                             \
   X(int32_t, engineSetVerdicts, (laminar_ptr block, laminar_ptr src, int32_t n))                       \
   X(int32_t, engineTaskState, (laminar_ptr block, int32_t t, int32_t home, int32_t awaiting))           \
@@ -556,7 +556,7 @@ int32_t engineExchange(laminar_ptr block);
 /** The inbox's pull requests and DA ends from gt's HEAD on, delivered at or before now, applied to the task table's columns (the tasks block at gt, docs/abi.md "The gateway's drain"); the messages applied. */
 int32_t engineDrain(laminar_ptr block, laminar_ptr gt, double now);
 /** 80: the tasks block engineDrain reads. */
-int32_t engineDrainBlockBytes(void);
+int32_t engineTasksBlockBytes(void);
 /** The proxy's answer to DA d's pull request: 1 start, 2 duplicate, 3 late. */
 int32_t engineSetVerdict(laminar_ptr block, int32_t d, int32_t v);
 /** n answers at once: int32 pairs (DA, verdict) at src. */

@@ -18,7 +18,9 @@ import {
 import { addf, da, dc, dx, geti, getf, mask, MX, offset, Q_HEAD, room, row, seti, setf, xi, zoneOf } from "./state";
 import { emitCheck, emitTake } from "./emit";
 import { exchange } from "./inbox";
-import { drain, GT_BYTES } from "./drain";
+import { drain } from "./drain";
+import { arrive } from "./arrive";
+import { GT_BYTES } from "./tasks";
 import { opened, pop, popKind, popSubject, push, pushSeq, runFrom, top, topTimeBefore } from "./events";
 import { histNeed, histOn, histRecord } from "./history";
 import { address, complete, pulled } from "./agent";
@@ -318,8 +320,19 @@ export function engineDrain(block: usize, gt: usize, now: f64): i32 {
   return drain(block, gt, now);
 }
 
-/** Bytes of the tasks block engineDrain reads. */
-export function engineDrainBlockBytes(): i32 { return GT_BYTES; }
+/**
+ * The gateway side's arrivals on the host's task table (arrive.ts), with
+ * the tasks block at gt: n arrivalsDraw records at src into the slots at
+ * ids (i32[n]), each task's first DA staged as an emission record; returns
+ * n. E_COUNT, E_ARG, E_ID, E_K, E_FULL: arrive.ts.
+ */
+export function engineArrive(block: usize, gt: usize, src: usize, n: i32, ids: usize): i32 {
+  if (!ready(block) || checkBuf(gt, GT_BYTES, 1, 8) != OK) return E_ARG;
+  return arrive(block, gt, src, n, ids);
+}
+
+/** Bytes of the tasks block engineDrain and engineArrive read. */
+export function engineTasksBlockBytes(): i32 { return GT_BYTES; }
 
 /** The proxy's answer (V_*) to DA d's pull request, read when its pull completes. */
 export function engineSetVerdict(block: usize, d: i32, v: i32): i32 {

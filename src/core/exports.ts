@@ -84,7 +84,8 @@ export interface CoreExports {
   engineSeqRebase(block: number, offset: number): number;
   engineExchange(block: number): number;
   engineDrain(block: number, gt: number, now: number): number;
-  engineDrainBlockBytes(): number;
+  engineArrive(block: number, gt: number, src: number, n: number, ids: number): number;
+  engineTasksBlockBytes(): number;
   engineSetVerdict(block: number, d: number, v: number): number;
   engineSetVerdicts(block: number, src: number, n: number): number;
   engineTaskState(block: number, t: number, home: number, awaiting: number): number;

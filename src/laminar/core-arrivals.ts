@@ -40,7 +40,7 @@ export class CoreArrivals implements ArrivalSource {
   /** The last batch was short: the window is over after it. */
   private over = false;
 
-  constructor(private readonly core: Core, c: Config, endNs: number, private readonly batch = 512) {
+  constructor(private readonly core: Core, c: Config, endNs: number, readonly batch = 512) {
     this.k = core.exports;
     if (this.k.arrivalsBlockBytes() !== AB.BYTES) throw new Error("arrivals: the core's block size differs from src/laminar/core-arrivals.ts (a stale build?)");
     const a = core.arena, w = c.workload;
@@ -74,6 +74,31 @@ export class CoreArrivals implements ArrivalSource {
 
   peek(): number {
     return this.head;
+  }
+
+  /**
+   * How many of the batch's next arrivals are at or before `limit` (0 when
+   * peek() is after it); they lie in core memory from at() on, until
+   * skip() passes them (and may draw the next batch over them).
+   */
+  upTo(limit: number): number {
+    const b = this.buf;
+    let j = this.i;
+    while (j < this.n && b[j * A_REC] <= limit) j++;
+    return j - this.i;
+  }
+
+  /** Where the batch's next arrival lies in core memory (byte offset; arrivalsDraw's records). */
+  at(): number {
+    return this.out + this.i * A_REC * 8;
+  }
+
+  /** Pass the next k arrivals (at most those left in the batch) without reading them here. */
+  skip(k: number): void {
+    this.i += k;
+    this.count += k;
+    if (this.i < this.n) this.head = this.buf[this.i * A_REC];
+    else this.fill();
   }
 
   next(): void {

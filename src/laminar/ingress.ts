@@ -10,6 +10,7 @@ import { growTyped } from "../sim/slot-store.js";
 import { D_MOVING, T_PENDING } from "./store.js";
 import { regenerationDue } from "./decisions.js";
 import type { TaskTable } from "./task-table.js";
+import type { CoreArrivals } from "./core-arrivals.js";
 import { EXACT_DEADLINE, EXACT_REGEN, FLAG_SECONDARY, K_ADDRESS, K_DEADLINE, K_REGEN, K_TEG, REGEN_ARMED, type LaminarState } from "./state.js";
 
 /** Doubles per waiting DA in the batch's staging (Ingress.tegRec). */
@@ -40,15 +41,66 @@ export class Ingress {
   private deferredGen = new Int32Array(1024);
   private nDeferred = 0;
 
+  /**
+   * The Zone engine materialises the arrivals on the task table (arriveInCore):
+   * the core's arrival batches, and the slots handed to it (here, and at
+   * idsAt in core memory; 0: off).
+   */
+  private coreArrivals: CoreArrivals | null = null;
+  private ids = new Int32Array(0);
+  private idsAt = 0;
+
   constructor(private readonly s: LaminarState, private readonly taskTable: TaskTable) {}
+
+  /**
+   * From now on the Zone engine materialises the arrivals (engineArrive,
+   * with its tasks block laid out; one partition on the engine without the
+   * memory model or the gateway's log): the core's arrival batches, taken
+   * where they lie.
+   */
+  arriveInCore(a: CoreArrivals): void {
+    this.coreArrivals = a;
+    this.ids = new Int32Array(a.batch);
+    this.idsAt = this.s.core.arena.alloc(4 * a.batch, 16);
+  }
 
   /** Materialise every arrival at or before `limit`, in time order (src/workload/arrivals.ts). */
   flushArrivals(limit: number): void {
     if (this.nDeferred > 0) this.armDeferred();
+    if (this.coreArrivals !== null) return this.flushInCore(this.coreArrivals, limit);
     const a = this.s.arrivals;
     while (a.peek() <= limit) {
       a.next();
       this.arrive(a.cls, a.time, a.service, a.atoms, a.price, a.memGiB);
+    }
+  }
+
+  /**
+   * flushArrivals on the engine: each run of a batch's arrivals up to
+   * `limit` gets its slots here, in order, and the engine does what arrive()
+   * and emit() do with them, but the timers: those are armed here after,
+   * task by task, deadline then regeneration, as arrive() and emit() arm
+   * them (the same posts in the same order).
+   */
+  private flushInCore(a: CoreArrivals, limit: number): void {
+    const T = this.s.tasks, tt = this.taskTable, ze = this.s.zoneEngine!, ids = this.ids, s = this.s;
+    const squat = s.c.workload.squatterRatio > 0 ? s.rSquat : null;
+    for (let k = a.upTo(limit); k > 0; k = a.upTo(limit)) {
+      for (let i = 0; i < k; i++) ids[i] = T.alloc();
+      s.core.arena.i32.set(ids.subarray(0, k), this.idsAt >> 2);
+      tt.nextKey = ze.arrive(T.columnsAt, T.capacity, a.at(), k, this.idsAt, tt.nextKey, squat);
+      a.skip(k);
+      s.gatewayMetrics.onArrivals(ze.arrived(0), ze.arrived(1), ze.arrived(2));
+      s.inFlight += k;
+      this.tegCount += k;
+      const regens = s.regens, deadlineNs = s.deadlineNs, quietNs = s.quietNs;
+      for (let i = 0; i < k; i++) {
+        const t = ids[i], gen = T.slots.generation(t), tA = T.arrival[t], dl = tA + deadlineNs;
+        if (!s.deadlines.push(dl, t, gen)) tt.exact(t, dl, K_DEADLINE, EXACT_DEADLINE);
+        if ((T.timers[t] & REGEN_ARMED) === 0) continue;
+        const check = tA + quietNs;
+        if (!regens!.push(check, t, gen)) tt.exact(t, check, K_REGEN, EXACT_REGEN);
+      }
     }
   }
 

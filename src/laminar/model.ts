@@ -49,6 +49,7 @@ import { SecondaryLanding } from "./landing.js";
 import { PullAndStart } from "./pull.js";
 import { GT, HOST_MESSAGE, RAN_TO } from "../core/engine-layout.js";
 import { T_STARTED } from "./store.js";
+import { CoreArrivals } from "./core-arrivals.js";
 import type { ZoneEngine } from "./zone-engine.js";
 import { LAG_STEP, LogReplay } from "./log-replay.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
@@ -133,7 +134,14 @@ export class LaminarModel extends LaminarState {
       });
       for (let z = 0; z < this.cluster.zones; z++) this.teg.receive(z, ...ze.initialAggregate(z), 0);
       this.coreInbox = this.mem === null && this.partition.count === 1 && this.gatewayLog === null && this.logReader === null;
-      if (this.coreInbox) this.drainAt = ze.drainSetup(DRAIN_OUT, this.deadlineNs);
+      if (this.coreInbox) {
+        const c = this.c;
+        this.drainAt = ze.tasksSetup({
+          outCap: DRAIN_OUT, deadlineNs: this.deadlineNs, quietNs: this.quietNs, maxInstances: this.regens !== null ? c.regeneration.maxInstances : 0,
+          squatterRatio: c.workload.squatterRatio, squatterAtoms: c.workload.squatterAtoms,
+        });
+        if (this.arrivals instanceof CoreArrivals) this.ingress.arriveInCore(this.arrivals);
+      }
     }
     if (this.logReader !== null) {
       // the gateway runs elsewhere: its log is replayed behind this partition's run (replayLog), its first posts too

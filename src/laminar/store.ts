@@ -17,43 +17,67 @@ export const T_PENDING = 0, T_STARTED = 1, T_FAILED = 2, T_KILLED = 3;
  */
 export const D_MOVING = 1, D_QUEUED = 2, D_PENDING = 3, D_RESIDENT = 4, D_SQUATTING = 5, D_EXPIRED = 6, D_SUSPENDED = 7;
 
-/** Bytes a task takes in the columns kept in core memory (TaskStore.columnsAt): arrival f64, live i32, state, timers and class u8. */
-const CORE_TASK_BYTES = 15;
+/**
+ * The task table's columns in core memory (TaskStore.columnsAt), each a run
+ * of `capacity` values, in this order: the f64 columns, the 32-bit ones, the
+ * bytes. COLUMNS gives each one's element size; a task takes TASK_BYTES.
+ * The Zone engine reads and writes them where they lie
+ * (assembly/engine/drain.ts and arrive.ts; docs/abi.md, "The gateway's
+ * task table").
+ */
+export const COLUMNS = [
+  ["arrival", 8], ["ev", 8], ["budget", 8], ["service", 8], ["memGiB", 8],
+  ["live", 4], ["instances", 4], ["m", 4], ["key", 4], ["anchor", 4], ["home", 4],
+  ["state", 1], ["timers", 1], ["cls", 1], ["awaiting", 1],
+] as const;
+export const TASK_BYTES = COLUMNS.reduce((n, [, b]) => n + b, 0);
+
+/** Where column `name` starts in a region of `cap` tasks (bytes from its start). */
+export function columnAt(name: (typeof COLUMNS)[number][0], cap: number): number {
+  let at = 0;
+  for (const [n, b] of COLUMNS) {
+    if (n === name) return at;
+    at += b * cap;
+  }
+  throw new Error(`no task column ${name}`);
+}
 
 export class TaskStore {
   readonly slots = new SlotStore(1 << 14);
-  // In core memory, where the gateway side's drain on the Zone engine reads and writes them
-  // (assembly/engine/drain.ts): one region of capacity x CORE_TASK_BYTES at columnsAt, arrival
-  // f64[capacity], then live i32, state u8, timers u8 and class u8. The views are rebuilt when
-  // memory grows (Arena.onGrow) and when the region moves (grow).
+  // In core memory, where the Zone engine reads and writes them (COLUMNS above). The views are
+  // rebuilt when memory grows (Arena.onGrow) and when the region moves (grow).
   cls!: Uint8Array;
   state!: Uint8Array;
+  m!: Int32Array;
+  instances!: Int32Array;
   live!: Int32Array;
-  /** Bit 0: deadline timer pending; bit 1: regeneration timer pending. */
+  /** Bit 0: deadline timer pending; bit 1: regeneration timer pending; bit 2: regeneration armed. */
   timers!: Uint8Array;
   arrival!: Float64Array;
-  /** The core-memory region of the columns above (byte offset). */
-  columnsAt: number;
-  m = new Int32Array(this.slots.capacity);
-  instances = new Int32Array(this.slots.capacity);
-  service = new Float64Array(this.slots.capacity);
-  ev = new Float64Array(this.slots.capacity);
-  budget = new Float64Array(this.slots.capacity);
-  memGiB = new Float64Array(this.slots.capacity);
+  service!: Float64Array;
+  ev!: Float64Array;
+  budget!: Float64Array;
+  /** Declared memory (GiB) a workload gave the task (a trace's column); NaN: its atoms times memory.declaredPerAtomGiB. */
+  memGiB!: Float64Array;
   /** Identity for the memory process (arrival order, mod 2^32). */
-  key = new Uint32Array(this.slots.capacity);
+  key!: Uint32Array;
   /**
    * The Airlock ledger entry (a D_SUSPENDED DA) of a suspended task, else -1:
    * the source Zone's own record (only the partition that owns that Zone sets it).
    */
-  anchor = new Int32Array(this.slots.capacity);
+  anchor!: Int32Array;
   /** Gateway side: 1 while a reactivated task waits for a secondary landing (learnt one message delay late). */
-  awaiting = new Uint8Array(this.slots.capacity);
+  awaiting!: Uint8Array;
   /** Gateway side: the Zone of a reactivated task's ledger entry (where its secondary probes pull the image from). */
-  home = new Int32Array(this.slots.capacity);
+  home!: Int32Array;
+  /** The core-memory region of the columns (byte offset, 8-aligned). */
+  columnsAt: number;
+  /** Slots the columns hold. */
+  capacity: number;
 
   constructor(private readonly arena: Arena) {
-    this.columnsAt = this.region(this.slots.capacity);
+    this.capacity = this.slots.capacity;
+    this.columnsAt = this.region(this.capacity);
     this.bind();
     // held weakly: a store that is gone is dropped from the arena's list at its next growth
     const self = new WeakRef(this);
@@ -64,53 +88,49 @@ export class TaskStore {
     });
   }
 
-  /** A zeroed region for the core-memory columns of `cap` tasks. */
+  /** A zeroed region for the columns of `cap` tasks. */
   private region(cap: number): number {
-    const p = this.arena.alloc(cap * CORE_TASK_BYTES, 8);
-    this.arena.u8.fill(0, p, p + cap * CORE_TASK_BYTES);
+    const p = this.arena.alloc(cap * TASK_BYTES, 8);
+    this.arena.u8.fill(0, p, p + cap * TASK_BYTES);
     return p;
   }
 
-  /** (Re)build the core-memory columns' views. */
+  /** (Re)build the columns' views. */
   private bind(): void {
-    const b = this.arena.u8.buffer, p = this.columnsAt, cap = this.m.length;
-    this.arrival = new Float64Array(b, p, cap);
-    this.live = new Int32Array(b, p + 8 * cap, cap);
-    this.state = new Uint8Array(b, p + 12 * cap, cap);
-    this.timers = new Uint8Array(b, p + 13 * cap, cap);
-    this.cls = new Uint8Array(b, p + 14 * cap, cap);
-  }
-
-  /** Slots the columns hold. */
-  get capacity(): number {
-    return this.m.length;
+    const b = this.arena.u8.buffer as ArrayBuffer, cap = this.capacity;
+    let p = this.columnsAt;
+    const next = <T>(make: new (b: ArrayBuffer, at: number, n: number) => T, bytes: number): T => {
+      const v = new make(b, p, cap);
+      p += bytes * cap;
+      return v;
+    };
+    this.arrival = next(Float64Array, 8); this.ev = next(Float64Array, 8); this.budget = next(Float64Array, 8);
+    this.service = next(Float64Array, 8); this.memGiB = next(Float64Array, 8);
+    this.live = next(Int32Array, 4); this.instances = next(Int32Array, 4); this.m = next(Int32Array, 4);
+    this.key = next(Uint32Array, 4); this.anchor = next(Int32Array, 4); this.home = next(Int32Array, 4);
+    this.state = next(Uint8Array, 1); this.timers = next(Uint8Array, 1); this.cls = next(Uint8Array, 1);
+    this.awaiting = next(Uint8Array, 1);
   }
 
   alloc(): number {
     const s = this.slots.alloc();
-    if (s >= this.m.length) this.grow();
+    if (s >= this.capacity) this.grow();
     return s;
   }
 
   private grow(): void {
-    const n = this.slots.capacity, old = this.m.length, from = this.columnsAt, to = this.region(n);
-    // each column from the old region into its place in the new one (region() may have grown memory: bound anew)
+    const n = this.slots.capacity, old = this.capacity, from = this.columnsAt, to = this.region(n);
+    // each column from the old region into its place in the new one (region() may have grown memory: read anew)
     const u8 = this.arena.u8;
-    u8.copyWithin(to, from, from + 8 * old);
-    u8.copyWithin(to + 8 * n, from + 8 * old, from + 12 * old);
-    for (let c = 0; c < 3; c++) u8.copyWithin(to + (12 + c) * n, from + (12 + c) * old, from + (13 + c) * old);
+    let a = 0, b = 0;
+    for (const [, bytes] of COLUMNS) {
+      u8.copyWithin(to + b, from + a, from + a + bytes * old);
+      a += bytes * old;
+      b += bytes * n;
+    }
     this.columnsAt = to;
-    this.m = growTyped(this.m, n);
+    this.capacity = n;
     this.bind();
-    this.instances = growTyped(this.instances, n);
-    this.service = growTyped(this.service, n);
-    this.ev = growTyped(this.ev, n);
-    this.budget = growTyped(this.budget, n);
-    this.memGiB = growTyped(this.memGiB, n);
-    this.key = growTyped(this.key, n);
-    this.anchor = growTyped(this.anchor, n);
-    this.awaiting = growTyped(this.awaiting, n);
-    this.home = growTyped(this.home, n);
   }
 }
 

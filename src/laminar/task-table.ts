@@ -22,8 +22,8 @@ import { EXACT_DEADLINE, EXACT_REGEN, K_DEADLINE, K_REGEN, R_CLOSED, R_KILLED, R
 
 /** The gateway side's logical tasks. */
 export class TaskTable {
-  /** Arrival order of the next task: the tie-break among equal priorities. */
-  private nextKey = 0;
+  /** Arrival order of the next task: the tie-break among equal priorities (the Zone engine's arrivals take and return it: ingress.ts). */
+  nextKey = 0;
 
   constructor(private readonly s: LaminarState) {}
 

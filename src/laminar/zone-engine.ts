@@ -488,19 +488,57 @@ export class ZoneEngine {
   inboxClear(): void { this.seti(EF.IN_N, 0); }
 
   /**
-   * Lay out engineDrain's tasks block and out region, for out records of
-   * `outCap` messages a call and the start deadline (once, before the run:
-   * it allocates core memory). Returns the block's byte offset (GT's
-   * fields; the out columns are at its OUT).
+   * Lay out the gateway's tasks block (engineDrain's and engineArrive's;
+   * GT) and its out region, for `outCap` messages a drain call, with the
+   * gateway's parameters (once, before the run: it allocates core memory).
+   * `maxInstances` 0: regeneration off. Returns the block's byte offset.
    */
-  drainSetup(outCap: number, deadlineNs: number): number {
-    if (this.k.engineDrainBlockBytes() !== GT.BYTES) throw new Error("zone engine: the core's drain block size differs from src/core/engine-layout.ts (a stale build?)");
+  tasksSetup(p: { outCap: number; deadlineNs: number; quietNs: number; maxInstances: number; squatterRatio: number; squatterAtoms: number }): number {
+    if (this.k.engineTasksBlockBytes() !== GT.BYTES) throw new Error("zone engine: the core's tasks block size differs from src/core/engine-layout.ts (a stale build?)");
     this.gt = this.alloc(GT.BYTES, 8);
-    const out = this.alloc(outCap * GT.OUT_BYTES, 8), g = this.gt >> 2;
+    const out = this.alloc(p.outCap * GT.OUT_BYTES, 8), rng = this.alloc(16, 16), g = this.gt >> 2, f = this.gt >> 3;
+    this.u8.fill(0, this.gt, this.gt + GT.BYTES);
     this.i32[g + 2 * GT.OUT] = out;
-    this.i32[g + 2 * GT.OUT_CAP] = outCap;
-    this.f64[(this.gt >> 3) + GT.DEADLINE] = deadlineNs;
+    this.i32[g + 2 * GT.OUT_CAP] = p.outCap;
+    this.i32[g + 2 * GT.RNG] = rng;
+    this.i32[g + 2 * GT.MAX_INSTANCES] = p.maxInstances;
+    this.i32[g + 2 * GT.SQUAT_ATOMS] = p.squatterAtoms;
+    this.f64[f + GT.DEADLINE] = p.deadlineNs;
+    this.f64[f + GT.QUIET] = p.quietNs;
+    this.f64[f + GT.SQUAT_RATIO] = p.squatterRatio;
     return this.gt;
+  }
+
+  /**
+   * engineArrive (assembly/engine/arrive.ts): n arrivals (arrivalsDraw's
+   * records at src) into the task table's slots at ids (i32[n]), with the
+   * table's columns at columnsAt for cap tasks, the next key and the
+   * squatters' stream `rng` (carried over and back); each task's first DA
+   * joins the emissions staged for the gateway's next batch. Returns the
+   * next key; the block's ARRIVED counts the arrivals by class.
+   */
+  arrive(columnsAt: number, cap: number, src: number, n: number, ids: number, key: number, rng: Rng | null): number {
+    while (this.emitN + n > this.emitCap) this.emitAt = this.grown(this.emitAt, (this.emitCap *= 2), this.emitBytes, this.emitN);
+    this.views();
+    const g = this.gt >> 2, f = this.gt >> 3, i32 = this.i32;
+    i32[g + 2 * GT.BASE] = columnsAt;
+    i32[g + 2 * GT.CAP] = cap;
+    i32[g + 2 * GT.EMIT] = this.emitAt;
+    i32[g + 2 * GT.EMIT_N] = this.emitN;
+    i32[g + 2 * GT.EMIT_CAP] = this.emitCap;
+    this.f64[f + GT.NEXT_KEY] = key;
+    const r = i32[g + 2 * GT.RNG];
+    if (rng !== null) rng.saveState(i32, r >> 2);
+    const e = this.k.engineArrive(this.block, this.gt, src, n, ids);
+    if (e < 0) throw new Error(`zone engine: engineArrive failed with status ${e}`);
+    if (rng !== null) rng.loadState(i32, r >> 2);
+    this.emitN = i32[g + 2 * GT.EMIT_N];
+    return this.f64[f + GT.NEXT_KEY];
+  }
+
+  /** The last engineArrive's arrivals of class c (0 F, 1 L, 2 squatters). */
+  arrived(c: number): number {
+    return this.i32[(this.gt >> 2) + 2 * (GT.ARRIVED + c)];
   }
 
   /**

@@ -139,6 +139,14 @@ export class RunMetrics {
     else this.squatters++;
   }
 
+  /** Arrivals counted at once: f F-tasks, l L-tasks and q squatters. */
+  onArrivals(f: number, l: number, q: number): void {
+    this.arrived += f + l + q;
+    this.arrivedF += f;
+    this.arrivedL += l;
+    this.squatters += q;
+  }
+
   onStart(latencyNs: number, cls: number): void {
     this.started++;
     this.recent[cls === 0 ? 0 : cls === 1 ? 1 : 2].record(latencyNs);

@@ -12,9 +12,20 @@ import { Status } from "../../src/core/status.js";
 import { loadCore } from "../../src/core/wasm.js";
 import { REC } from "../../src/laminar/mailbox.js";
 import { LaminarModel } from "../../src/laminar/model.js";
+import { columnAt } from "../../src/laminar/store.js";
 
 const runs = Number(process.env.LAMINAR_PROPERTY_RUNS ?? 40);
 const M_DA_END = 1, M_PULL = 3, M_UPLOAD = 6, DA_BYTES = 64, DA_VERDICT = 58;
+
+/** The tasks block of a started engine, for `outCap` out records and start deadline `deadlineNs`. */
+const setup = (ze: LaminarModel["zoneEngine"], outCap: number, deadlineNs: number) =>
+  ze!.tasksSetup({ outCap, deadlineNs, quietNs: 1.5e8, maxInstances: 5, squatterRatio: 0, squatterAtoms: 1 });
+
+/** Byte offsets of the columns the drain reads, in a region of cap tasks at p. */
+const columns = (p: number, cap: number) => ({
+  arrival: p + columnAt("arrival", cap), live: p + columnAt("live", cap), state: p + columnAt("state", cap),
+  timers: p + columnAt("timers", cap), cls: p + columnAt("cls", cap),
+});
 
 /** A started model on the engine (its block laid out), in build `flavor`. */
 function started(flavor: "simd" | "scalar") {
@@ -71,8 +82,8 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
   it("applies the proxy's answers and the DA ends as the task table does, stopping at uploads, `now` and its out capacity", () => {
     const { core, k, ze, block } = started(flavor);
     const daCap = ze.geti(EF.DA_CAP), hop = ze.getf(EF.HOP), delta = ze.getf(EF.DELTA);
-    const cap = 40, cols = core.arena.alloc(cap * GT.TASK_BYTES, 8);
-    const gt = ze.drainSetup(8, 5e5);
+    const cap = 40, base = core.arena.alloc(cap * GT.TASK_BYTES, 8), c = columns(base, cap);
+    const gt = setup(ze, 8, 5e5);
     fc.assert(
       fc.property(
         fc.array(task, { minLength: cap, maxLength: cap }),
@@ -95,11 +106,11 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
           expect(msgs.length).toBeLessThanOrEqual(ze.geti(EF.OUT_CAP));
           const f64 = core.arena.f64, i32 = core.arena.i32, u8 = core.arena.u8;
           for (let t = 0; t < cap; t++) {
-            f64[(cols >> 3) + t] = tasks[t].arrival;
-            i32[(cols >> 2) + 2 * cap + t] = tasks[t].live;
-            u8[cols + 12 * cap + t] = tasks[t].state;
-            u8[cols + 13 * cap + t] = tasks[t].timers;
-            u8[cols + 14 * cap + t] = tasks[t].cls;
+            f64[(c.arrival >> 3) + t] = tasks[t].arrival;
+            i32[(c.live >> 2) + t] = tasks[t].live;
+            u8[c.state + t] = tasks[t].state;
+            u8[c.timers + t] = tasks[t].timers;
+            u8[c.cls + t] = tasks[t].cls;
           }
           const inbox = ze.inboxAt();
           msgs.forEach((m, i) => {
@@ -116,7 +127,7 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
           while (h < msgs.length && times[h] <= now) {
             if (msgs[h].kind === M_UPLOAD) { h++; continue; }
             const w = twin(want, msgs, times, h, now, ocap, hop, delta, deadline);
-            const got = ze.drainTasks(cols, cap, h, now);
+            const got = ze.drainTasks(base, cap, h, now);
             expect(got).toBe(w.head - h);
             expect(i32[(gt >> 2) + 2 * GT.HEAD]).toBe(w.head);
             const out = i32[(gt >> 2) + 2 * GT.OUT];
@@ -129,7 +140,7 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
             h = w.head;
           }
           for (let t = 0; t < cap; t++) {
-            expect([f64[(cols >> 3) + t], i32[(cols >> 2) + 2 * cap + t], u8[cols + 12 * cap + t], u8[cols + 13 * cap + t], u8[cols + 14 * cap + t]])
+            expect([f64[(c.arrival >> 3) + t], i32[(c.live >> 2) + t], u8[c.state + t], u8[c.timers + t], u8[c.cls + t]])
               .toEqual([want[t].arrival, want[t].live, want[t].state, want[t].timers, want[t].cls]);
           }
           ze.seti(EF.IN_N, 0);
@@ -137,19 +148,19 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
       ),
       { numRuns: runs },
     );
-    expect(k.engineDrainBlockBytes()).toBe(GT.BYTES);
+    expect(k.engineTasksBlockBytes()).toBe(GT.BYTES);
     void block;
   });
 
   it("refuses bad input, changing nothing", () => {
     const { core, k, ze, block } = started(flavor);
-    const cap = 8, cols = core.arena.alloc(cap * GT.TASK_BYTES, 8), gt = ze.drainSetup(4, 5e5);
+    const cap = 8, cols = core.arena.alloc(cap * GT.TASK_BYTES, 8), gt = setup(ze, 4, 5e5), c = columns(cols, cap);
     const f64 = () => core.arena.f64, i32 = () => core.arena.i32;
     const inbox = ze.inboxAt();
     // a pull of task 3 by DA 2, a DA end of task 5, both at 1,000
     f64().set([1000, 0, M_PULL, -1, 3, 2, 0, 0, 0, 0, 1000, 0, M_DA_END, -1, 5, 0, 0, 0, 0, 0], inbox);
     ze.seti(EF.IN_N, 2);
-    for (let t = 0; t < cap; t++) i32()[(cols >> 2) + 2 * cap + t] = 1;
+    for (let t = 0; t < cap; t++) i32()[(c.live >> 2) + t] = 1;
     const snapshot = () => Array.from(core.arena.u8.subarray(cols, cols + cap * GT.TASK_BYTES)).join() + "|" + i32()[(gt >> 2) + 2 * GT.HEAD];
     const call = (now = 2000) => ze.drainTasks(cols, cap, 0, now);
     const refused = (code: number, spoil: () => void, mend: () => void) => {
@@ -180,7 +191,7 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
     expect(call()).toBe(2);
     expect(i32()[g(GT.STARTS)]).toBe(1);
     expect(i32()[g(GT.FAILS)]).toBe(1);
-    expect(core.arena.u8[cols + 12 * cap + 3]).toBe(1);
-    expect(core.arena.u8[cols + 12 * cap + 5]).toBe(2);
+    expect(core.arena.u8[c.state + 3]).toBe(1);
+    expect(core.arena.u8[c.state + 5]).toBe(2);
   });
 });

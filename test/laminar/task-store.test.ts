@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { loadCore } from "../../src/core/wasm.js";
 import { GT } from "../../src/core/engine-layout.js";
-import { TaskStore } from "../../src/laminar/store.js";
+import { columnAt, TASK_BYTES, TaskStore } from "../../src/laminar/store.js";
 
 describe("TaskStore's core-memory columns", () => {
   it("keep every task's values across the table's growth and memory's", () => {
@@ -20,12 +20,14 @@ describe("TaskStore's core-memory columns", () => {
     }
     expect(T.capacity).toBeGreaterThanOrEqual(n);
     const u8 = core.arena.u8, i32 = core.arena.i32, f64 = core.arena.f64, p = T.columnsAt, cap = T.capacity;
-    expect(cap * GT.TASK_BYTES).toBeLessThanOrEqual(u8.length - p);
+    expect(TASK_BYTES).toBe(GT.TASK_BYTES); // the engine's layout (assembly/engine/tasks.ts)
+    expect(cap * TASK_BYTES).toBeLessThanOrEqual(u8.length - p);
+    const at = (c: Parameters<typeof columnAt>[0]) => p + columnAt(c, cap);
     ids.forEach((t, i) => {
       expect([T.arrival[t], T.live[t], T.state[t], T.timers[t], T.cls[t], T.m[t]]).toEqual([i * 1.5, i % 7 - 1, i % 3, i % 8, i % 3, i]);
       // where the engine reads them
-      expect([f64[(p >> 3) + t], i32[(p >> 2) + 2 * cap + t], u8[p + 12 * cap + t], u8[p + 13 * cap + t], u8[p + 14 * cap + t]])
-        .toEqual([i * 1.5, i % 7 - 1, i % 3, i % 8, i % 3]);
+      expect([f64[(at("arrival") >> 3) + t], i32[(at("live") >> 2) + t], u8[at("state") + t], u8[at("timers") + t], u8[at("cls") + t], i32[(at("m") >> 2) + t]])
+        .toEqual([i * 1.5, i % 7 - 1, i % 3, i % 8, i % 3, i]);
     });
   });
 });

@@ -1,0 +1,55 @@
+// The gateway side's task table as the host keeps it in core memory
+// (src/laminar/store.ts TaskStore, COLUMNS), and the tasks block that
+// tells engineDrain (drain.ts) and engineArrive (arrive.ts) where it is and
+// what they need besides (docs/abi.md, "The gateway's task table"). Not an
+// export of the module.
+
+/** The tasks block's fields (8-byte slots; an i32 or pointer in a slot's first 4 bytes). */
+export const GT_BASE = 0, GT_CAP = 1, GT_DEADLINE = 2, GT_HEAD = 3, GT_OUT = 4, GT_OUT_CAP = 5, GT_STARTS = 6, GT_FAILS = 7,
+  GT_FREED = 8, GT_QUIET = 9, GT_MAX_INSTANCES = 10, GT_SQUAT_RATIO = 11, GT_SQUAT_ATOMS = 12, GT_NEXT_KEY = 13, GT_EMIT = 14,
+  GT_EMIT_N = 15, GT_EMIT_CAP = 16, GT_RNG = 17, GT_ARRIVED = 18;
+export const GT_BYTES = 176;
+
+/** Bytes a task takes in the columns' region (the sum of the columns' element sizes), and an out record in the out region. */
+export const TASK_BYTES = 68, OUT_BYTES = 20;
+
+/** Task states and timer bits (src/laminar/store.ts, state.ts). */
+export const T_PENDING: u8 = 0, T_STARTED: u8 = 1, T_FAILED: u8 = 2;
+export const EXACT_TIMERS: u8 = 1 | 2, REGEN_ARMED: u8 = 4;
+
+/** The columns of the region at `base` for `cap` tasks, by byte offset (store.ts COLUMNS' order). */
+// @ts-ignore: decorator
+@inline export function colArrival(base: usize, cap: usize): usize { return base; }
+// @ts-ignore: decorator
+@inline export function colEv(base: usize, cap: usize): usize { return base + cap * 8; }
+// @ts-ignore: decorator
+@inline export function colBudget(base: usize, cap: usize): usize { return base + cap * 16; }
+// @ts-ignore: decorator
+@inline export function colService(base: usize, cap: usize): usize { return base + cap * 24; }
+// @ts-ignore: decorator
+@inline export function colMemGiB(base: usize, cap: usize): usize { return base + cap * 32; }
+// @ts-ignore: decorator
+@inline export function colLive(base: usize, cap: usize): usize { return base + cap * 40; }
+// @ts-ignore: decorator
+@inline export function colInstances(base: usize, cap: usize): usize { return base + cap * 44; }
+// @ts-ignore: decorator
+@inline export function colM(base: usize, cap: usize): usize { return base + cap * 48; }
+// @ts-ignore: decorator
+@inline export function colKey(base: usize, cap: usize): usize { return base + cap * 52; }
+// @ts-ignore: decorator
+@inline export function colAnchor(base: usize, cap: usize): usize { return base + cap * 56; }
+// @ts-ignore: decorator
+@inline export function colState(base: usize, cap: usize): usize { return base + cap * 64; }
+// @ts-ignore: decorator
+@inline export function colTimers(base: usize, cap: usize): usize { return base + cap * 65; }
+// @ts-ignore: decorator
+@inline export function colCls(base: usize, cap: usize): usize { return base + cap * 66; }
+
+// @ts-ignore: decorator
+@inline export function gti(gt: usize, f: i32): i32 { return load<i32>(gt + (<usize>f << 3)); }
+// @ts-ignore: decorator
+@inline export function gtSeti(gt: usize, f: i32, v: i32): void { store<i32>(gt + (<usize>f << 3), v); }
+// @ts-ignore: decorator
+@inline export function gtf(gt: usize, f: i32): f64 { return load<f64>(gt + (<usize>f << 3)); }
+// @ts-ignore: decorator
+@inline export function gtSetf(gt: usize, f: i32, v: f64): void { store<f64>(gt + (<usize>f << 3), v); }
