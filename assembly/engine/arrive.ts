@@ -6,37 +6,79 @@
 // allocated for it (task-table.ts newTask), its first DA instance staged
 // for the gateway's next micro-batch (an emission record, engineDispatch's
 // input; ingress.ts emit) and whether its regeneration check is armed
-// (regenerationDue, src/laminar/decisions.ts). What stays the host's: the
-// slots' allocation, and the deadline and regeneration timers, which it
-// arms afterwards in the same order, task by task (its timer sweeps).
-import { E_ARG, E_COUNT, E_FULL, E_ID, E_K } from "../abi";
+// (regenerationDue, src/laminar/decisions.ts), and its deadline and
+// regeneration timers armed in the host's timer rings (src/sim/timer-sweep.ts
+// push, whose records and state the host keeps in core memory), or as exact
+// events where a ring will not take them (task-table.ts exact), with the
+// sweep event a ring's first timer arms: the host's posts, in its order.
+// What stays the host's: the slots' allocation (with their generations, the
+// timers' tags).
+import { E_ARG, E_COUNT, E_ID, E_K } from "../abi";
+import { push } from "./events";
 import { region, regionsCheck, regionsReset } from "../regions";
 import { streamFloat, streamIsZero } from "../stream";
 import {
   BLOCK_BYTES, CLASS_SQUATTER, EM_ARRIVAL, EM_BUDGET, EM_CLS, EM_EMITTED, EM_EV, EM_FLAGS, EM_KEY, EM_M, EM_NODE, EM_SERVICE,
-  EM_TASK, EMIT_BYTES, F_ATOMS,
+  EM_TASK, EMIT_BYTES, F_ATOMS, F_HEAP_CAP, F_HEAP_SIZE, F_NOW, ROOM_HEAP,
 } from "./layout";
-import { geti, MX } from "./state";
+import { getf, geti, MX, room } from "./state";
+import { histOn } from "./history";
 import {
   colAnchor, colArrival, colBudget, colCls, colEv, colInstances, colKey, colLive, colM, colMemGiB, colService, colState, colTimers,
   GT_ARRIVED, GT_BASE, GT_BYTES, GT_CAP, GT_DEADLINE, GT_EMIT, GT_EMIT_CAP, GT_EMIT_N, GT_MAX_INSTANCES, GT_NEXT_KEY, GT_QUIET, GT_RNG,
-  GT_SQUAT_ATOMS, GT_SQUAT_RATIO, gtf, gti, gtSetf, gtSeti, REGEN_ARMED, T_PENDING, TASK_BYTES,
+  GT_SQUAT_ATOMS, GT_SQUAT_RATIO, gtf, gti, gtSetf, gtSeti, REGEN_ARMED, T_PENDING, TASK_BYTES, EXACT_DEADLINE, EXACT_REGEN,
+  GT_RING_DEADLINE, GT_RING_REGEN, GT_SWEEP, RING_BYTES, RING_CAP, RING_DATA, RING_HEAD, RING_SIZE, RING_SWEEP_AT,
 } from "./tasks";
+
+/** The host's event kinds the timers post (src/laminar/state.ts). */
+const K_REGEN_SWEEP = 9, K_DEADLINE_SWEEP = 10, K_REGEN = 11, K_DEADLINE = 12;
+
+/** Whether the ring block at r is sound for n more timers: a power-of-two capacity with room, a head inside it. */
+function ringOk(r: usize, n: i32): bool {
+  const cap = load<i32>(r, RING_CAP), head = load<i32>(r, RING_HEAD), size = load<i32>(r, RING_SIZE), at = load<f64>(r, RING_SWEEP_AT);
+  return cap >= 1 && (cap & (cap - 1)) == 0 && head >= 0 && head < cap && size >= 0 && size + n <= cap && !isNaN(at);
+}
+
+/**
+ * TimerSweep.push at the clock `now`: the timer (time, subject, tag) joins
+ * the ring at r unless it is due within a period or before the ring's last
+ * (false); the ring's first timer arms its sweep event (kind, subject 0).
+ */
+function ringPush(r: usize, now: f64, period: f64, time: f64, subject: i32, tag: i32, kind: i32): bool {
+  if (time < now + period) return false;
+  const cap = load<i32>(r, RING_CAP), head = load<i32>(r, RING_HEAD), size = load<i32>(r, RING_SIZE);
+  const data = <usize>load<u32>(r, RING_DATA), mask = cap - 1;
+  if (size > 0 && time < load<f64>(data + (<usize>((head + size - 1) & mask) << 3))) return false;
+  const j = <usize>((head + size) & mask);
+  store<f64>(data + (j << 3), time);
+  store<i32>(data + (<usize>cap << 3) + (j << 2), subject);
+  store<i32>(data + (<usize>cap * 12) + (j << 2), tag);
+  store<i32>(r, size + 1, RING_SIZE);
+  if (load<f64>(r, RING_SWEEP_AT) == Infinity) {
+    const at = max(now, time - period + 1);
+    store<f64>(r, at, RING_SWEEP_AT);
+    push(now + (at - now), kind, 0);
+  }
+  return true;
+}
 
 /** Doubles per arrivalsDraw record: time, class, service time, atoms, price. */
 const A_REC: usize = 5;
 
 /**
  * engineArrive (run.ts) on a ready block: n arrivals (records at src) into
- * the task table's slots ids[0..n), in order; returns n. Reads the tasks
+ * the task table's slots, in order, the i-th's at ids[2i] with its
+ * generation (the timers' tag) at ids[2i + 1]; returns n. Reads the tasks
  * block's start deadline, quiet interval, most instances (0: regeneration
  * off), squatter share and atoms, and its squatters' stream (written back);
  * writes its next key, its emission count and its arrivals by class (F,
  * L, squatters). E_COUNT, region codes, E_ARG (nothing done: the memory
  * model on, a bad block field, a record whose time, class, service time or
  * price is not one of arrivalsDraw's), E_ID (a slot outside the columns),
- * E_K (atoms outside [1, ATOMS]), E_FULL (fewer than n emission records
- * free: nothing done).
+ * E_K (atoms outside [1, ATOMS]), E_FULL (the event queue without room for
+ * 2n + 2 events, which it asks for: nothing done); E_ARG too for fewer than
+ * n emission records free, a ring block without room for n more timers, a
+ * sweep period not >= 1.
  */
 export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize): i32 {
   if (MX != 0) return E_ARG;
@@ -53,14 +95,24 @@ export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize):
   region(base, <i64>cap * TASK_BYTES, 1, 8, true);
   region(emit, <i64>emitCap * EMIT_BYTES, 1, 8, true);
   region(src, <i64>n * A_REC, 8, 0, false);
-  region(ids, n, 4, 0, false);
+  region(ids, <i64>n * 2, 4, 0, false);
   if (ratio > 0) region(rng, 4, 4, 0, true);
+  const dl = <usize>gti(gt, GT_RING_DEADLINE), rg = <usize>gti(gt, GT_RING_REGEN), period = gtf(gt, GT_SWEEP);
+  region(dl, RING_BYTES, 1, 8, true);
+  region(dl >= __heap_base ? <usize>load<u32>(dl, RING_DATA) : 0, dl >= __heap_base ? <i64>load<i32>(dl, RING_CAP) * 16 : 0, 1, 8, true);
+  if (maxInst > 0) {
+    region(rg, RING_BYTES, 1, 8, true);
+    region(rg >= __heap_base ? <usize>load<u32>(rg, RING_DATA) : 0, rg >= __heap_base ? <i64>load<i32>(rg, RING_CAP) * 16 : 0, 1, 8, true);
+  }
   const e = regionsCheck(); if (e != 0) return e;
+  if (!(period >= 1 && period < Infinity) || !ringOk(dl, n) || (maxInst > 0 && !ringOk(rg, n)) || histOn()) return E_ARG;
   if (ratio > 0 && streamIsZero(rng)) return E_ARG; // xoshiro's fixed point
   if (ratio > 0 && (squatAtoms < 1 || squatAtoms > atoms)) return E_K;
-  if (emitN + n > emitCap) return E_FULL;
+  if (emitN + n > emitCap) return E_ARG;
+  // each arrival posts at most its two exact timers, each ring at most its sweep
+  if (geti(F_HEAP_SIZE) + 2 * n + 2 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + 2 * n + 2);
   for (let i = 0; i < n; i++) {
-    const r = src + <usize>i * A_REC * 8, t = load<i32>(ids + (<usize>i << 2)), m = load<f64>(r, 24), cls = load<f64>(r, 8);
+    const r = src + <usize>i * A_REC * 8, t = load<i32>(ids + (<usize>i << 3)), m = load<f64>(r, 24), cls = load<f64>(r, 8);
     if (t < 0 || t >= cap) return E_ID;
     if (!(m >= 1 && m <= <f64>atoms && m == Math.floor(m))) return E_K;
     if (!(load<f64>(r) >= 0 && load<f64>(r) < Infinity) || !(cls == 0 || cls == 1) || !(load<f64>(r, 16) >= 0 && load<f64>(r, 16) < Infinity)
@@ -71,8 +123,10 @@ export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize):
   const memGiB = colMemGiB(base, c), live = colLive(base, c), instances = colInstances(base, c), mm = colM(base, c);
   const keys = colKey(base, c), anchor = colAnchor(base, c), state = colState(base, c), timers = colTimers(base, c), classes = colCls(base, c);
   let key = <u32>key0, f = 0, l = 0, sq = 0;
+  const now = getf(F_NOW);
   for (let i = 0; i < n; i++) {
-    const r = src + <usize>i * A_REC * 8, t = <usize>load<i32>(ids + (<usize>i << 2)), tA = load<f64>(r);
+    const r = src + <usize>i * A_REC * 8, t = <usize>load<i32>(ids + (<usize>i << 3)), gen = load<i32>(ids + (<usize>i << 3), 4);
+    const tA = load<f64>(r);
     // ingress.ts arrive: a squatter instead, drawn per arrival
     const squat = ratio > 0 && streamFloat(rng) < ratio;
     const cls: u8 = squat ? CLASS_SQUATTER : <u8>load<f64>(r, 8);
@@ -107,9 +161,23 @@ export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize):
     store<f64>(p + EM_SERVICE, svc);
     store<i32>(p + EM_KEY, <i32>(key - 1));
     store<i32>(p + EM_FLAGS, 0);
-    // decisions.ts regenerationDue, for the first instance (not a squatter's: it never starts)
-    const armed = maxInst > 0 && cls != CLASS_SQUATTER && 1 < maxInst && tA + quiet < tA + deadline;
-    store<u8>(timers + t, armed ? REGEN_ARMED : 0);
+    // the deadline (ingress.ts arrive), then the regeneration check (emit, armRegenAt: decisions.ts regenerationDue,
+    // for the first instance; not a squatter's, which never starts): in a ring, else an exact event (task-table.ts exact)
+    let bits: u8 = 0;
+    const due = tA + deadline;
+    if (!ringPush(dl, now, period, due, <i32>t, gen, K_DEADLINE_SWEEP)) {
+      bits |= EXACT_DEADLINE;
+      push(now + max(0, due - now), K_DEADLINE, <i32>t);
+    }
+    const check = tA + quiet;
+    if (maxInst > 0 && cls != CLASS_SQUATTER && 1 < maxInst && check < tA + deadline) {
+      bits |= REGEN_ARMED;
+      if (!ringPush(rg, now, period, check, <i32>t, gen, K_REGEN_SWEEP)) {
+        bits |= EXACT_REGEN;
+        push(now + max(0, check - now), K_REGEN, <i32>t);
+      }
+    }
+    store<u8>(timers + t, bits);
   }
   gtSetf(gt, GT_NEXT_KEY, <f64>key);
   gtSeti(gt, GT_EMIT_N, emitN + n);

@@ -7,15 +7,23 @@
 /** The tasks block's fields (8-byte slots; an i32 or pointer in a slot's first 4 bytes). */
 export const GT_BASE = 0, GT_CAP = 1, GT_DEADLINE = 2, GT_HEAD = 3, GT_OUT = 4, GT_OUT_CAP = 5, GT_STARTS = 6, GT_FAILS = 7,
   GT_FREED = 8, GT_QUIET = 9, GT_MAX_INSTANCES = 10, GT_SQUAT_RATIO = 11, GT_SQUAT_ATOMS = 12, GT_NEXT_KEY = 13, GT_EMIT = 14,
-  GT_EMIT_N = 15, GT_EMIT_CAP = 16, GT_RNG = 17, GT_ARRIVED = 18;
-export const GT_BYTES = 176;
+  GT_EMIT_N = 15, GT_EMIT_CAP = 16, GT_RNG = 17, GT_ARRIVED = 18, GT_RING_DEADLINE = 21, GT_RING_REGEN = 22, GT_SWEEP = 23;
+export const GT_BYTES = 192;
+
+/**
+ * A timer ring's block (src/sim/timer-sweep.ts, RING_BLOCK_BYTES): its
+ * sweep event's time (f64; Infinity: none), head, size and capacity (a
+ * power of two), and its records' region: time f64[cap], subject i32[cap],
+ * tag i32[cap].
+ */
+export const RING_SWEEP_AT = 0, RING_HEAD = 8, RING_SIZE = 12, RING_CAP = 16, RING_DATA = 20, RING_BYTES = 32;
 
 /** Bytes a task takes in the columns' region (the sum of the columns' element sizes), and an out record in the out region. */
 export const TASK_BYTES = 68, OUT_BYTES = 20;
 
 /** Task states and timer bits (src/laminar/store.ts, state.ts). */
 export const T_PENDING: u8 = 0, T_STARTED: u8 = 1, T_FAILED: u8 = 2;
-export const EXACT_TIMERS: u8 = 1 | 2, REGEN_ARMED: u8 = 4;
+export const EXACT_DEADLINE: u8 = 1, EXACT_REGEN: u8 = 2, EXACT_TIMERS: u8 = 1 | 2, REGEN_ARMED: u8 = 4;
 
 /** The columns of the region at `base` for `cap` tasks, by byte offset (store.ts COLUMNS' order). */
 // @ts-ignore: decorator

@@ -49,10 +49,12 @@ export const RAN_TO = 0, HOST_EVENT = 1, HOST_MESSAGE = 2;
  * 8-byte slot per field. The columns' region holds CAP tasks of TASK_BYTES
  * (src/laminar/store.ts COLUMNS); the out region OUT_CAP records of
  * OUT_BYTES (start latency f64, start class i32, failure cause i32, freed
- * slot i32, each a column); ARRIVED is three slots (F, L, squatters).
+ * slot i32, each a column); ARRIVED is three slots (F, L, squatters);
+ * RING_DEADLINE and RING_REGEN point to the timer rings' blocks
+ * (src/sim/timer-sweep.ts RING_BLOCK_BYTES; RING_REGEN 0: regeneration off).
  */
 export const GT = {
   BASE: 0, CAP: 1, DEADLINE: 2, HEAD: 3, OUT: 4, OUT_CAP: 5, STARTS: 6, FAILS: 7, FREED: 8, QUIET: 9, MAX_INSTANCES: 10,
-  SQUAT_RATIO: 11, SQUAT_ATOMS: 12, NEXT_KEY: 13, EMIT: 14, EMIT_N: 15, EMIT_CAP: 16, RNG: 17, ARRIVED: 18,
-  BYTES: 176, TASK_BYTES: 68, OUT_BYTES: 20,
+  SQUAT_RATIO: 11, SQUAT_ATOMS: 12, NEXT_KEY: 13, EMIT: 14, EMIT_N: 15, EMIT_CAP: 16, RNG: 17, ARRIVED: 18, RING_DEADLINE: 21,
+  RING_REGEN: 22, SWEEP: 23, BYTES: 192, TASK_BYTES: 68, OUT_BYTES: 20,
 } as const;

@@ -43,8 +43,8 @@ export class Ingress {
 
   /**
    * The Zone engine materialises the arrivals on the task table (arriveInCore):
-   * the core's arrival batches, and the slots handed to it (here, and at
-   * idsAt in core memory; 0: off).
+   * the core's arrival batches, and the slots and their generations handed
+   * to it (here, and at idsAt in core memory).
    */
   private coreArrivals: CoreArrivals | null = null;
   private ids = new Int32Array(0);
@@ -60,8 +60,8 @@ export class Ingress {
    */
   arriveInCore(a: CoreArrivals): void {
     this.coreArrivals = a;
-    this.ids = new Int32Array(a.batch);
-    this.idsAt = this.s.core.arena.alloc(4 * a.batch, 16);
+    this.ids = new Int32Array(2 * a.batch);
+    this.idsAt = this.s.core.arena.alloc(8 * a.batch, 16);
   }
 
   /** Materialise every arrival at or before `limit`, in time order (src/workload/arrivals.ts). */
@@ -77,30 +77,24 @@ export class Ingress {
 
   /**
    * flushArrivals on the engine: each run of a batch's arrivals up to
-   * `limit` gets its slots here, in order, and the engine does what arrive()
-   * and emit() do with them, but the timers: those are armed here after,
-   * task by task, deadline then regeneration, as arrive() and emit() arm
-   * them (the same posts in the same order).
+   * `limit` gets its slots here, in order, and the engine does with them
+   * what arrive() and emit() do, timers included.
    */
   private flushInCore(a: CoreArrivals, limit: number): void {
     const T = this.s.tasks, tt = this.taskTable, ze = this.s.zoneEngine!, ids = this.ids, s = this.s;
     const squat = s.c.workload.squatterRatio > 0 ? s.rSquat : null;
     for (let k = a.upTo(limit); k > 0; k = a.upTo(limit)) {
-      for (let i = 0; i < k; i++) ids[i] = T.alloc();
-      s.core.arena.i32.set(ids.subarray(0, k), this.idsAt >> 2);
-      tt.nextKey = ze.arrive(T.columnsAt, T.capacity, a.at(), k, this.idsAt, tt.nextKey, squat);
+      for (let i = 0; i < k; i++) {
+        const t = T.alloc();
+        ids[2 * i] = t;
+        ids[2 * i + 1] = T.slots.generation(t);
+      }
+      s.core.arena.i32.set(ids.subarray(0, 2 * k), this.idsAt >> 2);
+      tt.nextKey = ze.arrive(T.columnsAt, T.capacity, a.at(), k, this.idsAt, tt.nextKey, squat, s.deadlines, s.regens);
       a.skip(k);
       s.gatewayMetrics.onArrivals(ze.arrived(0), ze.arrived(1), ze.arrived(2));
       s.inFlight += k;
       this.tegCount += k;
-      const regens = s.regens, deadlineNs = s.deadlineNs, quietNs = s.quietNs;
-      for (let i = 0; i < k; i++) {
-        const t = ids[i], gen = T.slots.generation(t), tA = T.arrival[t], dl = tA + deadlineNs;
-        if (!s.deadlines.push(dl, t, gen)) tt.exact(t, dl, K_DEADLINE, EXACT_DEADLINE);
-        if ((T.timers[t] & REGEN_ARMED) === 0) continue;
-        const check = tA + quietNs;
-        if (!regens!.push(check, t, gen)) tt.exact(t, check, K_REGEN, EXACT_REGEN);
-      }
     }
   }
 

@@ -138,7 +138,7 @@ export class LaminarModel extends LaminarState {
         const c = this.c;
         this.drainAt = ze.tasksSetup({
           outCap: DRAIN_OUT, deadlineNs: this.deadlineNs, quietNs: this.quietNs, maxInstances: this.regens !== null ? c.regeneration.maxInstances : 0,
-          squatterRatio: c.workload.squatterRatio, squatterAtoms: c.workload.squatterAtoms,
+          squatterRatio: c.workload.squatterRatio, squatterAtoms: c.workload.squatterAtoms, sweepNs: this.deadlines.period,
         });
         if (this.arrivals instanceof CoreArrivals) this.ingress.arriveInCore(this.arrivals);
       }

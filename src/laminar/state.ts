@@ -247,8 +247,9 @@ export class LaminarState {
 
     this.runOutPtr = core.arena.alloc(16, 16);
 
-    this.deadlines = new TimerSweep(this.engine, SWEEP_NS, K_DEADLINE_SWEEP, 0);
-    this.regens = c.regeneration.enabled ? new TimerSweep(this.engine, SWEEP_NS, K_REGEN_SWEEP, 0) : null;
+    // their records in core memory, where the Zone engine's arrivals push to them too (ingress.ts)
+    this.deadlines = new TimerSweep(this.engine, SWEEP_NS, K_DEADLINE_SWEEP, 0, core.arena);
+    this.regens = c.regeneration.enabled ? new TimerSweep(this.engine, SWEEP_NS, K_REGEN_SWEEP, 0, core.arena) : null;
     // runtime survival
     this.survival = this.metrics.survival;
     this.airlockOn = c.memory.enabled && c.airlock.enabled;

@@ -26,6 +26,7 @@ import {
 import type { EventQueue } from "../sim/event-queue.js";
 import type { Fingerprint } from "../sim/fingerprint.js";
 import type { Rng } from "../sim/rng.js";
+import { RING_BLOCK_BYTES, type TimerSweep } from "../sim/timer-sweep.js";
 import type { Timings } from "./timings.js";
 import type { Mailbox } from "./mailbox.js";
 
@@ -493,11 +494,17 @@ export class ZoneEngine {
    * gateway's parameters (once, before the run: it allocates core memory).
    * `maxInstances` 0: regeneration off. Returns the block's byte offset.
    */
-  tasksSetup(p: { outCap: number; deadlineNs: number; quietNs: number; maxInstances: number; squatterRatio: number; squatterAtoms: number }): number {
+  tasksSetup(p: {
+    outCap: number; deadlineNs: number; quietNs: number; maxInstances: number; squatterRatio: number; squatterAtoms: number; sweepNs: number;
+  }): number {
     if (this.k.engineTasksBlockBytes() !== GT.BYTES) throw new Error("zone engine: the core's tasks block size differs from src/core/engine-layout.ts (a stale build?)");
     this.gt = this.alloc(GT.BYTES, 8);
     const out = this.alloc(p.outCap * GT.OUT_BYTES, 8), rng = this.alloc(16, 16), g = this.gt >> 2, f = this.gt >> 3;
+    const rings = this.alloc(2 * RING_BLOCK_BYTES, 8);
     this.u8.fill(0, this.gt, this.gt + GT.BYTES);
+    this.i32[g + 2 * GT.RING_DEADLINE] = rings;
+    this.i32[g + 2 * GT.RING_REGEN] = p.maxInstances > 0 ? rings + RING_BLOCK_BYTES : 0;
+    this.f64[f + GT.SWEEP] = p.sweepNs;
     this.i32[g + 2 * GT.OUT] = out;
     this.i32[g + 2 * GT.OUT_CAP] = p.outCap;
     this.i32[g + 2 * GT.RNG] = rng;
@@ -511,16 +518,23 @@ export class ZoneEngine {
 
   /**
    * engineArrive (assembly/engine/arrive.ts): n arrivals (arrivalsDraw's
-   * records at src) into the task table's slots at ids (i32[n]), with the
-   * table's columns at columnsAt for cap tasks, the next key and the
-   * squatters' stream `rng` (carried over and back); each task's first DA
-   * joins the emissions staged for the gateway's next batch. Returns the
-   * next key; the block's ARRIVED counts the arrivals by class.
+   * records at src) into the task table's slots at ids (i32 pairs: slot,
+   * generation), with the table's columns at columnsAt for cap tasks, the
+   * next key, the squatters' stream `rng` and the timer rings (carried over
+   * and back); each task's first DA joins the emissions staged for the
+   * gateway's next batch, its timers join the rings or the queue. Returns
+   * the next key; the block's ARRIVED counts the arrivals by class.
    */
-  arrive(columnsAt: number, cap: number, src: number, n: number, ids: number, key: number, rng: Rng | null): number {
+  arrive(columnsAt: number, cap: number, src: number, n: number, ids: number, key: number, rng: Rng | null, deadlines: TimerSweep, regens: TimerSweep | null): number {
+    this.flushPosts(); // the host's posts before these arrivals' keep their place
     while (this.emitN + n > this.emitCap) this.emitAt = this.grown(this.emitAt, (this.emitCap *= 2), this.emitBytes, this.emitN);
+    deadlines.reserve(n);
+    regens?.reserve(n);
     this.views();
-    const g = this.gt >> 2, f = this.gt >> 3, i32 = this.i32;
+    const g = this.gt >> 2, f = this.gt >> 3, i32 = this.i32, f64 = this.f64;
+    const dl = i32[g + 2 * GT.RING_DEADLINE], rg = i32[g + 2 * GT.RING_REGEN];
+    deadlines.toBlock(f64, i32, dl);
+    if (regens !== null) regens.toBlock(f64, i32, rg);
     i32[g + 2 * GT.BASE] = columnsAt;
     i32[g + 2 * GT.CAP] = cap;
     i32[g + 2 * GT.EMIT] = this.emitAt;
@@ -529,11 +543,14 @@ export class ZoneEngine {
     this.f64[f + GT.NEXT_KEY] = key;
     const r = i32[g + 2 * GT.RNG];
     if (rng !== null) rng.saveState(i32, r >> 2);
-    const e = this.k.engineArrive(this.block, this.gt, src, n, ids);
-    if (e < 0) throw new Error(`zone engine: engineArrive failed with status ${e}`);
-    if (rng !== null) rng.loadState(i32, r >> 2);
-    this.emitN = i32[g + 2 * GT.EMIT_N];
-    return this.f64[f + GT.NEXT_KEY];
+    this.withRoom("engineArrive", () => this.k.engineArrive(this.block, this.gt, src, n, ids));
+    this.views();
+    const v32 = this.i32, v64 = this.f64;
+    if (rng !== null) rng.loadState(v32, r >> 2);
+    deadlines.fromBlock(v64, v32, dl);
+    if (regens !== null) regens.fromBlock(v64, v32, rg);
+    this.emitN = v32[g + 2 * GT.EMIT_N];
+    return v64[f + GT.NEXT_KEY];
   }
 
   /** The last engineArrive's arrivals of class c (0 F, 1 L, 2 squatters). */

@@ -15,28 +15,93 @@
 // A push earlier than the ring's tail (out of order) or sooner than one
 // period from now is not ringed: push() returns false and the owner posts
 // the exact event itself.
+//
+// The ring may live in a host memory (a WebAssembly core's: `memory` below),
+// where the Zone engine pushes to it too (assembly/engine/arrive.ts): its
+// records in one region of 16 bytes each (time f64[cap], then subject
+// i32[cap], then tag i32[cap]), and, around such a call, its state in a
+// 32-byte ring block (toBlock, fromBlock).
 import type { Engine } from "./engine.js";
 import { growRing } from "./slot-store.js";
+
+/** A memory the ring's records may live in (the core's arena): a bump allocator whose growth detaches its old views. */
+export interface RingMemory {
+  alloc(bytes: number, align: number): number;
+  readonly u8: Uint8Array;
+  onGrow(f: () => boolean): void;
+}
+
+/** The ring block (bytes): sweep time f64 at 0, then i32 head, size, capacity and the records' region at 8, 12, 16, 20. */
+export const RING_BLOCK_BYTES = 32;
 
 export class TimerSweep {
   /** Ring capacity: a power of two (1024, doubled when full), so a position wraps with & (cap - 1). */
   private cap = 1024;
   private head = 0;
   size = 0;
-  private time = new Float64Array(this.cap);
-  private subject = new Int32Array(this.cap);
-  private tag = new Int32Array(this.cap);
+  private time!: Float64Array;
+  private subject!: Int32Array;
+  private tag!: Int32Array;
   /** Time of the pending sweep event (Infinity: none). */
   private sweepAt = Infinity;
+  /** The records' region in `memory` (byte offset; with no memory, 0). */
+  private data = 0;
 
-  /** `period`: integer ns > 0; sweep events are (kind, id). */
-  constructor(private readonly engine: Engine, readonly period: number, private readonly kind: number, private readonly id: number) {
+  /** `period`: integer ns > 0; sweep events are (kind, id). With `memory`, the records live there. */
+  constructor(private readonly engine: Engine, readonly period: number, private readonly kind: number, private readonly id: number,
+    private readonly memory: RingMemory | null = null) {
     if (!Number.isInteger(period) || period <= 0) throw new RangeError(`TimerSweep: period ${period} not a positive integer`);
+    if (memory === null) {
+      this.time = new Float64Array(this.cap);
+      this.subject = new Int32Array(this.cap);
+      this.tag = new Int32Array(this.cap);
+      return;
+    }
+    this.data = memory.alloc(16 * this.cap, 8);
+    this.bind();
+    // held weakly: a ring that is gone is dropped from the memory's list at its next growth
+    const self = new WeakRef(this);
+    memory.onGrow(() => {
+      const ring = self.deref();
+      ring?.bind();
+      return ring !== undefined;
+    });
   }
 
-  /** Arm a timer at `time` (integer ns) for (subject, tag); false when the caller must post the exact event itself. */
-  push(time: number, subject: number, tag: number): boolean {
-    const now = this.engine.now;
+  /** The views of the records' region (memory's current buffer). */
+  private bind(): void {
+    const b = this.memory!.u8.buffer as ArrayBuffer, p = this.data, cap = this.cap;
+    this.time = new Float64Array(b, p, cap);
+    this.subject = new Int32Array(b, p + 8 * cap, cap);
+    this.tag = new Int32Array(b, p + 12 * cap, cap);
+  }
+
+  /** Make room for n more timers (the Zone engine pushes without growing the ring). */
+  reserve(n: number): void {
+    while (this.size + n > this.cap) this.grow();
+  }
+
+  /** The ring's state into the ring block at `at` of `view` (its memory's, as f64 and i32 views) for the Zone engine. */
+  toBlock(f64: Float64Array, i32: Int32Array, at: number): void {
+    f64[at >> 3] = this.sweepAt;
+    i32[(at >> 2) + 2] = this.head;
+    i32[(at >> 2) + 3] = this.size;
+    i32[(at >> 2) + 4] = this.cap;
+    i32[(at >> 2) + 5] = this.data;
+  }
+
+  /** What the Zone engine changed: the timers it pushed (the size) and the sweep it armed. */
+  fromBlock(f64: Float64Array, i32: Int32Array, at: number): void {
+    this.sweepAt = f64[at >> 3];
+    this.size = i32[(at >> 2) + 3];
+  }
+
+  /**
+   * Arm a timer at `time` (integer ns) for (subject, tag); false when the
+   * caller must post the exact event itself. `now`: the engine's clock, for
+   * a caller that has it at hand.
+   */
+  push(time: number, subject: number, tag: number, now = this.engine.now): boolean {
     if (time < now + this.period) return false;
     if (this.size > 0 && time < this.time[(this.head + this.size - 1) & (this.cap - 1)]) return false;
     if (this.size === this.cap) this.grow();
@@ -45,7 +110,7 @@ export class TimerSweep {
     this.subject[j] = subject;
     this.tag[j] = tag;
     this.size++;
-    if (this.sweepAt === Infinity) this.arm(Math.max(now, time - this.period + 1));
+    if (this.sweepAt === Infinity) this.arm(Math.max(now, time - this.period + 1), now);
     return true;
   }
 
@@ -66,19 +131,31 @@ export class TimerSweep {
       this.size--;
       due(s, t, g);
     }
-    if (this.size > 0) this.arm(Math.max(limit, this.time[this.head] - this.period + 1));
+    if (this.size > 0) this.arm(Math.max(limit, this.time[this.head] - this.period + 1), now);
   }
 
-  private arm(at: number): void {
+  private arm(at: number, now: number): void {
     this.sweepAt = at;
-    this.engine.post(at - this.engine.now, this.kind, this.id);
+    this.engine.post(at - now, this.kind, this.id);
   }
 
   /** Double the ring (it is full), its records from the head on. */
   private grow(): void {
-    this.time = growRing(this.time, this.head);
-    this.subject = growRing(this.subject, this.head);
-    this.tag = growRing(this.tag, this.head);
+    if (this.memory === null) {
+      this.time = growRing(this.time, this.head);
+      this.subject = growRing(this.subject, this.head);
+      this.tag = growRing(this.tag, this.head);
+    } else {
+      const time = growRing(this.time, this.head), subject = growRing(this.subject, this.head), tag = growRing(this.tag, this.head);
+      this.data = this.memory.alloc(32 * this.cap, 8); // may grow memory: the old views are copied above
+      this.cap *= 2;
+      this.bind();
+      this.time.set(time);
+      this.subject.set(subject);
+      this.tag.set(tag);
+      this.head = 0;
+      return;
+    }
     this.cap *= 2;
     this.head = 0;
   }

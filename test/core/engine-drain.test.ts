@@ -19,7 +19,7 @@ const M_DA_END = 1, M_PULL = 3, M_UPLOAD = 6, DA_BYTES = 64, DA_VERDICT = 58;
 
 /** The tasks block of a started engine, for `outCap` out records and start deadline `deadlineNs`. */
 const setup = (ze: LaminarModel["zoneEngine"], outCap: number, deadlineNs: number) =>
-  ze!.tasksSetup({ outCap, deadlineNs, quietNs: 1.5e8, maxInstances: 5, squatterRatio: 0, squatterAtoms: 1 });
+  ze!.tasksSetup({ outCap, deadlineNs, quietNs: 1.5e8, maxInstances: 5, squatterRatio: 0, squatterAtoms: 1, sweepNs: 1e6 });
 
 /** Byte offsets of the columns the drain reads, in a region of cap tasks at p. */
 const columns = (p: number, cap: number) => ({
