@@ -302,6 +302,7 @@ typedef struct laminar_mem_block {
   X(int32_t, engineTraceState, (laminar_ptr block, laminar_ptr out))                                   \
   X(int32_t, engineExchange, (laminar_ptr block))                                                      \
   X(int32_t, engineDrain, (laminar_ptr block, laminar_ptr gt, double now))                           \
+  X(int32_t, engineArrive, (laminar_ptr block, laminar_ptr gt, laminar_ptr src, int32_t n, laminar_ptr ids)) \
   X(int32_t, engineTasksBlockBytes, (void))                                                            \
   X(int32_t, engineSetVerdict, (laminar_ptr block, int32_t d, int32_t v))                             \
   X(int32_t, engineSetVerdicts, (laminar_ptr block, laminar_ptr src, int32_t n))                       \
@@ -553,9 +554,11 @@ int32_t engineTrace(laminar_ptr block, int32_t on);
 int32_t engineTraceState(laminar_ptr block, laminar_ptr out);
 /** Every Zone, no memory model: the outbox into the inbox (after OUT_CAP records; IN_N, field 119) in canonical order, the pulls' completions scheduled; the records moved. */
 int32_t engineExchange(laminar_ptr block);
-/** The inbox's pull requests and DA ends from gt's HEAD on, delivered at or before now, applied to the task table's columns (the tasks block at gt, docs/abi.md "The gateway's drain"); the messages applied. */
+/** The inbox's pull requests and DA ends from gt's HEAD on, delivered at or before now, applied to the task table (the tasks block at gt, docs/abi.md "The gateway's task table"); the messages applied. */
 int32_t engineDrain(laminar_ptr block, laminar_ptr gt, double now);
-/** 80: the tasks block engineDrain reads. */
+/** n arrivalsDraw records at src materialised on the task table, in the slots at ids (int32 pairs: slot, generation): first DAs staged, timers armed; n. */
+int32_t engineArrive(laminar_ptr block, laminar_ptr gt, laminar_ptr src, int32_t n, laminar_ptr ids);
+/** 192: the tasks block engineArrive and engineDrain read. */
 int32_t engineTasksBlockBytes(void);
 /** The proxy's answer to DA d's pull request: 1 start, 2 duplicate, 3 late. */
 int32_t engineSetVerdict(laminar_ptr block, int32_t d, int32_t v);

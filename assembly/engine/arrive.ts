@@ -109,8 +109,6 @@ export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize):
   if (ratio > 0 && streamIsZero(rng)) return E_ARG; // xoshiro's fixed point
   if (ratio > 0 && (squatAtoms < 1 || squatAtoms > atoms)) return E_K;
   if (emitN + n > emitCap) return E_ARG;
-  // each arrival posts at most its two exact timers, each ring at most its sweep
-  if (geti(F_HEAP_SIZE) + 2 * n + 2 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + 2 * n + 2);
   for (let i = 0; i < n; i++) {
     const r = src + <usize>i * A_REC * 8, t = load<i32>(ids + (<usize>i << 3)), m = load<f64>(r, 24), cls = load<f64>(r, 8);
     if (t < 0 || t >= cap) return E_ID;
@@ -118,6 +116,8 @@ export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize):
     if (!(load<f64>(r) >= 0 && load<f64>(r) < Infinity) || !(cls == 0 || cls == 1) || !(load<f64>(r, 16) >= 0 && load<f64>(r, 16) < Infinity)
       || !(load<f64>(r, 32) >= 0 && load<f64>(r, 32) < Infinity)) return E_ARG;
   }
+  // each arrival posts at most its two exact timers, each ring at most its sweep
+  if (geti(F_HEAP_SIZE) + 2 * n + 2 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + 2 * n + 2);
   const c = <usize>cap;
   const arrival = colArrival(base, c), ev = colEv(base, c), budget = colBudget(base, c), service = colService(base, c);
   const memGiB = colMemGiB(base, c), live = colLive(base, c), instances = colInstances(base, c), mm = colM(base, c);
