@@ -15,6 +15,7 @@ import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import { Engine } from "../sim/engine.js";
 import { TimerSweep } from "../sim/timer-sweep.js";
+import { arrivalRates } from "../workload/bimodal.js";
 import { Views } from "../core/views.js";
 import { Streams, type Rng } from "../sim/rng.js";
 import { timingsOf, type Timings } from "./timings.js";
@@ -47,6 +48,8 @@ export const R_KILLED = 1, R_CLOSED = 2;
 export const V_NONE = 0, V_START = 1, V_DUP = 2, V_LATE = 3;
 /** Period of the timer sweeps, ns. */
 export const SWEEP_NS = 1_000_000;
+/** The most timers a ring is sized for at the start (2^22: 64 MiB of core memory); a ring that needs more grows. */
+const RING_MAX = 1 << 22;
 
 export const FLAG_PULL = 1;
 /** A secondary probe: the reactivated DA of a suspended task (Airlock). */
@@ -250,6 +253,14 @@ export class LaminarState {
     // their records in core memory, where the Zone engine's arrivals push to them too (ingress.ts)
     this.deadlines = new TimerSweep(this.engine, SWEEP_NS, K_DEADLINE_SWEEP, 0, core.arena);
     this.regens = c.regeneration.enabled ? new TimerSweep(this.engine, SWEEP_NS, K_REGEN_SWEEP, 0, core.arena) : null;
+    // sized for what they hold once the run is under way (every arrival's timer for as long as it waits), so that
+    // they do not grow, each time into new core memory, while the run fills them (a Zone partition behind the
+    // gateway's log arms none)
+    if (partition.role !== "zones") {
+      const lambda = arrivalRates(c).lambda, ringFor = (ns: number) => Math.min(RING_MAX, Math.ceil((lambda * ns * 1.25) / 1e9));
+      this.deadlines.reserve(ringFor(this.deadlineNs));
+      this.regens?.reserve(ringFor(this.quietNs));
+    }
     // runtime survival
     this.survival = this.metrics.survival;
     this.airlockOn = c.memory.enabled && c.airlock.enabled;
