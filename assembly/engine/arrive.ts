@@ -24,7 +24,7 @@ import {
 import { getf, geti, MX, room } from "./state";
 import { histOn } from "./history";
 import {
-  colAnchor, colArrival, colBudget, colCls, colEv, colInstances, colKey, colLive, colM, colMemGiB, colService, colState, colTimers,
+  C_ANCHOR, C_ARRIVAL, C_BUDGET, C_CLS, C_EV, C_INSTANCES, C_KEY, C_LIVE, C_M, C_MEM_GIB, C_SERVICE, C_STATE, C_TIMERS, column,
   GT_ARRIVED, GT_BASE, GT_BYTES, GT_CAP, GT_DEADLINE, GT_EMIT, GT_EMIT_CAP, GT_EMIT_N, GT_MAX_INSTANCES, GT_NEXT_KEY, GT_QUIET, GT_RNG,
   GT_SQUAT_ATOMS, GT_SQUAT_RATIO, gtf, gti, gtSetf, gtSeti, REGEN_ARMED, T_PENDING, TASK_BYTES, EXACT_DEADLINE, EXACT_REGEN,
   GT_RING_DEADLINE, GT_RING_REGEN, GT_SWEEP, RING_BYTES, RING_CAP, RING_DATA, RING_HEAD, RING_SIZE, RING_SWEEP_AT,
@@ -119,9 +119,10 @@ export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize):
   // each arrival posts at most its two exact timers, each ring at most its sweep
   if (geti(F_HEAP_SIZE) + 2 * n + 2 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + 2 * n + 2);
   const c = <usize>cap;
-  const arrival = colArrival(base, c), ev = colEv(base, c), budget = colBudget(base, c), service = colService(base, c);
-  const memGiB = colMemGiB(base, c), live = colLive(base, c), instances = colInstances(base, c), mm = colM(base, c);
-  const keys = colKey(base, c), anchor = colAnchor(base, c), state = colState(base, c), timers = colTimers(base, c), classes = colCls(base, c);
+  const arrival = column(base, c, C_ARRIVAL), ev = column(base, c, C_EV), budget = column(base, c, C_BUDGET);
+  const service = column(base, c, C_SERVICE), memGiB = column(base, c, C_MEM_GIB), live = column(base, c, C_LIVE);
+  const instances = column(base, c, C_INSTANCES), mm = column(base, c, C_M), keys = column(base, c, C_KEY);
+  const anchor = column(base, c, C_ANCHOR), state = column(base, c, C_STATE), timers = column(base, c, C_TIMERS), classes = column(base, c, C_CLS);
   let key = <u32>key0, f = 0, l = 0, sq = 0;
   const now = getf(F_NOW);
   for (let i = 0; i < n; i++) {

@@ -18,7 +18,7 @@ import { BLOCK_BYTES, CLASS_SQUATTER, DA_BYTES, DA_VERDICT, F_DA_CAP, F_DELTA, F
 import { DAS, geti, getf, MX } from "./state";
 import { inboxAt } from "./inbox";
 import {
-  colArrival, colCls, colLive, colState, colTimers, EXACT_TIMERS, GT_BASE, GT_BYTES, GT_CAP, GT_DEADLINE, GT_FAILS, GT_FREED, GT_HEAD,
+  C_ARRIVAL, C_CLS, C_LIVE, C_STATE, C_TIMERS, column, EXACT_TIMERS, GT_BASE, GT_BYTES, GT_CAP, GT_DEADLINE, GT_FAILS, GT_FREED, GT_HEAD,
   GT_OUT, GT_OUT_CAP, GT_STARTS, gtf, gti, gtSeti, OUT_BYTES, REGEN_ARMED, T_FAILED, T_PENDING, T_STARTED, TASK_BYTES,
 } from "./tasks";
 import { histOn } from "./history";
@@ -62,8 +62,8 @@ export function drain(block: usize, gt: usize, now: f64): i32 {
     if (kind == M_DA_END ? !(b >= 0 && b < <f64>FAIL_CAUSES && b == Math.floor(b)) : !(b >= 0 && b < <f64>daCap && b == Math.floor(b))) return E_ID;
     end++;
   }
-  const c = <usize>cap, arrivals = colArrival(base, c), live = colLive(base, c), state = colState(base, c), timers = colTimers(base, c);
-  const cls = colCls(base, c);
+  const c = <usize>cap, arrivals = column(base, c, C_ARRIVAL), live = column(base, c, C_LIVE), state = column(base, c, C_STATE);
+  const timers = column(base, c, C_TIMERS), cls = column(base, c, C_CLS);
   const startCls = out + <usize>ocap * 8, causes = startCls + <usize>ocap * 4, freed = causes + <usize>ocap * 4;
   const hop = getf(F_HOP), delta = getf(F_DELTA);
   let starts = 0, fails = 0, frees = 0;

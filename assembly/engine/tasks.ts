@@ -25,33 +25,17 @@ export const TASK_BYTES = 68, OUT_BYTES = 20;
 export const T_PENDING: u8 = 0, T_STARTED: u8 = 1, T_FAILED: u8 = 2;
 export const EXACT_DEADLINE: u8 = 1, EXACT_REGEN: u8 = 2, EXACT_TIMERS: u8 = 1 | 2, REGEN_ARMED: u8 = 4;
 
-/** The columns of the region at `base` for `cap` tasks, by byte offset (store.ts COLUMNS' order). */
+/**
+ * The columns (store.ts COLUMNS' order): where each starts in a region for
+ * cap tasks, in bytes per task of the region (column(base, cap, C_*)).
+ */
+export const C_ARRIVAL: usize = 0, C_EV: usize = 8, C_BUDGET: usize = 16, C_SERVICE: usize = 24, C_MEM_GIB: usize = 32,
+  C_LIVE: usize = 40, C_INSTANCES: usize = 44, C_M: usize = 48, C_KEY: usize = 52, C_ANCHOR: usize = 56, C_STATE: usize = 64,
+  C_TIMERS: usize = 65, C_CLS: usize = 66;
+
+/** Where column `c` (C_*) of the region at `base` for `cap` tasks starts. */
 // @ts-ignore: decorator
-@inline export function colArrival(base: usize, cap: usize): usize { return base; }
-// @ts-ignore: decorator
-@inline export function colEv(base: usize, cap: usize): usize { return base + cap * 8; }
-// @ts-ignore: decorator
-@inline export function colBudget(base: usize, cap: usize): usize { return base + cap * 16; }
-// @ts-ignore: decorator
-@inline export function colService(base: usize, cap: usize): usize { return base + cap * 24; }
-// @ts-ignore: decorator
-@inline export function colMemGiB(base: usize, cap: usize): usize { return base + cap * 32; }
-// @ts-ignore: decorator
-@inline export function colLive(base: usize, cap: usize): usize { return base + cap * 40; }
-// @ts-ignore: decorator
-@inline export function colInstances(base: usize, cap: usize): usize { return base + cap * 44; }
-// @ts-ignore: decorator
-@inline export function colM(base: usize, cap: usize): usize { return base + cap * 48; }
-// @ts-ignore: decorator
-@inline export function colKey(base: usize, cap: usize): usize { return base + cap * 52; }
-// @ts-ignore: decorator
-@inline export function colAnchor(base: usize, cap: usize): usize { return base + cap * 56; }
-// @ts-ignore: decorator
-@inline export function colState(base: usize, cap: usize): usize { return base + cap * 64; }
-// @ts-ignore: decorator
-@inline export function colTimers(base: usize, cap: usize): usize { return base + cap * 65; }
-// @ts-ignore: decorator
-@inline export function colCls(base: usize, cap: usize): usize { return base + cap * 66; }
+@inline export function column(base: usize, cap: usize, c: usize): usize { return base + cap * c; }
 
 // @ts-ignore: decorator
 @inline export function gti(gt: usize, f: i32): i32 { return load<i32>(gt + (<usize>f << 3)); }

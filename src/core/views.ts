@@ -15,6 +15,11 @@ export class Views {
     this.sync();
   }
 
+  /** sync(), for an owner that follows its memory's growth (src/sim/timer-sweep.ts followGrowth). */
+  rebind(): void {
+    this.sync();
+  }
+
   /** Rebuild the views if memory has grown since the last call. */
   sync(): void {
     const b = this.memory.buffer;

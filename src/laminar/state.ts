@@ -14,7 +14,7 @@ import type { Config } from "../config/params.js";
 import type { Core } from "../core/wasm.js";
 import type { CoreExports } from "../core/exports.js";
 import { Engine } from "../sim/engine.js";
-import { TimerSweep } from "../sim/timer-sweep.js";
+import { followGrowth, TimerSweep } from "../sim/timer-sweep.js";
 import { arrivalRates } from "../workload/bimodal.js";
 import { Views } from "../core/views.js";
 import { Streams, type Rng } from "../sim/rng.js";
@@ -231,13 +231,8 @@ export class LaminarState {
       this.rReport.push(streams.get("zone-report", z));
     }
     this.views = new Views(core.exports.memory);
-    // the task table's columns in core memory grow during the run (store.ts): the views follow any growth
-    const views = new WeakRef(this.views);
-    core.arena.onGrow(() => {
-      const v = views.deref();
-      v?.sync();
-      return v !== undefined;
-    });
+    // the task table's columns and the timer rings in core memory grow during the run: the views follow any growth
+    followGrowth(core.arena, this.views);
     this.zhaf = new ZoneField(core, this.views, this.cluster, c);
     this.teg = new Gateway(core, this.views, Z, c);
 

@@ -6,6 +6,7 @@
 // its task started, until the task completes (the resident phase II record).
 // Each DA owns one bitmap row in core memory: the atoms it holds.
 import { growTyped, SlotStore } from "../sim/slot-store.js";
+import { followGrowth } from "../sim/timer-sweep.js";
 import type { Arena } from "../core/arena.js";
 
 /** Task states (T_KILLED: started, then OOM-killed or reclaimed by Airlock). */
@@ -78,14 +79,8 @@ export class TaskStore {
   constructor(private readonly arena: Arena) {
     this.capacity = this.slots.capacity;
     this.columnsAt = this.region(this.capacity);
-    this.bind();
-    // held weakly: a store that is gone is dropped from the arena's list at its next growth
-    const self = new WeakRef(this);
-    arena.onGrow(() => {
-      const store = self.deref();
-      store?.bind();
-      return store !== undefined;
-    });
+    this.rebind();
+    followGrowth(arena, this);
   }
 
   /** A zeroed region for the columns of `cap` tasks. */
@@ -95,8 +90,8 @@ export class TaskStore {
     return p;
   }
 
-  /** (Re)build the columns' views. */
-  private bind(): void {
+  /** (Re)build the columns' views (memory's current buffer). */
+  rebind(): void {
     const b = this.arena.u8.buffer as ArrayBuffer, cap = this.capacity;
     let p = this.columnsAt;
     const next = <T>(make: new (b: ArrayBuffer, at: number, n: number) => T, bytes: number): T => {
@@ -130,7 +125,7 @@ export class TaskStore {
     }
     this.columnsAt = to;
     this.capacity = n;
-    this.bind();
+    this.rebind();
   }
 }
 

@@ -31,6 +31,20 @@ export interface RingMemory {
   onGrow(f: () => boolean): void;
 }
 
+/**
+ * Have `owner.rebind()` called whenever `memory` grows, for as long as the
+ * owner lives: it is held weakly, and dropped from the memory's list at the
+ * first growth after it is gone.
+ */
+export function followGrowth(memory: RingMemory, owner: { rebind(): void }): void {
+  const ref = new WeakRef(owner);
+  memory.onGrow(() => {
+    const o = ref.deref();
+    o?.rebind();
+    return o !== undefined;
+  });
+}
+
 /** The ring block (bytes): sweep time f64 at 0, then i32 head, size, capacity and the records' region at 8, 12, 16, 20. */
 export const RING_BLOCK_BYTES = 32;
 
@@ -58,18 +72,12 @@ export class TimerSweep {
       return;
     }
     this.data = memory.alloc(16 * this.cap, 8);
-    this.bind();
-    // held weakly: a ring that is gone is dropped from the memory's list at its next growth
-    const self = new WeakRef(this);
-    memory.onGrow(() => {
-      const ring = self.deref();
-      ring?.bind();
-      return ring !== undefined;
-    });
+    this.rebind();
+    followGrowth(memory, this);
   }
 
   /** The views of the records' region (memory's current buffer). */
-  private bind(): void {
+  rebind(): void {
     const b = this.memory!.u8.buffer as ArrayBuffer, p = this.data, cap = this.cap;
     this.time = new Float64Array(b, p, cap);
     this.subject = new Int32Array(b, p + 8 * cap, cap);
@@ -81,7 +89,7 @@ export class TimerSweep {
     while (this.size + n > this.cap) this.grow();
   }
 
-  /** The ring's state into the ring block at `at` of `view` (its memory's, as f64 and i32 views) for the Zone engine. */
+  /** The ring's state into its block at byte `at` of its memory (seen as f64 and i32), for the Zone engine. */
   toBlock(f64: Float64Array, i32: Int32Array, at: number): void {
     f64[at >> 3] = this.sweepAt;
     i32[(at >> 2) + 2] = this.head;
@@ -149,7 +157,7 @@ export class TimerSweep {
       const time = growRing(this.time, this.head), subject = growRing(this.subject, this.head), tag = growRing(this.tag, this.head);
       this.data = this.memory.alloc(32 * this.cap, 8); // may grow memory: the old views are copied above
       this.cap *= 2;
-      this.bind();
+      this.rebind();
       this.time.set(time);
       this.subject.set(subject);
       this.tag.set(tag);
