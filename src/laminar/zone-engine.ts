@@ -112,7 +112,7 @@ export class ZoneEngine {
   /** 16 bytes the trace's state is read through (traceInto). */
   private traceOut = 0;
   private emitBytes = EMIT_BYTES;
-  /** engineDrain's tasks block (drainSetup; 0: none). */
+  /** The gateway's tasks block, engineArrive's and engineDrain's (tasksSetup; 0: none). */
   private gt = 0;
   /** The outbox's records counted by outboxGrowth so far. */
   private outCounted = 0;
