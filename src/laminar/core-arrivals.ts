@@ -102,14 +102,12 @@ export class CoreArrivals implements ArrivalSource {
   }
 
   next(): void {
-    const b = this.buf, o = this.i++ * A_REC;
+    const b = this.buf, o = this.i * A_REC;
     this.time = b[o];
     this.cls = b[o + 1];
     this.service = b[o + 2];
     this.atoms = b[o + 3];
     this.price = b[o + 4];
-    this.count++;
-    if (this.i < this.n) this.head = b[o + A_REC];
-    else this.fill();
+    this.skip(1);
   }
 }
