@@ -22,7 +22,7 @@ export { memRecordBytes, memTick } from "./memory";
 export { streamDraw } from "./streamdraw";
 export { arrivalsBlockBytes, arrivalsDraw } from "./arrivals";
 export * from "./engine/run";
-export { engineDispatch } from "./engine/gateway";
+export { engineDispatch, engineDispatchAll } from "./engine/gateway";
 export { engineBytes, engineInit, engineRoomBytes, engineGrow } from "./engine/setup";
 export { engineTrace, engineTraceState } from "./engine/trace";
 export { engineLagMode, engineSeqAt, engineHistoryTrim, engineHistoryRecords, engineSeqRebase } from "./engine/lag";

@@ -18,8 +18,8 @@
 // builds disagreeing, is what this file exists to rule out.
 import { E_ALIGN, E_ARG, E_BOUNDS, E_NULL, memBytes, OK } from "./abi";
 
-/** The most buffers of each kind (written, read) one call names. */
-const MAX_REGIONS: i32 = 8;
+/** The most buffers of each kind (written, read) one call names (engineArrive: 9 written); one more is E_ARG, not a write past the list. */
+const MAX_REGIONS: i32 = 12;
 // [begin, end) byte ranges as u64 pairs; an empty buffer is stored as [0, 0),
 // which overlaps nothing (no u64 is below 0)
 const WRITTEN = memory.data(MAX_REGIONS * 16, 8);
@@ -65,6 +65,10 @@ let limit: u64 = 0;
   else if (n < 0 || end > limit) e = E_BOUNDS;
   if (firstError == OK) firstError = e;
   const used = n > 0;
+  if ((written ? nWritten : nRead) == MAX_REGIONS) {
+    if (firstError == OK) firstError = E_ARG;
+    return;
+  }
   let r: usize;
   if (written) {
     r = WRITTEN + (<usize>nWritten << 4);

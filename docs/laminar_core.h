@@ -291,6 +291,7 @@ typedef struct laminar_mem_block {
   X(int32_t, enginePostBatch, (laminar_ptr block, laminar_ptr src, int32_t n))                         \
   X(int32_t, engineEmit, (laminar_ptr block, laminar_ptr src, int32_t n))                              \
   X(int32_t, engineDispatch, (laminar_ptr block, laminar_ptr src, int32_t n, laminar_ptr cum, laminar_ptr rng, laminar_ptr lost)) \
+  X(int32_t, engineDispatchAll, (laminar_ptr block, laminar_ptr src, int32_t n, laminar_ptr cum, laminar_ptr rng, laminar_ptr lost)) \
   X(int32_t, engineEmitAt, (laminar_ptr block, laminar_ptr src, int32_t n, double time, double seq0)) \
   X(int32_t, enginePostAt, (laminar_ptr block, double time, double seq, int32_t kind, int32_t subject)) \
   X(int32_t, engineLagMode, (laminar_ptr block, double step))                                          \
@@ -534,6 +535,8 @@ int32_t enginePost(laminar_ptr block, double delay, int32_t kind, int32_t subjec
 int32_t engineEmit(laminar_ptr block, laminar_ptr src, int32_t n);
 /** The gateway's batch: each emission's Zone (TEG weights cum) and launchpad drawn from rng, lossy hop; lost tasks to lost; returns how many were lost. */
 int32_t engineDispatch(laminar_ptr block, laminar_ptr src, int32_t n, laminar_ptr cum, laminar_ptr rng, laminar_ptr lost);
+/** engineDispatch's draws for a gateway that runs once for engines elsewhere: every launchpad kept (a lost DA's -1), none taken. */
+int32_t engineDispatchAll(laminar_ptr block, laminar_ptr src, int32_t n, laminar_ptr cum, laminar_ptr rng, laminar_ptr lost);
 /** Lag mode: emissions as engineEmit's, addressing at absolute time with sequence numbers seq0, seq0 + 1, ... */
 int32_t engineEmitAt(laminar_ptr block, laminar_ptr src, int32_t n, double time, double seq0);
 /** Lag mode: schedule (kind, subject) at absolute time with sequence number seq (the engine's counter unmoved). */
@@ -558,7 +561,7 @@ int32_t engineExchange(laminar_ptr block);
 int32_t engineDrain(laminar_ptr block, laminar_ptr gt, double now);
 /** n arrivalsDraw records at src materialised on the task table, in the slots at ids (int32 pairs: slot, generation): first DAs staged, timers armed; n. */
 int32_t engineArrive(laminar_ptr block, laminar_ptr gt, laminar_ptr src, int32_t n, laminar_ptr ids);
-/** 192: the tasks block engineArrive and engineDrain read. */
+/** 208: the tasks block engineArrive and engineDrain read. */
 int32_t engineTasksBlockBytes(void);
 /** The proxy's answer to DA d's pull request: 1 start, 2 duplicate, 3 late. */
 int32_t engineSetVerdict(laminar_ptr block, int32_t d, int32_t v);

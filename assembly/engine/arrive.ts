@@ -27,7 +27,7 @@ import {
   C_ANCHOR, C_ARRIVAL, C_BUDGET, C_CLS, C_EV, C_INSTANCES, C_KEY, C_LIVE, C_M, C_MEM_GIB, C_SERVICE, C_STATE, C_TIMERS, column,
   GT_ARRIVED, GT_BASE, GT_BYTES, GT_CAP, GT_DEADLINE, GT_EMIT, GT_EMIT_CAP, GT_EMIT_N, GT_MAX_INSTANCES, GT_NEXT_KEY, GT_QUIET, GT_RNG,
   GT_SQUAT_ATOMS, GT_SQUAT_RATIO, gtf, gti, gtSetf, gtSeti, REGEN_ARMED, T_PENDING, TASK_BYTES, EXACT_DEADLINE, EXACT_REGEN,
-  GT_RING_DEADLINE, GT_RING_REGEN, GT_SWEEP, RING_BYTES, RING_CAP, RING_DATA, RING_HEAD, RING_SIZE, RING_SWEEP_AT,
+  GT_RING_DEADLINE, GT_RING_REGEN, GT_SWEEP, GT_POSTS, GT_POSTS_N, POST_BYTES, RING_BYTES, RING_CAP, RING_DATA, RING_HEAD, RING_SIZE, RING_SWEEP_AT,
 } from "./tasks";
 
 /** The host's event kinds the timers post (src/laminar/state.ts). */
@@ -37,6 +37,20 @@ const K_REGEN_SWEEP = 9, K_DEADLINE_SWEEP = 10, K_REGEN = 11, K_DEADLINE = 12;
 function ringOk(r: usize, n: i32): bool {
   const cap = load<i32>(r, RING_CAP), head = load<i32>(r, RING_HEAD), size = load<i32>(r, RING_SIZE), at = load<f64>(r, RING_SWEEP_AT);
   return cap >= 1 && (cap & (cap - 1)) == 0 && head >= 0 && head < cap && size >= 0 && size + n <= cap && !isNaN(at);
+}
+
+/** Where this call records its posts (the block's POSTS; 0: nowhere), and how many it has. */
+let posts: usize = 0, postsN: i32 = 0;
+
+/** Schedule (kind, subject) at `time`, recorded where the host asked. */
+function post(time: f64, kind: i32, subject: i32): void {
+  push(time, kind, subject);
+  if (posts == 0) return;
+  const p = posts + <usize>postsN * POST_BYTES;
+  store<f64>(p, time);
+  store<f64>(p, <f64>kind, 8);
+  store<f64>(p, <f64>subject, 16);
+  postsN++;
 }
 
 /**
@@ -57,7 +71,7 @@ function ringPush(r: usize, now: f64, period: f64, time: f64, subject: i32, tag:
   if (load<f64>(r, RING_SWEEP_AT) == Infinity) {
     const at = max(now, time - period + 1);
     store<f64>(r, at, RING_SWEEP_AT);
-    push(now + (at - now), kind, 0);
+    post(now + (at - now), kind, 0);
   }
   return true;
 }
@@ -78,7 +92,10 @@ const A_REC: usize = 5;
  * E_K (atoms outside [1, ATOMS]), E_FULL (the event queue without room for
  * 2n + 2 events, which it asks for: nothing done); E_ARG too for fewer than
  * n emission records free, a ring block without room for n more timers, a
- * sweep period not >= 1.
+ * sweep period not >= 1. With the block's POSTS set (a host that records
+ * its posts, src/laminar/gateway-log.ts), each event posted is recorded
+ * there too, in order (POST_BYTES each: time, kind, subject as f64; room
+ * for 2n + 2), and POSTS_N counts them.
  */
 export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize): i32 {
   if (MX != 0) return E_ARG;
@@ -97,6 +114,8 @@ export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize):
   region(src, <i64>n * A_REC, 8, 0, false);
   region(ids, <i64>n * 2, 4, 0, false);
   if (ratio > 0) region(rng, 4, 4, 0, true);
+  const postsAt = <usize>gti(gt, GT_POSTS);
+  if (postsAt != 0) region(postsAt, <i64>(2 * n + 2) * 3, 8, 0, true);
   const dl = <usize>gti(gt, GT_RING_DEADLINE), rg = <usize>gti(gt, GT_RING_REGEN), period = gtf(gt, GT_SWEEP);
   region(dl, RING_BYTES, 1, 8, true);
   region(dl >= __heap_base ? <usize>load<u32>(dl, RING_DATA) : 0, dl >= __heap_base ? <i64>load<i32>(dl, RING_CAP) * 16 : 0, 1, 8, true);
@@ -124,6 +143,8 @@ export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize):
   const instances = column(base, c, C_INSTANCES), mm = column(base, c, C_M), keys = column(base, c, C_KEY);
   const anchor = column(base, c, C_ANCHOR), state = column(base, c, C_STATE), timers = column(base, c, C_TIMERS), classes = column(base, c, C_CLS);
   let key = <u32>key0, f = 0, l = 0, sq = 0;
+  posts = postsAt;
+  postsN = 0;
   const now = getf(F_NOW);
   for (let i = 0; i < n; i++) {
     const r = src + <usize>i * A_REC * 8, t = <usize>load<i32>(ids + (<usize>i << 3)), gen = load<i32>(ids + (<usize>i << 3), 4);
@@ -168,19 +189,20 @@ export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize):
     const due = tA + deadline;
     if (!ringPush(dl, now, period, due, <i32>t, gen, K_DEADLINE_SWEEP)) {
       bits |= EXACT_DEADLINE;
-      push(now + max(0, due - now), K_DEADLINE, <i32>t);
+      post(now + max(0, due - now), K_DEADLINE, <i32>t);
     }
     const check = tA + quiet;
     if (maxInst > 0 && cls != CLASS_SQUATTER && 1 < maxInst && check < tA + deadline) {
       bits |= REGEN_ARMED;
       if (!ringPush(rg, now, period, check, <i32>t, gen, K_REGEN_SWEEP)) {
         bits |= EXACT_REGEN;
-        push(now + max(0, check - now), K_REGEN, <i32>t);
+        post(now + max(0, check - now), K_REGEN, <i32>t);
       }
     }
     store<u8>(timers + t, bits);
   }
   gtSetf(gt, GT_NEXT_KEY, <f64>key);
+  gtSeti(gt, GT_POSTS_N, postsN);
   gtSeti(gt, GT_EMIT_N, emitN + n);
   gtSeti(gt, GT_ARRIVED, f);
   gtSeti(gt, GT_ARRIVED + 1, l);

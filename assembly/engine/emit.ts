@@ -15,9 +15,10 @@ import { allocDa } from "./ends";
 /**
  * engineEmit's checks of n records at src, and the room they need: 0, or a
  * code (nothing taken). `nodes`: check each record's launchpad too (false:
- * engineDispatch, which draws them).
+ * engineDispatch, which draws them). `take`: check the room their taking
+ * needs too (false: engineDispatchAll, which takes none).
  */
-export function emitCheck(src: usize, n: i32, nodes: bool): i32 {
+export function emitCheck(src: usize, n: i32, nodes: bool, take: bool = true): i32 {
   if (n < 0) return E_COUNT;
   const stride = <usize>(MX != 0 ? EMIT_MEM_BYTES : EMIT_BYTES);
   const e = checkBuf(src, <i64>n * stride, 1, 8); if (e != OK) return e;
@@ -34,6 +35,7 @@ export function emitCheck(src: usize, n: i32, nodes: bool): i32 {
     if (MX != 0 && !(load<f64>(r + EM_DECLARED) >= 0 && load<f64>(r + EM_DECLARED) < Infinity)) return E_ARG;
     if (task > maxTask) maxTask = task;
   }
+  if (!take) return 0;
   if (geti(F_DA_LIVE) + n > geti(F_DA_CAP)) return room(0, geti(F_DA_LIVE) + n);
   if (geti(F_HEAP_SIZE) + n > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + n);
   if (MX != 0 && maxTask >= xi(MX_TASK_CAP)) return room(ROOM_TASKS, maxTask + 1);

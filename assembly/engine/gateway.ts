@@ -32,6 +32,23 @@ import { getf, geti, MX, offset, room } from "./state";
  * all-zero stream).
  */
 export function engineDispatch(block: usize, src: usize, n: i32, cum: usize, rng: usize, lost: usize): i32 {
+  return batch(block, src, n, cum, rng, lost, true);
+}
+
+/**
+ * engineDispatch for a host that runs the gateway once for engines elsewhere
+ * (src/laminar/gateway-log.ts): the same draws, in the same order, but every
+ * DA that crosses the hop keeps its launchpad in its node field, whatever
+ * its Zone (a lost one's reads -1), and none is taken here: the host hands
+ * the records to the engines that hold their Zones. Its codes are
+ * engineDispatch's, but no E_FULL (nothing is taken).
+ */
+export function engineDispatchAll(block: usize, src: usize, n: i32, cum: usize, rng: usize, lost: usize): i32 {
+  return batch(block, src, n, cum, rng, lost, false);
+}
+
+/** engineDispatch (take: the DAs of this engine's Zones take their slots) or engineDispatchAll. */
+function batch(block: usize, src: usize, n: i32, cum: usize, rng: usize, lost: usize, take: bool): i32 {
   if (!ready(block)) return E_ARG;
   if (n < 0) return E_COUNT;
   const Z = geti(F_ZONES), stride = <usize>(MX != 0 ? EMIT_MEM_BYTES : EMIT_BYTES);
@@ -45,13 +62,15 @@ export function engineDispatch(block: usize, src: usize, n: i32, cum: usize, rng
   const total = load<f64>(cum + (<usize>(Z - 1) << 3));
   if (!(total > 0) || !isFinite(total)) return E_ARG;
   if (streamIsZero(rng)) return E_ARG;
-  e = emitCheck(src, n, false);
+  e = emitCheck(src, n, false, take);
   if (e != 0) return e;
-  const hist = histNeed();
-  if (hist > 0) return room(ROOM_HIST, hist);
+  if (take) {
+    const hist = histNeed();
+    if (hist > 0) return room(ROOM_HIST, hist);
+  }
   // the Zones first, all of them (TEG samples the batch in one call), kept in the node fields meanwhile
   for (let i = 0; i < n; i++) store<i32>(src + <usize>i * stride + EM_NODE, tegPick(cum, Z, streamFloat(rng) * total));
-  const loss = getf(F_LOSS), z0 = geti(F_Z0), z1 = geti(F_Z1);
+  const loss = getf(F_LOSS), z0 = take ? geti(F_Z0) : 0, z1 = take ? geti(F_Z1) : Z;
   let nLost = 0;
   for (let i = 0; i < n; i++) {
     const r = src + <usize>i * stride, z = load<i32>(r + EM_NODE), off = offset(z);
@@ -63,6 +82,7 @@ export function engineDispatch(block: usize, src: usize, n: i32, cum: usize, rng
     } else if (z < z0 || z >= z1) node = -1;
     store<i32>(r + EM_NODE, node);
   }
+  if (!take) return nLost;
   emitTake(src, n, getf(F_NOW) + getf(F_HOP), false, 0, true);
   if (histOn() && n > 0) histRecord(getf(F_NOW), -Infinity);
   return nLost;

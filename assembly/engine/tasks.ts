@@ -7,8 +7,12 @@
 /** The tasks block's fields (8-byte slots; an i32 or pointer in a slot's first 4 bytes). */
 export const GT_BASE = 0, GT_CAP = 1, GT_DEADLINE = 2, GT_HEAD = 3, GT_OUT = 4, GT_OUT_CAP = 5, GT_STARTS = 6, GT_FAILS = 7,
   GT_FREED = 8, GT_QUIET = 9, GT_MAX_INSTANCES = 10, GT_SQUAT_RATIO = 11, GT_SQUAT_ATOMS = 12, GT_NEXT_KEY = 13, GT_EMIT = 14,
-  GT_EMIT_N = 15, GT_EMIT_CAP = 16, GT_RNG = 17, GT_ARRIVED = 18, GT_RING_DEADLINE = 21, GT_RING_REGEN = 22, GT_SWEEP = 23;
-export const GT_BYTES = 192;
+  GT_EMIT_N = 15, GT_EMIT_CAP = 16, GT_RNG = 17, GT_ARRIVED = 18, GT_RING_DEADLINE = 21, GT_RING_REGEN = 22, GT_SWEEP = 23,
+  GT_POSTS = 24, GT_POSTS_N = 25;
+export const GT_BYTES = 208;
+
+/** Bytes of a post record engineArrive writes where the block's POSTS asks for them: time, kind, subject (f64 each). */
+export const POST_BYTES = 24;
 
 /**
  * A timer ring's block (src/sim/timer-sweep.ts, RING_BLOCK_BYTES): its

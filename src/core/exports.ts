@@ -73,6 +73,7 @@ export interface CoreExports {
   enginePostBatch(block: number, src: number, n: number): number;
   engineEmit(block: number, src: number, n: number): number;
   engineDispatch(block: number, src: number, n: number, cum: number, rng: number, lost: number): number;
+  engineDispatchAll(block: number, src: number, n: number, cum: number, rng: number, lost: number): number;
   engineEmitAt(block: number, src: number, n: number, time: number, seq0: number): number;
   enginePostAt(block: number, time: number, seq: number, kind: number, subject: number): number;
   engineTrace(block: number, on: number): number;

@@ -1,8 +1,9 @@
 // The gateway side run once for every partition (docs/parallel.md, "The
 // gateway once"). One instance, holding no Zone, runs the gateway side and
 // records what it does to the Zones: each event it posts (its own next
-// batches, sweeps, timers, series samples), each DA it emits, with the
-// batch's hand-over, and each answer of the proxy. The partitions that hold
+// batches, sweeps, timers, series samples), each batch of DAs it hands
+// over (the Zone engine's emission records, each DA's launchpad drawn: every
+// Zone partition takes those of its own nodes), and each answer of the proxy. The partitions that hold
 // the Zones run no gateway side of their own: they replay its record behind
 // their own run (log-replay.ts). Only the gateway's events schedule
 // gateway events, so a partition knows each of them, in the gateway's own
@@ -14,10 +15,12 @@
 
 import { growTyped } from "../sim/slot-store.js";
 
-/** Record kinds: an event of the gateway's starts; a post; a DA emitted (to any Zone); the batch handed over. */
-export const OP_EVENT = 1, OP_POST = 2, OP_EMIT = 3, OP_FLUSH = 4;
-/** Words of each record: kind, then (time, kind, subject); (time, kind, subject); 13 of an emission; none. */
-const WORDS = [0, 4, 4, 14, 1];
+/** Record kinds: an event of the gateway's starts; a post; a batch of DAs handed over (to any Zone). */
+export const OP_EVENT = 1, OP_POST = 2, OP_BATCH = 3;
+/** Words of each record: kind, then (time, kind, subject); (time, kind, subject); the count n and n emission records. */
+const WORDS = [0, 4, 4, 2];
+/** Words of an emission record in a batch: the Zone engine's (src/core/engine-layout.ts EMIT_BYTES), launchpad drawn. */
+export const EMIT_WORDS = 8;
 
 export class GatewayLog {
   ops: Float64Array<ArrayBufferLike> = new Float64Array(1024);
@@ -47,15 +50,16 @@ export class GatewayLog {
     this.triple(OP_POST, time, kind, subject);
   }
 
-  emit(z: number, task: number, node: number, cls: number, m: number, emitted: number, arrival: number, ev: number, budget: number, service: number, key: number, flags: number, declaredGiB: number): void {
-    const at = this.room(14), o = this.ops;
-    o[at] = OP_EMIT; o[at + 1] = z; o[at + 2] = task; o[at + 3] = node; o[at + 4] = cls; o[at + 5] = m; o[at + 6] = emitted;
-    o[at + 7] = arrival; o[at + 8] = ev; o[at + 9] = budget; o[at + 10] = service; o[at + 11] = key; o[at + 12] = flags; o[at + 13] = declaredGiB;
-  }
-
-  flush(): void {
-    const at = this.room(1); // first: room() may replace ops
-    this.ops[at] = OP_FLUSH;
+  /**
+   * The gateway's batch handed over: n emission records at word `at` of
+   * `src` (the engine's staging, engineDispatchAll's output: each DA's
+   * launchpad drawn, -1 for one lost on the hop), copied whole, bit for bit.
+   */
+  batch(src: Float64Array<ArrayBufferLike>, at: number, n: number): void {
+    const to = this.room(2 + EMIT_WORDS * n); // first: room() may replace ops
+    this.ops[to] = OP_BATCH;
+    this.ops[to + 1] = n;
+    this.ops.set(src.subarray(at, at + EMIT_WORDS * n), to + 2);
   }
 
   verdict(d: number, z: number, v: number): void {
@@ -74,7 +78,7 @@ export class GatewayLog {
 
 /** Words of the record at `at` of `ops`. */
 export function opWords(ops: Float64Array<ArrayBufferLike>, at: number): number {
-  return WORDS[ops[at]];
+  return ops[at] === OP_BATCH ? 2 + EMIT_WORDS * ops[at + 1] : WORDS[ops[at]];
 }
 
 /** A Zone partition's view of the gateway's log: the log it replays (log-replay.ts). */

@@ -90,7 +90,7 @@ export class Ingress {
         ids[2 * i + 1] = T.slots.generation(t);
       }
       s.core.arena.i32.set(ids.subarray(0, 2 * k), this.idsAt >> 2);
-      tt.nextKey = ze.arrive(T.columnsAt, T.capacity, a.at(), k, this.idsAt, tt.nextKey, squat, s.deadlines, s.regens);
+      tt.nextKey = ze.arrive(T.columnsAt, T.capacity, a.at(), k, this.idsAt, tt.nextKey, squat, s.deadlines, s.regens, s.gatewayLog);
       a.skip(k);
       s.gatewayMetrics.onArrivals(ze.arrived(0), ze.arrived(1), ze.arrived(2));
       s.inFlight += k;
@@ -107,6 +107,7 @@ export class Ingress {
    * spread over the windows instead of falling on the batch's.
    */
   materialiseQuietly(limit: number): void {
+    if (this.coreArrivals !== null) return; // the engine's arrivals cost little at the batch
     const a = this.s.arrivals;
     this.deferRegen = true;
     while (a.peek() <= limit && this.s.deadlines.ringsQuietly(a.peek() + this.s.deadlineNs)) {
@@ -147,8 +148,8 @@ export class Ingress {
     const T = this.s.tasks, ze = this.s.zoneEngine;
     T.instances[t]++;
     T.live[t]++;
-    if (ze !== null && this.s.gatewayLog === null) {
-      // the engine's own batch (gatewayBatch): staged where it reads it, its launchpad drawn there
+    if (ze !== null) {
+      // the engine's batch (gatewayBatch): staged where it reads it, its launchpad drawn there
       ze.emit(t, -1, T.cls[t], T.m[t], at, T.arrival[t], T.ev[t], T.budget[t], T.service[t], T.key[t], secondary ? FLAG_SECONDARY : 0, this.s.mem !== null ? this.s.declaredGiB(t) : 0);
       this.tegCount++;
     } else this.stage(t, at, secondary);
@@ -164,7 +165,7 @@ export class Ingress {
     this.deferredAt[this.nDeferred++] = at;
   }
 
-  /** A DA of task t, emitted at `at`, waits for the batch in the staging the batch reads in TypeScript (no Zone engine, or the gateway's log). */
+  /** A DA of task t, emitted at `at`, waits for the batch in the staging the batch reads in TypeScript (no Zone engine). */
   private stage(t: number, at: number, secondary: boolean): void {
     const T = this.s.tasks;
     if (this.tegCount === this.tegQueue.length) {
@@ -214,10 +215,12 @@ export class Ingress {
     const cl = this.s.cluster, D = this.s.das, r = this.s.rGate, loss = this.s.c.network.loss, ze = this.s.zoneEngine;
     const log = this.s.gatewayLog, rec = this.tegRec;
     this.s.gatewayMetrics.aggOps += n;
-    if (ze !== null && log === null) {
-      // the engine draws the Zones, launchpads and losses from the gateway's stream, as the loop below does
+    if (ze !== null) {
+      // the engine draws the Zones, launchpads and losses from the gateway's stream, as the loop below does; the
+      // gateway run once for all partitions hands the batch to its log for the partitions that hold their Zones
+      // (gateway-log.ts), else the DAs of this engine's Zones are taken
       this.s.teg.weigh(now);
-      const lost = ze.dispatch(this.s.teg.cum, r);
+      const lost = log === null ? ze.dispatch(this.s.teg.cum, r) : ze.dispatchAll(this.s.teg.cum, r, log);
       for (let i = 0; i < lost; i++) this.lostOnHop(ze.lostTask(i));
       return;
     }
@@ -231,11 +234,6 @@ export class Ingress {
         continue;
       }
       const q = i * STAGE, flags = this.tegSec[i] === 1 ? FLAG_SECONDARY : 0;
-      // the gateway run once for all partitions records the DA for the partition that holds its Zone (gateway-log.ts)
-      if (log !== null) {
-        log.emit(z, t, node, rec[q], rec[q + 1], this.tegAt0[i], rec[q + 2], rec[q + 3], rec[q + 4], rec[q + 5], rec[q + 6], flags, rec[q + 7]);
-        continue;
-      }
       // every partition runs the gateway; the DA itself exists only where its Zone is simulated
       if (!this.s.ownsZone(z)) continue;
       const d = D.alloc();
@@ -251,7 +249,6 @@ export class Ingress {
       D.key[d] = rec[q + 6];
       this.s.engine.post(this.s.hopNs, K_ADDRESS, d);
     }
-    if (log !== null) log.flush();
   }
 
   /** A DA of task t was lost on its hop from the gateway. */

@@ -16,7 +16,7 @@
 // sequence numbers in this engine's space, and each event in the log must be
 // the first of that queue (the log is checked as it is read).
 import { KeyedHeap } from "../sim/keyed-heap.js";
-import { OP_EMIT, OP_EVENT, OP_FLUSH, OP_POST, opWords, type GatewayLog } from "./gateway-log.js";
+import { OP_BATCH, OP_EVENT, OP_POST, opWords, type GatewayLog } from "./gateway-log.js";
 import type { ZoneEngine } from "./zone-engine.js";
 import { EF } from "../core/engine-layout.js";
 
@@ -51,7 +51,7 @@ export class LogReplay {
   replay(log: GatewayLog, until: number): void {
     const ze = this.host.zoneEngine!, o = log.ops, end = log.n;
     if (ze.getf(EF.SEQ) > LogReplay.rebaseAbove) this.rebase(ze);
-    let at = 0, own = 0, t = 0;
+    let at = 0, t = 0;
     if (!this.started) {
       // the gateway's first posts (its start, before any event): just after the Zones' own start
       this.started = true;
@@ -67,18 +67,13 @@ export class LogReplay {
         if (o[at + 1] < t) throw new Error(`gateway log out of step: a post for ${o[at + 1]} ns from an event at ${t} ns`);
         this.pending.push(o[at + 1], s, o[at + 2], o[at + 3]);
         if (o[at + 2] === this.seriesKind) ze.postSeq(o[at + 1], s, this.seriesKind, o[at + 3]);
-      } else if (op === OP_EMIT) {
-        if (this.host.ownsZone(o[at + 1])) {
-          ze.emit(o[at + 2], o[at + 3], o[at + 4], o[at + 5], o[at + 6], o[at + 7], o[at + 8], o[at + 9], o[at + 10], o[at + 11], o[at + 12], o[at + 13]);
-          own++;
-        }
-      } else if (op === OP_FLUSH) {
-        // the batch's DAs take the next numbers, in order, and address their launchpads a hop after the batch
+      } else if (op === OP_BATCH) {
+        // the batch's DAs of this partition's nodes take the next numbers, in order, and address their launchpads a hop after the batch
+        const own = ze.stageOwn(o, at + 2, o[at + 1]);
         if (own > 0) {
           if (t + this.host.hopNs < ze.now) throw new Error(`gateway log out of step: DAs handed over at ${t} ns address their launchpads before ${ze.now} ns, where this partition is`);
           ze.emitSeq(t + this.host.hopNs, this.take(own));
         }
-        own = 0;
       } else throw new Error(`gateway log: record kind ${op}`);
       at += opWords(o, at);
     }

@@ -134,7 +134,8 @@ export class LaminarModel extends LaminarState {
       });
       for (let z = 0; z < this.cluster.zones; z++) this.teg.receive(z, ...ze.initialAggregate(z), 0);
       this.coreInbox = this.mem === null && this.partition.count === 1 && this.gatewayLog === null && this.logReader === null;
-      if (this.coreInbox) {
+      // the gateway run once (its log; never with the memory model) materialises its arrivals in the engine too
+      if (this.coreInbox || this.gatewayLog !== null) {
         const c = this.c;
         this.drainAt = ze.tasksSetup({
           outCap: DRAIN_OUT, deadlineNs: this.deadlineNs, quietNs: this.quietNs, maxInstances: this.regens !== null ? c.regeneration.maxInstances : 0,

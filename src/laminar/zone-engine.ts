@@ -29,6 +29,7 @@ import type { Rng } from "../sim/rng.js";
 import { RING_BLOCK_BYTES, type TimerSweep } from "../sim/timer-sweep.js";
 import type { Timings } from "./timings.js";
 import type { Mailbox } from "./mailbox.js";
+import type { GatewayLog } from "./gateway-log.js";
 
 /** An enginePostBatch record: f64 absolute time, i32 kind, i32 subject. */
 const POST_BYTES = 16;
@@ -104,6 +105,11 @@ export class ZoneEngine {
   private lostAt = 0;
   private lostCap = 0;
   private rngAt = 0;
+  /** stageOwn's view of the gateway log's buffer as i32. */
+  private logI32: Int32Array | null = null;
+  /** Where engineArrive records its posts for the gateway's log (arrive), and room for how many. */
+  private arrivePostsAt = 0;
+  private arrivePostsCap = 0;
   /** Counters as last carried to the model (they are carried as differences). */
   private readonly last = new Float64Array(ENGINE_BLOCK_BYTES / 8);
   private readonly lastMem = new Float64Array(MX_BYTES / 8);
@@ -324,6 +330,61 @@ export class ZoneEngine {
     return lost;
   }
 
+  /**
+   * dispatch for the gateway run once for Zone partitions elsewhere
+   * (engineDispatchAll): the same draws, every DA that crosses the hop
+   * keeps its launchpad (a lost one's reads -1) and none is taken here; the
+   * batch goes whole into the gateway's log, whose replay hands each Zone
+   * partition its own (stageOwn). Returns how many were lost (lostTask).
+   */
+  dispatchAll(cum: number, rng: Rng, log: GatewayLog): number {
+    if (this.emitN === 0) return 0;
+    if (this.emitBytes !== EMIT_BYTES) throw new Error("zone engine: the gateway's log carries emissions without the memory model's field");
+    if (this.lostCap < this.emitN) {
+      this.lostCap = Math.max(this.emitCap, 2 * this.lostCap);
+      this.lostAt = this.alloc(this.lostCap * 4, 8);
+    }
+    if (this.rngAt === 0) this.rngAt = this.alloc(16, 16);
+    this.views();
+    rng.saveState(this.i32, this.rngAt >> 2);
+    const lost = this.k.engineDispatchAll(this.block, this.emitAt, this.emitN, cum, this.rngAt, this.lostAt);
+    this.check(lost, "engineDispatchAll");
+    rng.loadState(this.i32, this.rngAt >> 2);
+    log.batch(this.f64, this.emitAt >> 3, this.emitN);
+    this.emitN = 0;
+    return lost;
+  }
+
+  /**
+   * A batch of the gateway's log (n emission records at word `at` of ops,
+   * their launchpads drawn): those whose launchpad is one of this engine's
+   * nodes join the staged emissions, in order (emitSeq hands them over).
+   * Returns how many.
+   */
+  stageOwn(ops: Float64Array<ArrayBufferLike>, at: number, n: number): number {
+    const w = EMIT_BYTES >> 3, n0 = this.geti(EF.N0), n1 = this.geti(EF.N1), nodes = this.geti(EF.NODES);
+    if (this.emitBytes !== EMIT_BYTES) throw new Error("zone engine: the gateway's log carries emissions without the memory model's field");
+    // the launchpads, read as i32 where they lie (the records are copied whole, bit for bit)
+    if (this.logI32 === null || this.logI32.buffer !== ops.buffer) this.logI32 = new Int32Array(ops.buffer, 0, ops.buffer.byteLength >> 2);
+    const node = (ops.byteOffset >> 2) + 2 * at + (EM.NODE >> 2), l32 = this.logI32;
+    while (this.emitN + n > this.emitCap) this.emitAt = this.grown(this.emitAt, (this.emitCap *= 2), this.emitBytes, this.emitN);
+    this.views();
+    // word by word as i32 (a record's i32 pairs read as f64 could be NaNs, which a copy may canonicalise)
+    const i32 = this.i32, to = (this.emitAt >> 2) + this.emitN * 2 * w, from = (ops.byteOffset >> 2) + 2 * at;
+    let own = 0;
+    for (let i = 0; i < n; i++) {
+      const v = l32[node + 2 * w * i];
+      if (v < n0 || v >= n1) {
+        if (v < -1 || v >= nodes) throw new Error(`gateway log: a DA handed over to node ${v}, outside the cluster's ${nodes}`);
+        continue;
+      }
+      const a = from + 2 * w * i, b = to + 2 * w * own++;
+      for (let j = 0; j < 2 * w; j++) i32[b + j] = l32[a + j];
+    }
+    this.emitN += own;
+    return own;
+  }
+
   /** The task of the i-th DA the last dispatch lost. */
   lostTask(i: number): number {
     return this.i32[(this.lostAt >> 2) + i];
@@ -525,9 +586,14 @@ export class ZoneEngine {
    * gateway's next batch, its timers join the rings or the queue. Returns
    * the next key; the block's ARRIVED counts the arrivals by class.
    */
-  arrive(columnsAt: number, cap: number, src: number, n: number, ids: number, key: number, rng: Rng | null, deadlines: TimerSweep, regens: TimerSweep | null): number {
+  arrive(columnsAt: number, cap: number, src: number, n: number, ids: number, key: number, rng: Rng | null, deadlines: TimerSweep, regens: TimerSweep | null,
+    log: GatewayLog | null = null): number {
     this.flushPosts(); // the host's posts before these arrivals' keep their place
     while (this.emitN + n > this.emitCap) this.emitAt = this.grown(this.emitAt, (this.emitCap *= 2), this.emitBytes, this.emitN);
+    if (log !== null && this.arrivePostsCap < 2 * n + 2) {
+      this.arrivePostsCap = 2 * n + 2;
+      this.arrivePostsAt = this.alloc(this.arrivePostsCap * GT.POST_BYTES, 8);
+    }
     deadlines.reserve(n);
     regens?.reserve(n);
     this.views();
@@ -541,6 +607,7 @@ export class ZoneEngine {
     i32[g + 2 * GT.EMIT_N] = this.emitN;
     i32[g + 2 * GT.EMIT_CAP] = this.emitCap;
     this.f64[f + GT.NEXT_KEY] = key;
+    i32[g + 2 * GT.POSTS] = log !== null ? this.arrivePostsAt : 0;
     const r = i32[g + 2 * GT.RNG];
     if (rng !== null) rng.saveState(i32, r >> 2);
     this.withRoom("engineArrive", () => this.k.engineArrive(this.block, this.gt, src, n, ids));
@@ -550,6 +617,11 @@ export class ZoneEngine {
     deadlines.fromBlock(v64, v32, dl);
     if (regens !== null) regens.fromBlock(v64, v32, rg);
     this.emitN = v32[g + 2 * GT.EMIT_N];
+    if (log !== null) {
+      // the gateway's log records the engine's posts as the engine's onPost records the host's
+      const p = this.arrivePostsAt >> 3;
+      for (let i = 0, k = v32[g + 2 * GT.POSTS_N]; i < k; i++) log.post(v64[p + 3 * i], v64[p + 3 * i + 1], v64[p + 3 * i + 2]);
+    }
     return v64[f + GT.NEXT_KEY];
   }
 

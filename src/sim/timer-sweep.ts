@@ -22,7 +22,6 @@
 // i32[cap], then tag i32[cap]), and, around such a call, its state in a
 // 32-byte ring block (toBlock, fromBlock).
 import type { Engine } from "./engine.js";
-import { growRing } from "./slot-store.js";
 
 /** A memory the ring's records may live in (the core's arena): a bump allocator whose growth detaches its old views. */
 export interface RingMemory {
@@ -84,9 +83,11 @@ export class TimerSweep {
     this.tag = new Int32Array(b, p + 12 * cap, cap);
   }
 
-  /** Make room for n more timers (the Zone engine pushes without growing the ring). */
+  /** Make room for n more timers (the Zone engine pushes without growing the ring): one growth at most, to the power of two that holds them. */
   reserve(n: number): void {
-    while (this.size + n > this.cap) this.grow();
+    let cap = this.cap;
+    while (this.size + n > cap) cap *= 2;
+    if (cap > this.cap) this.growTo(cap);
   }
 
   /** The ring's state into its block at byte `at` of its memory (seen as f64 and i32), for the Zone engine. */
@@ -112,7 +113,7 @@ export class TimerSweep {
   push(time: number, subject: number, tag: number, now = this.engine.now): boolean {
     if (time < now + this.period) return false;
     if (this.size > 0 && time < this.time[(this.head + this.size - 1) & (this.cap - 1)]) return false;
-    if (this.size === this.cap) this.grow();
+    if (this.size === this.cap) this.growTo(this.cap * 2);
     const j = (this.head + this.size) & (this.cap - 1);
     this.time[j] = time;
     this.subject[j] = subject;
@@ -147,24 +148,30 @@ export class TimerSweep {
     this.engine.post(at - now, this.kind, this.id);
   }
 
-  /** Double the ring (it is full), its records from the head on. */
-  private grow(): void {
-    if (this.memory === null) {
-      this.time = growRing(this.time, this.head);
-      this.subject = growRing(this.subject, this.head);
-      this.tag = growRing(this.tag, this.head);
-    } else {
-      const time = growRing(this.time, this.head), subject = growRing(this.subject, this.head), tag = growRing(this.tag, this.head);
-      this.data = this.memory.alloc(32 * this.cap, 8); // may grow memory: the old views are copied above
-      this.cap *= 2;
-      this.rebind();
-      this.time.set(time);
-      this.subject.set(subject);
-      this.tag.set(tag);
-      this.head = 0;
-      return;
-    }
-    this.cap *= 2;
+  /** The ring at capacity `cap` (a larger power of two), its records from the head on. */
+  private growTo(cap: number): void {
+    const time = this.inOrder(this.time), subject = this.inOrder(this.subject), tag = this.inOrder(this.tag);
+    this.cap = cap;
     this.head = 0;
+    if (this.memory === null) {
+      this.time = new Float64Array(cap);
+      this.subject = new Int32Array(cap);
+      this.tag = new Int32Array(cap);
+    } else {
+      this.data = this.memory.alloc(16 * cap, 8); // may grow memory: the records were copied out first
+      this.rebind();
+    }
+    this.time.set(time);
+    this.subject.set(subject);
+    this.tag.set(tag);
+  }
+
+  /** A column's records from the head on, copied out. */
+  private inOrder<T extends Float64Array | Int32Array>(a: T): T {
+    const n = this.size, h = this.head, first = Math.min(n, this.cap - h);
+    const b = new (a.constructor as new (n: number) => T)(n);
+    b.set(a.subarray(h, h + first) as ArrayLike<number> & T);
+    b.set(a.subarray(0, n - first) as ArrayLike<number> & T, first);
+    return b;
   }
 }

@@ -254,7 +254,7 @@ describe("the Zone engine's exports", () => {
     expect([ze.live, ze.geti(EF.HEAP_SIZE)]).toEqual([live + 3, size + 3]);
   });
 
-  it("the gateway's batch (engineDispatch) draws what the TypeScript batch draws, and refuses bad input changing nothing", () => {
+  it("the gateway's batch (engineDispatch, engineDispatchAll) draws what the TypeScript batch draws, and refuses bad input changing nothing", () => {
     const before = ZoneEngine.initialCapacity;
     ZoneEngine.initialCapacity = 16; // so that 40 DAs need room
     let env: ReturnType<typeof started>;
@@ -338,6 +338,16 @@ describe("the Zone engine's exports", () => {
     expect(Array.from(i32.subarray(rngAt >> 2, (rngAt >> 2) + 4))).toEqual(Array.from(after));
     expect(ze.live).toBe((was[2] as number) + n - got);
     expect(ze.geti(EF.HEAP_SIZE)).toBe((was[3] as number) + n - got);
+    // engineDispatchAll (the gateway once, for Zone partitions elsewhere): the same draws, every launchpad kept, none taken
+    for (let i = 0; i < n; i++) i32[(src + i * EMIT_BYTES + EM.NODE) >> 2] = 12345;
+    streamRng(7, "gateway").saveState(i32, rngAt >> 2);
+    const [live, size] = [ze.live, ze.geti(EF.HEAP_SIZE)];
+    expect(k.engineDispatchAll(block, src, n, cum, rngAt, src + 64)).toBe(Status.E_ARG); // lost over the records
+    expect(k.engineDispatchAll(block, src, n, cum, rngAt, lost)).toBe(lostTasks.length);
+    expect(Array.from({ length: n }, (_, i) => i32[(src + i * EMIT_BYTES + EM.NODE) >> 2])).toEqual(nodes);
+    expect(Array.from(i32.subarray(lost >> 2, (lost >> 2) + lostTasks.length))).toEqual(lostTasks);
+    expect(Array.from(i32.subarray(rngAt >> 2, (rngAt >> 2) + 4))).toEqual(Array.from(after));
+    expect([ze.live, ze.geti(EF.HEAP_SIZE)]).toEqual([live, size]);
   });
 
   it("engineExchange orders the outbox into the inbox as the mailbox's sort does, schedules the pulls' completions, and refuses bad input changing nothing", () => {

@@ -13,6 +13,7 @@ import { Status } from "../../src/core/status.js";
 import { loadCore } from "../../src/core/wasm.js";
 import { LaminarModel } from "../../src/laminar/model.js";
 import { COLUMNS } from "../../src/laminar/store.js";
+import { GatewayLog } from "../../src/laminar/gateway-log.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the test reads the models' private state */
 
@@ -63,6 +64,29 @@ describe("engineArrive", () => {
       expect(sa).toEqual(sb);
     });
   }
+
+  it("records its posts, for the gateway run once, as the gateway's log records the TypeScript path's", () => {
+    const sets = ["task.deadlineMs=0.7", "regeneration.quietMs=0.4", "workload.squatterRatio=0.1"];
+    const gateway = (ts: boolean) => {
+      const m = new LaminarModel(loadCore("auto"), applySets(defaultConfig(), ["cluster.nodes=600", "sim.durationS=0.2", "sim.engine=core", ...sets]),
+        { index: 0, count: 2, role: "gateway" });
+      const log = new GatewayLog();
+      m.recordGateway(log);
+      m.start();
+      if (ts) (m.ingress as any).coreArrivals = null;
+      return { m, log };
+    };
+    const a = gateway(false), b = gateway(true);
+    expect((a.m.ingress as any).coreArrivals).not.toBeNull();
+    for (const limit of [0, 2e4, 5e4, 1e5, 1.3e6, 4e6]) {
+      a.m.ingress.flushArrivals(limit);
+      b.m.ingress.flushArrivals(limit);
+    }
+    const posts = (log: GatewayLog) => Array.from(log.ops.subarray(0, log.n));
+    expect(posts(a.log).length).toBeGreaterThan(40); // exact timers, and the rings' sweeps
+    expect(posts(a.log)).toEqual(posts(b.log));
+    expect(state(a.m)).toEqual(state(b.m));
+  });
 
   it("refuses bad input, changing nothing", () => {
     const m = model(["workload.squatterRatio=0.2"], false), ze = m.zoneEngine as any, core = ze.core, k = core.exports;

@@ -13,7 +13,7 @@ import { loadCore } from "../../src/core/wasm.js";
 import { runSlices } from "../../src/run/slices.js";
 import { gatewayOnceOk, PartitionSet } from "../../src/run/partitions.js";
 import { laminarResult, type SimResult } from "../../src/laminar/result.js";
-import { GatewayLog, OP_EMIT, OP_EVENT, OP_FLUSH, OP_POST, opWords } from "../../src/laminar/gateway-log.js";
+import { EMIT_WORDS, GatewayLog, OP_BATCH, OP_EVENT, OP_POST, opWords } from "../../src/laminar/gateway-log.js";
 import { LogReplay } from "../../src/laminar/log-replay.js";
 import { EF } from "../../src/core/engine-layout.js";
 import { join } from "node:path";
@@ -119,12 +119,17 @@ describe("the gateway once", () => {
 
   it("stops with a clear error when a partition's queue and the log disagree", () => {
     const c = applySets(defaultConfig(), base);
-    // a DA emission recorded for another node than the gateway chose: the Zone partition's run diverges
+    // a DA handed over to a node outside the cluster: the Zone partitions say so
     expect(() => run(c, 2, true, (set) => {
-      const log = set.models[0].gatewayLog!, emit = log.emit.bind(log);
+      const log = set.models[0].gatewayLog!, batch = log.batch.bind(log);
       let k = 0;
-      log.emit = (z, task, node, ...rest) => emit(z, task, ++k === 500 ? -1 : node, ...rest);
-    })).toThrow(/zone engine|gateway log/);
+      log.batch = (src, at, n) => {
+        const to = log.n + 2;
+        batch(src, at, n);
+        const i32 = new Int32Array(log.ops.buffer, log.ops.byteOffset, 2 * log.n);
+        for (let i = 0; i < n; i++) if (++k === 500) i32[2 * (to + EMIT_WORDS * i) + 1] = c.cluster.nodes;
+      };
+    })).toThrow(/gateway log: a DA handed over to node/);
     // a record dropped: the next event's record is not where the partition's queue says
     expect(() => run(c, 2, true, (set) => {
       const log = set.models[0].gatewayLog!, event = log.event.bind(log);
@@ -140,8 +145,13 @@ describe("the gateway once", () => {
       const k = i % 4;
       if (k === 0) { log.event(i, 3, i); want.push(OP_EVENT, i, 3, i); }
       if (k === 1) { log.post(i + 1, 9, i); want.push(OP_POST, i + 1, 9, i); }
-      if (k === 2) { log.emit(1, i, 2, 0, 4, i, i, 1, 1, 5, i, 0, 0); want.push(OP_EMIT, 1, i, 2, 0, 4, i, i, 1, 1, 5, i, 0, 0); }
-      if (k === 3) { log.flush(); want.push(OP_FLUSH); }
+      if (k === 2) {
+        // a batch of i % 7 records, each 8 words
+        const src = Float64Array.from({ length: 8 * (i % 7) }, (_, j) => i + j);
+        log.batch(src, 0, i % 7);
+        want.push(OP_BATCH, i % 7, ...src);
+      }
+      if (k === 3) { log.post(i, 4, 0); want.push(OP_POST, i, 4, 0); }
       log.verdict(i, 2, 1);
     }
     expect(Array.from(log.ops.subarray(0, log.n))).toEqual(want);

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { Engine } from "../../src/sim/engine.js";
 import { TimerSweep } from "../../src/sim/timer-sweep.js";
+import { Arena } from "../../src/core/arena.js";
 
 const K_SWEEP = 1, K_EXACT = 2, K_PUSH = 3;
 
@@ -83,6 +84,30 @@ describe("TimerSweep", () => {
     for (let i = 1000; i < 3000; i++) expect(sw.push(100 + i, i, i ^ 5)).toBe(true);
     e.run(Infinity, (kind) => { if (kind === K_SWEEP) sw.sweep(due); });
     expect(handed).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+  });
+
+  it("reserves room in one growth, its timers kept in order from a head inside the ring, in host memory or not", () => {
+    for (const memory of [null, new Arena(new WebAssembly.Memory({ initial: 1, maximum: 256 }), 1024)]) {
+      const e = new Engine();
+      const sw = new TimerSweep(e, 10, K_SWEEP, 0, memory);
+      // 1,000 timers, the first 591 handed over, then 600 more: the ring of 1,024 wraps with its head inside it
+      for (let i = 0; i < 1000; i++) expect(sw.push(100 + i, i, i ^ 5)).toBe(true);
+      const handed: number[] = [];
+      const due = (s: number, time: number, tag: number) => {
+        expect(time).toBe(100 + s);
+        expect(tag).toBe(s ^ 5);
+        handed.push(s);
+      };
+      e.run(691, (kind) => { if (kind === K_SWEEP) sw.sweep(due); });
+      for (let i = 1000; i < 1600; i++) expect(sw.push(100 + i, i, i ^ 5)).toBe(true);
+      const bytes = memory?.u8.length ?? 0;
+      // room for 5,000 more: 1,009 held, so 8,192 records (128 KiB of memory at most, one region), not a doubling at a time
+      sw.reserve(5000);
+      if (memory !== null) expect(memory.u8.length - bytes).toBeLessThanOrEqual(2 * 65536);
+      for (let i = 1600; i < 6000; i++) expect(sw.push(100 + i, i, i ^ 5)).toBe(true);
+      e.run(Infinity, (kind) => { if (kind === K_SWEEP) sw.sweep(due); });
+      expect(handed).toEqual(Array.from({ length: 6000 }, (_, i) => i));
+    }
   });
 
   it("needs one sweep per period while armed, not one event per timer", () => {
