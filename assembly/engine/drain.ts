@@ -8,6 +8,8 @@
 // memory (the tasks block's region) and is handed back what the rest of its
 // state needs: each start's latency and class, each failure's cause and
 // each slot the task table may now free, in order. A Z-HAF upload (M_UPLOAD) is the host's: the drain stops before it.
+// The gateway run once for Zone partitions elsewhere (src/laminar/gateway-log.ts) drains its own messages the same
+// way, from a region of the host's, and gets the answers back for its log.
 //
 // The tasks block and the columns: tasks.ts. The out region, for ocap
 // records: start latency f64[ocap], start class i32[ocap], failure cause
@@ -20,6 +22,7 @@ import { inboxAt } from "./inbox";
 import {
   C_ARRIVAL, C_CLS, C_LIVE, C_STATE, C_TIMERS, column, EXACT_TIMERS, GT_BASE, GT_BYTES, GT_CAP, GT_DEADLINE, GT_FAILS, GT_FREED, GT_HEAD,
   GT_OUT, GT_OUT_CAP, GT_STARTS, gtf, gti, gtSeti, OUT_BYTES, REGEN_ARMED, T_FAILED, T_PENDING, T_STARTED, TASK_BYTES,
+  GT_IN, GT_IN_N, GT_VERDICTS, GT_VERDICTS_N, VERDICT_BYTES,
 } from "./tasks";
 import { histOn } from "./history";
 
@@ -36,20 +39,30 @@ const RB: usize = <usize>REC << 3;
  * (nothing done) outside the inbox's configuration (inbox.ts) or with a bad
  * block, position, deadline or capacity; E_ID (nothing done) when a message
  * names a task outside the columns, a DA outside its table, or a cause that
- * does not exist.
+ * does not exist. With the block's IN set, the messages are the IN_N
+ * records there instead of the inbox's (the gateway run once, whose
+ * messages come from Zone partitions elsewhere); with its VERDICTS set, each
+ * pull request's answer goes there instead of into the DA's record, in
+ * order, VERDICT_BYTES each (DA, Zone, verdict as f64; room for OUT_CAP),
+ * and VERDICTS_N counts them (a DA is then any id >= 0).
  */
 export function drain(block: usize, gt: usize, now: f64): i32 {
   if (MX != 0 || histOn() || isNaN(now)) return E_ARG;
   const base = <usize>gti(gt, GT_BASE), cap = gti(gt, GT_CAP), deadline = gtf(gt, GT_DEADLINE);
   const head = gti(gt, GT_HEAD), out = <usize>gti(gt, GT_OUT), ocap = gti(gt, GT_OUT_CAP);
-  const n = geti(F_IN_N), daCap = geti(F_DA_CAP), inbox = inboxAt();
-  if (cap < 1 || ocap < 1 || head < 0 || head > n || !(deadline >= 0)) return E_ARG;
+  // the messages: the engine's inbox, or the host's (the gateway run once, whose messages come from the Zone partitions)
+  const own = gti(gt, GT_IN) == 0, verdicts = <usize>gti(gt, GT_VERDICTS);
+  const n = own ? geti(F_IN_N) : gti(gt, GT_IN_N), inbox = own ? inboxAt() : <usize>gti(gt, GT_IN);
+  // the answers: into the DAs' records here, or, for DAs of other engines, out in order (DA, Zone, verdict)
+  const daCap = verdicts == 0 ? geti(F_DA_CAP) : I32.MAX_VALUE;
+  if (cap < 1 || ocap < 1 || n < 0 || head < 0 || head > n || !(deadline >= 0)) return E_ARG;
   regionsReset();
   region(block, BLOCK_BYTES, 1, 8, false);
   region(gt, GT_BYTES, 1, 8, true);
   region(base, <i64>cap * TASK_BYTES, 1, 8, true);
   region(out, <i64>ocap * OUT_BYTES, 1, 8, true);
-  region(DAS, <i64>daCap * DA_BYTES, 1, 8, true);
+  if (verdicts == 0) region(DAS, <i64>daCap * DA_BYTES, 1, 8, true);
+  else region(verdicts, <i64>ocap * 3, 8, 0, true);
   region(inbox, <i64>n * RB, 1, 8, false);
   const e = regionsCheck(); if (e != 0) return e;
   // the messages this call applies, checked before any is
@@ -66,7 +79,7 @@ export function drain(block: usize, gt: usize, now: f64): i32 {
   const timers = column(base, c, C_TIMERS), cls = column(base, c, C_CLS);
   const startCls = out + <usize>ocap * 8, causes = startCls + <usize>ocap * 4, freed = causes + <usize>ocap * 4;
   const hop = getf(F_HOP), delta = getf(F_DELTA);
-  let starts = 0, fails = 0, frees = 0;
+  let starts = 0, fails = 0, frees = 0, answers = 0;
   for (let i = head; i < end; i++) {
     const p = inbox + <usize>i * RB, t = <usize><i32>load<f64>(p, 32), b = <i32>load<f64>(p, 40);
     const lp = live + (t << 2);
@@ -74,8 +87,15 @@ export function drain(block: usize, gt: usize, now: f64): i32 {
     if (<i32>load<f64>(p, 16) == M_PULL) {
       // the proxy (task-table.ts proxy, its arithmetic): the payload reaches the node half a hop and the compute time later
       const startAt = load<f64>(p) + hop - delta + load<f64>(p, 56), arrival = load<f64>(arrivals + (t << 3));
-      const go = st == T_PENDING && startAt < arrival + deadline;
-      store<u8>(DAS + <usize>b * DA_BYTES + DA_VERDICT, go ? V_START : st == T_STARTED ? V_DUP : V_LATE);
+      const go = st == T_PENDING && startAt < arrival + deadline, v = go ? V_START : st == T_STARTED ? V_DUP : V_LATE;
+      if (verdicts == 0) store<u8>(DAS + <usize>b * DA_BYTES + DA_VERDICT, v);
+      else {
+        const q = verdicts + <usize>answers * VERDICT_BYTES;
+        store<f64>(q, <f64>b);
+        store<f64>(q, load<f64>(p, 48), 8);
+        store<f64>(q, <f64>v, 16);
+        answers++;
+      }
       if (!go) continue;
       st = T_STARTED;
       store<u8>(state + t, st);
@@ -105,5 +125,6 @@ export function drain(block: usize, gt: usize, now: f64): i32 {
   gtSeti(gt, GT_STARTS, starts);
   gtSeti(gt, GT_FAILS, fails);
   gtSeti(gt, GT_FREED, frees);
+  gtSeti(gt, GT_VERDICTS_N, answers);
   return end - head;
 }

@@ -62,6 +62,13 @@ export class GatewayLog {
     this.ops.set(src.subarray(at, at + EMIT_WORDS * n), to + 2);
   }
 
+  /** n answers (DA, Zone, verdict triples) at word `at` of `src`, in order (the engine's drain: model.ts drainLogged). */
+  verdictsFrom(src: Float64Array<ArrayBufferLike>, at: number, n: number): void {
+    while (this.nv + 3 * n > this.verdicts.length) this.verdicts = growTyped(this.verdicts, this.verdicts.length * 2);
+    this.verdicts.set(src.subarray(at, at + 3 * n), this.nv);
+    this.nv += 3 * n;
+  }
+
   verdict(d: number, z: number, v: number): void {
     if (this.nv + 3 > this.verdicts.length) this.verdicts = growTyped(this.verdicts, this.verdicts.length * 2);
     const f = this.verdicts, at = this.nv;

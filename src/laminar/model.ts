@@ -100,6 +100,13 @@ export class LaminarModel extends LaminarState {
    * runs on the engine: config rule.)
    */
   private drainAt = 0;
+  /**
+   * The gateway run once (role "gateway") drains in the engine too: its
+   * messages, copied into core memory at drainIn (DRAIN_OUT records at a
+   * time), and the answers it logs, at drainVerdicts (drainLogged).
+   */
+  private drainIn = 0;
+  private drainVerdicts = 0;
 
   constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
     super(core, c, partition);
@@ -142,6 +149,10 @@ export class LaminarModel extends LaminarState {
           squatterRatio: c.workload.squatterRatio, squatterAtoms: c.workload.squatterAtoms, sweepNs: this.deadlines.period,
         });
         if (this.arrivals instanceof CoreArrivals) this.ingress.arriveInCore(this.arrivals);
+        if (this.gatewayLog !== null) {
+          this.drainIn = this.core.arena.alloc(DRAIN_OUT * REC * 8, 16);
+          this.drainVerdicts = this.core.arena.alloc(DRAIN_OUT * GT.VERDICT_BYTES, 16);
+        }
       }
     }
     if (this.logReader !== null) {
@@ -338,9 +349,43 @@ export class LaminarModel extends LaminarState {
     }
   }
 
+  /**
+   * drain for the gateway run once: its messages (proxy requests, DA ends,
+   * uploads: no memory model) applied in order, each run of them up to an
+   * upload by the engine (engineDrain on a copy in core memory), whose
+   * answers go into the log for the Zone partitions.
+   */
+  private drainLogged(ze: ZoneEngine, now: number): void {
+    const box = this.inbox, f = box.buf, log = this.gatewayLog!, T = this.tasks;
+    let h = this.inHead;
+    while (h < box.n && f[h * REC] <= now) {
+      if (f[h * REC + F_KIND] === M_UPLOAD) {
+        this.msgsPending--;
+        this.apply(f, h++ * REC);
+        continue;
+      }
+      let e = h + 1;
+      while (e < box.n && e - h < DRAIN_OUT && f[e * REC] <= now && f[e * REC + F_KIND] !== M_UPLOAD) e++;
+      ze.f64view().set(f.subarray(h * REC, e * REC), this.drainIn >> 3);
+      const k = ze.drainTasks(T.columnsAt, T.capacity, 0, now, this.drainIn, e - h, this.drainVerdicts);
+      if (k !== e - h) throw new Error(`laminar: the engine applied ${k} of the gateway's ${e - h} messages (a kind not for its queue?)`);
+      h = e;
+      this.msgsPending -= k;
+      this.drained();
+      log.verdictsFrom(ze.f64view(), this.drainVerdicts >> 3, ze.verdictsOut());
+    }
+    if (h === box.n) {
+      box.clear();
+      h = 0;
+    }
+    this.inHead = h;
+    this.nextMsgAt = h < box.n ? f[h * REC] : Infinity;
+  }
+
   /** Apply the queued gateway-side messages delivered at or before `now`, in order. */
   private drain(now: number): void {
     if (this.coreInbox) return this.drainCore(this.zoneEngine!, now);
+    if (this.drainIn !== 0) return this.drainLogged(this.zoneEngine!, now);
     const box = this.inbox, f = box.buf;
     let h = this.inHead;
     const rd = this.logReader;

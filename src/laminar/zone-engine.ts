@@ -637,17 +637,27 @@ export class ZoneEngine {
    * core memory (at columnsAt, for cap tasks), up to the first upload or
    * the out region's capacity. Returns how many were applied; the block's
    * HEAD is the position after them, its STARTS, FAILS and FREED count the
-   * out columns' records.
+   * out columns' records. With inAt, the messages are the inN records
+   * there instead (the gateway run once); with verdictsAt, the answers go
+   * there (verdictsOut of them: DA, Zone, verdict) instead of into DAs here.
    */
-  drainTasks(columnsAt: number, cap: number, head: number, now: number): number {
+  drainTasks(columnsAt: number, cap: number, head: number, now: number, inAt = 0, inN = 0, verdictsAt = 0): number {
     this.views();
     const g = this.gt >> 2;
     this.i32[g + 2 * GT.BASE] = columnsAt;
     this.i32[g + 2 * GT.CAP] = cap;
     this.i32[g + 2 * GT.HEAD] = head;
+    this.i32[g + 2 * GT.IN] = inAt;
+    this.i32[g + 2 * GT.IN_N] = inN;
+    this.i32[g + 2 * GT.VERDICTS] = verdictsAt;
     const r = this.k.engineDrain(this.block, this.gt, now);
     if (r < 0) throw new Error(`zone engine: engineDrain failed with status ${r}`);
     return r;
+  }
+
+  /** How many answers the last drainTasks wrote at its verdictsAt. */
+  verdictsOut(): number {
+    return this.i32[(this.gt >> 2) + 2 * GT.VERDICTS_N];
   }
 
   /** Core memory as f64 (current: a grown memory's old view reads as empty). */

@@ -41,6 +41,7 @@ interface Msg { kind: number; t: number; b: number; x: number; dt: number }
 /** The twin: task-table.ts's proxy and taskLost on `tasks`, from `head` on, with the drain's stops. */
 function twin(tasks: Task[], msgs: Msg[], times: number[], head: number, now: number, ocap: number, hop: number, delta: number, deadline: number) {
   const starts: [number, number][] = [], fails: number[] = [], freed: number[] = [], verdicts = new Map<number, number>();
+  const answers: number[][] = []; // in order: DA, Zone (the message's c field, h % 5 here), verdict
   let h = head;
   const maybeFree = (t: number) => {
     const T = tasks[t];
@@ -54,9 +55,13 @@ function twin(tasks: Task[], msgs: Msg[], times: number[], head: number, now: nu
         T.state = 1;
         starts.push([startAt - T.arrival, T.cls]);
         verdicts.set(b, 1);
+        answers.push([b, h % 5, 1]);
         T.live--;
         maybeFree(t);
-      } else verdicts.set(b, T.state === 1 ? 2 : 3);
+      } else {
+        verdicts.set(b, T.state === 1 ? 2 : 3);
+        answers.push([b, h % 5, T.state === 1 ? 2 : 3]);
+      }
     } else {
       T.live--;
       if (T.state === 0 && T.live === 0 && (T.timers & 4) === 0) {
@@ -67,7 +72,7 @@ function twin(tasks: Task[], msgs: Msg[], times: number[], head: number, now: nu
     }
     h++;
   }
-  return { head: h, starts, fails, freed, verdicts };
+  return { head: h, starts, fails, freed, verdicts, answers };
 }
 
 const task = fc.record({
@@ -79,11 +84,13 @@ const task = fc.record({
 });
 
 describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
-  it("applies the proxy's answers and the DA ends as the task table does, stopping at uploads, `now` and its out capacity", () => {
+  it("applies the proxy's answers and the DA ends as the task table does, stopping at uploads, `now` and its out capacity; from the engine's inbox or the host's, answering into the DAs or out", () => {
     const { core, k, ze, block } = started(flavor);
     const daCap = ze.geti(EF.DA_CAP), hop = ze.getf(EF.HOP), delta = ze.getf(EF.DELTA);
     const cap = 40, base = core.arena.alloc(cap * GT.TASK_BYTES, 8), c = columns(base, cap);
     const gt = setup(ze, 8, 5e5);
+    // the gateway run once's way: the messages in a region of the host's, the answers out (DA, Zone, verdict)
+    const hostIn = core.arena.alloc(64 * REC * 8, 16), verdictsAt = core.arena.alloc(8 * GT.VERDICT_BYTES, 16);
     fc.assert(
       fc.property(
         fc.array(task, { minLength: cap, maxLength: cap }),
@@ -97,7 +104,8 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
         fc.integer({ min: 1, max: 8 }),
         fc.double({ min: 0, max: 4e5, noNaN: true }),
         fc.double({ min: 0, max: 1e6, noNaN: true }),
-        (tasks, msgs, ocap, nowOff, deadline) => {
+        fc.boolean(),
+        (tasks, msgs, ocap, nowOff, deadline, host) => {
           // a pull names a DA: one of the engine's slots
           for (const m of msgs) if (m.kind === M_PULL) m.b = (m.b * 97) % daCap;
           const times: number[] = [];
@@ -112,11 +120,11 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
             u8[c.timers + t] = tasks[t].timers;
             u8[c.cls + t] = tasks[t].cls;
           }
-          const inbox = ze.inboxAt();
+          const inbox = host ? hostIn >> 3 : ze.inboxAt(); // as f64 indexes
           msgs.forEach((m, i) => {
             f64.set([times[i], i % 5, m.kind, -1, m.t, m.b, i % 5, m.x, 0, 0], inbox + i * REC);
           });
-          ze.seti(EF.IN_N, msgs.length);
+          ze.seti(EF.IN_N, host ? 0 : msgs.length);
           const das = ze.geti(EF.DAS);
           const now = 1e5 + nowOff;
           i32[(gt >> 2) + 2 * GT.OUT_CAP] = ocap;
@@ -127,7 +135,7 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
           while (h < msgs.length && times[h] <= now) {
             if (msgs[h].kind === M_UPLOAD) { h++; continue; }
             const w = twin(want, msgs, times, h, now, ocap, hop, delta, deadline);
-            const got = ze.drainTasks(base, cap, h, now);
+            const got = host ? ze.drainTasks(base, cap, h, now, hostIn, msgs.length, verdictsAt) : ze.drainTasks(base, cap, h, now);
             expect(got).toBe(w.head - h);
             expect(i32[(gt >> 2) + 2 * GT.HEAD]).toBe(w.head);
             const out = i32[(gt >> 2) + 2 * GT.OUT];
@@ -136,7 +144,11 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
             expect(gotStarts).toEqual(w.starts);
             expect(Array.from(i32.subarray((out >> 2) + 3 * ocap, (out >> 2) + 3 * ocap + fails))).toEqual(w.fails);
             expect(Array.from(i32.subarray((out >> 2) + 4 * ocap, (out >> 2) + 4 * ocap + freed))).toEqual(w.freed);
-            for (const [d, v] of w.verdicts) expect(u8[das + d * DA_BYTES + DA_VERDICT]).toBe(v);
+            if (!host) for (const [d, v] of w.verdicts) expect(u8[das + d * DA_BYTES + DA_VERDICT]).toBe(v);
+            else {
+              expect(ze.verdictsOut()).toBe(w.answers.length);
+              expect(Array.from({ length: w.answers.length }, (_, i) => Array.from(f64.subarray((verdictsAt >> 3) + 3 * i, (verdictsAt >> 3) + 3 * i + 3)))).toEqual(w.answers);
+            }
             h = w.head;
           }
           for (let t = 0; t < cap; t++) {
@@ -187,6 +199,12 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
     expect(() => ze.drainTasks(cols, cap, 3, 2000)).toThrow(/status -11\b/); // past the inbox's end
     expect(() => call(NaN)).toThrow(/status -11\b/);
     expect(k.engineDrain(block + 8, gt, 2000)).toBe(Status.E_ARG); // not a laid-out block
+    // the host's messages and the answers out (the gateway run once): the answers over the columns, the messages past memory
+    const answers = core.arena.alloc(4 * GT.VERDICT_BYTES, 16), before = snapshot();
+    expect(() => ze.drainTasks(cols, cap, 0, 2000, inbox * 8, 2, cols)).toThrow(/status -11\b/);
+    expect(() => ze.drainTasks(cols, cap, 0, 2000, core.arena.u8.length - 8, 2, answers)).toThrow(new RegExp(`status ${Status.E_BOUNDS}\\b`));
+    expect(() => ze.drainTasks(cols, cap, 0, 2000, inbox * 8, -1, answers)).toThrow(/status -11\b/);
+    expect(snapshot()).toBe(before);
     // then the call goes through: task 3 starts, task 5's last DA ends
     expect(call()).toBe(2);
     expect(i32()[g(GT.STARTS)]).toBe(1);
