@@ -35,7 +35,9 @@ import { BOX_BYTES, BOX_RECORDS, LOG_SETS, PIPE_GATEWAY, PIPE_ZONES, logLayout, 
  * nodes; none from five threads up). Measured at 32,000 nodes (rho 0.8, the
  * paper's network, 0.3 s simulated, one thread, the gateway once): about a
  * fifth to a quarter of the time; on two threads, with the Zones replaying
- * the log behind, 0.22 beat 0.27 and 0.17 (docs/parallel.md).
+ * the log behind, 0.22 beat 0.27 and 0.17 (docs/parallel.md). With the
+ * gateway's hot path in the engine (2026-11-28, later) it is about 15% of
+ * the one-thread time, but 0.17 ran even with 0.22 (5 pairs, 0.997).
  */
 export const GATEWAY_SHARE = 0.22;
 
