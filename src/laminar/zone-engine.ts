@@ -105,8 +105,6 @@ export class ZoneEngine {
   private lostAt = 0;
   private lostCap = 0;
   private rngAt = 0;
-  /** stageOwn's view of the gateway log's buffer as i32. */
-  private logI32: Int32Array | null = null;
   /** Where engineArrive records its posts for the gateway's log (arrive), and room for how many. */
   private arrivePostsAt = 0;
   private arrivePostsCap = 0;
@@ -364,22 +362,22 @@ export class ZoneEngine {
   stageOwn(ops: Float64Array<ArrayBufferLike>, at: number, n: number): number {
     const w = EMIT_BYTES >> 3, n0 = this.geti(EF.N0), n1 = this.geti(EF.N1), nodes = this.geti(EF.NODES);
     if (this.emitBytes !== EMIT_BYTES) throw new Error("zone engine: the gateway's log carries emissions without the memory model's field");
-    // the launchpads, read as i32 where they lie (the records are copied whole, bit for bit)
-    if (this.logI32 === null || this.logI32.buffer !== ops.buffer) this.logI32 = new Int32Array(ops.buffer, 0, ops.buffer.byteLength >> 2);
-    const node = (ops.byteOffset >> 2) + 2 * at + (EM.NODE >> 2), l32 = this.logI32;
     while (this.emitN + n > this.emitCap) this.emitAt = this.grown(this.emitAt, (this.emitCap *= 2), this.emitBytes, this.emitN);
     this.views();
-    // word by word as i32 (a record's i32 pairs read as f64 could be NaNs, which a copy may canonicalise)
-    const i32 = this.i32, to = (this.emitAt >> 2) + this.emitN * 2 * w, from = (ops.byteOffset >> 2) + 2 * at;
+    // the batch whole after the staged records (a copy between buffers, bit for bit), then this engine's records
+    // moved up over the others', as i32 within core memory (a record's i32 pairs read as f64 could be NaNs, which
+    // a copy through numbers may canonicalise)
+    const i32 = this.i32, first = (this.emitAt >> 2) + this.emitN * 2 * w;
+    this.f64.set(ops.subarray(at, at + w * n), first >> 1);
     let own = 0;
     for (let i = 0; i < n; i++) {
-      const v = l32[node + 2 * w * i];
+      const r = first + 2 * w * i, v = i32[r + (EM.NODE >> 2)];
       if (v < n0 || v >= n1) {
         if (v < -1 || v >= nodes) throw new Error(`gateway log: a DA handed over to node ${v}, outside the cluster's ${nodes}`);
         continue;
       }
-      const a = from + 2 * w * i, b = to + 2 * w * own++;
-      for (let j = 0; j < 2 * w; j++) i32[b + j] = l32[a + j];
+      if (own !== i) i32.copyWithin(first + 2 * w * own, r, r + 2 * w);
+      own++;
     }
     this.emitN += own;
     return own;
