@@ -65,18 +65,19 @@ export const PIPE_GATEWAY = 0, PIPE_ZONES = 1;
  */
 export function threadsTakeGatewayOnce(config: Config, workers: number, asked?: boolean): boolean {
   const fits = gatewayOnceFits(config, workers);
-  if (asked === true && !fits) throw new RangeError("the gateway once needs two threads or more, the core's Zone engine without the memory model and the invariant checker, and half windows on which the run's slices end");
+  if (asked === true && !fits) throw new RangeError("the gateway once needs two threads or more, the core's Zone engine without the memory model and the invariant checker, the bimodal workload, and half windows on which the run's slices end");
   return asked ?? fits;
 }
 
 /**
  * Whether a threaded run can take the gateway once (thread-once.ts):
- * gatewayOnceOk, two threads or more, and half windows (deltaNs / 2) of
- * whole ns on which the run's 10 ms slices, the arrivals' end and the
- * drain's end all fall.
+ * gatewayOnceOk, two threads or more, the bimodal workload (its arrival
+ * rate sizes the log's shared region, logLayout; a trace's bursts are not
+ * known ahead), and half windows (deltaNs / 2) of whole ns on which the
+ * run's 10 ms slices, the arrivals' end and the drain's end all fall.
  */
 export function gatewayOnceFits(config: Config, workers: number): boolean {
-  if (workers < 2 || !gatewayOnceOk(config)) return false;
+  if (workers < 2 || !gatewayOnceOk(config) || config.workload.kind !== "bimodal") return false;
   const t = timingsOf(config), H = t.deltaNs / 2, end = t.endArrivalsNs + Math.round(config.sim.drainS * 1e9);
   return Number.isInteger(H) && SLICE_NS % H === 0 && t.endArrivalsNs % H === 0 && end % H === 0;
 }

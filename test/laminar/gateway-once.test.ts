@@ -17,6 +17,8 @@ import { EMIT_WORDS, GatewayLog, OP_BATCH, OP_EVENT, OP_POST, opWords } from "..
 import { LogReplay } from "../../src/laminar/log-replay.js";
 import { EF } from "../../src/core/engine-layout.js";
 import { join } from "node:path";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/core/paths.js";
 
@@ -197,6 +199,24 @@ describe("threads with the gateway once (thread-once.ts)", () => {
     // half windows of 0.0375 ms do not divide the 10 ms slices: a replica in each thread
     expect(threadsTakeGatewayOnce(applySets(defaultConfig(), [...base, "network.hopMs=0.15"]), 3)).toBe(false);
     await expect(runLaminarParallel(mem, 2, { gatewayOnce: true })).rejects.toThrow(/gateway once needs/);
+    // a trace's bursts are not known ahead, and the bimodal rate sizes the log's shared region: a replica in each
+    // thread, with the one-thread result
+    const dir = mkdtempSync(join(tmpdir(), "laminar-once-")), file = join(dir, "t.csv");
+    try {
+      let text = "arrivalMs,durationMs,atoms,contiguous\n";
+      for (let i = 0; i < 3000; i++) text += `${(i * 0.05).toFixed(2)},${1 + (i % 7) * 3},${1 + (i % 13)},${i % 5 === 0}\n`;
+      writeFileSync(file, text);
+      const trace = applySets(defaultConfig(), [...base, "workload.kind=trace", `workload.trace.file=${file}`]);
+      expect(threadsTakeGatewayOnce(trace, 2)).toBe(false);
+      expect(() => threadsTakeGatewayOnce(trace, 2, true)).toThrow(/gateway once needs .*the bimodal workload/);
+      // on one thread the log grows as it needs: the gateway once, its arrivals the TypeScript path's, gives the replicas' result
+      const one = outcome(run(trace, 1, false).result);
+      expect(JSON.parse(one).started).toBeGreaterThan(2000);
+      expect(outcome(run(trace, 2, true).result)).toBe(one);
+      expect(outcome(await runLaminarParallel(trace, 2))).toBe(one);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("a failing partition ends the run with its Zones and simulated time; an invariant violation stays one", async () => {
