@@ -3,9 +3,9 @@
 // records what it does to the Zones: each event it posts (its own next
 // batches, sweeps, timers, series samples), each batch of DAs it hands
 // over (the Zone engine's emission records, each DA's launchpad drawn: every
-// Zone partition takes those of its own nodes), and each answer of the proxy. The partitions that hold
-// the Zones run no gateway side of their own: they replay its record behind
-// their own run (log-replay.ts). Only the gateway's events schedule
+// Zone partition takes those of its own nodes), and each answer of the
+// proxy. The partitions that hold the Zones run no gateway side of their
+// own: they replay its record behind their own run (log-replay.ts). Only the gateway's events schedule
 // gateway events, so a partition knows each of them, in the gateway's own
 // (time, sequence) order, from the record of the event that posted it; each
 // event's records start with the event itself, which the replay checks.

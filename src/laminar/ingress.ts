@@ -220,7 +220,7 @@ export class Ingress {
       // gateway run once for all partitions hands the batch to its log for the partitions that hold their Zones
       // (gateway-log.ts), else the DAs of this engine's Zones are taken
       this.s.teg.weigh(now);
-      const lost = log === null ? ze.dispatch(this.s.teg.cum, r) : ze.dispatchAll(this.s.teg.cum, r, log);
+      const lost = ze.dispatch(this.s.teg.cum, r, log);
       for (let i = 0; i < lost; i++) this.lostOnHop(ze.lostTask(i));
       return;
     }

@@ -308,11 +308,16 @@ export class ZoneEngine {
    * the engine draws each DA's Zone from TEG's weights at `cum` (the
    * Gateway's weigh()) and its launchpad from `rng` (the gateway's stream,
    * carried over and back), loses some on the hop, and takes the rest that
-   * fall in its Zones (engineDispatch). Returns how many were lost; their
-   * tasks are lostTask(0..).
+   * fall in its Zones (engineDispatch). With `log` (the gateway run once for
+   * Zone partitions elsewhere: engineDispatchAll), every DA that crosses the
+   * hop keeps its launchpad (a lost one's reads -1) and none is taken here:
+   * the batch goes whole into the log, whose replay hands each Zone
+   * partition its own (stageOwn). Returns how many were lost; their tasks
+   * are lostTask(0..).
    */
-  dispatch(cum: number, rng: Rng): number {
+  dispatch(cum: number, rng: Rng, log: GatewayLog | null = null): number {
     if (this.emitN === 0) return 0;
+    if (log !== null && this.emitBytes !== EMIT_BYTES) throw new Error("zone engine: the gateway's log carries emissions without the memory model's field");
     this.flushPosts(); // the events posted before these emissions keep their place
     if (this.lostCap < this.emitN) {
       this.lostCap = Math.max(this.emitCap, 2 * this.lostCap);
@@ -321,34 +326,12 @@ export class ZoneEngine {
     if (this.rngAt === 0) this.rngAt = this.alloc(16, 16);
     this.views();
     rng.saveState(this.i32, this.rngAt >> 2);
-    const lost = this.withRoom("engineDispatch", () => this.k.engineDispatch(this.block, this.emitAt, this.emitN, cum, this.rngAt, this.lostAt));
+    const lost = log === null
+      ? this.withRoom("engineDispatch", () => this.k.engineDispatch(this.block, this.emitAt, this.emitN, cum, this.rngAt, this.lostAt))
+      : this.withRoom("engineDispatchAll", () => this.k.engineDispatchAll(this.block, this.emitAt, this.emitN, cum, this.rngAt, this.lostAt));
     this.views();
     rng.loadState(this.i32, this.rngAt >> 2);
-    this.emitN = 0;
-    return lost;
-  }
-
-  /**
-   * dispatch for the gateway run once for Zone partitions elsewhere
-   * (engineDispatchAll): the same draws, every DA that crosses the hop
-   * keeps its launchpad (a lost one's reads -1) and none is taken here; the
-   * batch goes whole into the gateway's log, whose replay hands each Zone
-   * partition its own (stageOwn). Returns how many were lost (lostTask).
-   */
-  dispatchAll(cum: number, rng: Rng, log: GatewayLog): number {
-    if (this.emitN === 0) return 0;
-    if (this.emitBytes !== EMIT_BYTES) throw new Error("zone engine: the gateway's log carries emissions without the memory model's field");
-    if (this.lostCap < this.emitN) {
-      this.lostCap = Math.max(this.emitCap, 2 * this.lostCap);
-      this.lostAt = this.alloc(this.lostCap * 4, 8);
-    }
-    if (this.rngAt === 0) this.rngAt = this.alloc(16, 16);
-    this.views();
-    rng.saveState(this.i32, this.rngAt >> 2);
-    const lost = this.k.engineDispatchAll(this.block, this.emitAt, this.emitN, cum, this.rngAt, this.lostAt);
-    this.check(lost, "engineDispatchAll");
-    rng.loadState(this.i32, this.rngAt >> 2);
-    log.batch(this.f64, this.emitAt >> 3, this.emitN);
+    if (log !== null) log.batch(this.f64, this.emitAt >> 3, this.emitN);
     this.emitN = 0;
     return lost;
   }

@@ -67,11 +67,14 @@ describe("TimerSweep", () => {
     );
   });
 
-  it("keeps the timers in order when it grows with its head inside the ring", () => {
+  /**
+   * A ring of period 10 with timers i at 100 + i (tag i ^ 5), the first 1,000 pushed and those due before 701
+   * handed over (591: the sweeps hand over what is due within a period, up to the one at 681), so that its head
+   * is inside the ring of 1,024; `more(from, to)` pushes timers [from, to), `rest()` runs the sweeps to the end.
+   */
+  function wrapped(memory: Arena | null = null) {
     const e = new Engine();
-    const sw = new TimerSweep(e, 10, K_SWEEP, 0);
-    // 1,000 timers, the first ones handed over (those due before 701), then 2,000 more: the ring (1,024)
-    // wraps, then doubles twice with its head inside it
+    const sw = new TimerSweep(e, 10, K_SWEEP, 0, memory);
     for (let i = 0; i < 1000; i++) expect(sw.push(100 + i, i, i ^ 5)).toBe(true);
     const handed: number[] = [];
     const due = (s: number, time: number, tag: number) => {
@@ -80,32 +83,31 @@ describe("TimerSweep", () => {
       handed.push(s);
     };
     e.run(691, (kind) => { if (kind === K_SWEEP) sw.sweep(due); });
-    expect(handed.length).toBe(591); // the sweeps hand over what is due within a period: up to the one at 681
-    for (let i = 1000; i < 3000; i++) expect(sw.push(100 + i, i, i ^ 5)).toBe(true);
-    e.run(Infinity, (kind) => { if (kind === K_SWEEP) sw.sweep(due); });
+    expect(handed.length).toBe(591);
+    const more = (from: number, to: number) => { for (let i = from; i < to; i++) expect(sw.push(100 + i, i, i ^ 5)).toBe(true); };
+    const rest = () => e.run(Infinity, (kind) => { if (kind === K_SWEEP) sw.sweep(due); });
+    return { sw, handed, more, rest };
+  }
+
+  it("keeps the timers in order when it grows with its head inside the ring", () => {
+    // 2,000 more: the ring wraps, then doubles twice with its head inside it
+    const { handed, more, rest } = wrapped();
+    more(1000, 3000);
+    rest();
     expect(handed).toEqual(Array.from({ length: 3000 }, (_, i) => i));
   });
 
   it("reserves room in one growth, its timers kept in order from a head inside the ring, in host memory or not", () => {
     for (const memory of [null, new Arena(new WebAssembly.Memory({ initial: 1, maximum: 256 }), 1024)]) {
-      const e = new Engine();
-      const sw = new TimerSweep(e, 10, K_SWEEP, 0, memory);
-      // 1,000 timers, the first 591 handed over, then 600 more: the ring of 1,024 wraps with its head inside it
-      for (let i = 0; i < 1000; i++) expect(sw.push(100 + i, i, i ^ 5)).toBe(true);
-      const handed: number[] = [];
-      const due = (s: number, time: number, tag: number) => {
-        expect(time).toBe(100 + s);
-        expect(tag).toBe(s ^ 5);
-        handed.push(s);
-      };
-      e.run(691, (kind) => { if (kind === K_SWEEP) sw.sweep(due); });
-      for (let i = 1000; i < 1600; i++) expect(sw.push(100 + i, i, i ^ 5)).toBe(true);
+      // 600 more: the ring of 1,024 holds 1,009, wrapped with its head inside it
+      const { sw, handed, more, rest } = wrapped(memory);
+      more(1000, 1600);
       const bytes = memory?.u8.length ?? 0;
-      // room for 5,000 more: 1,009 held, so 8,192 records (128 KiB of memory at most, one region), not a doubling at a time
+      // room for 5,000 more: 8,192 records (128 KiB of memory at most, one region), not a doubling at a time
       sw.reserve(5000);
       if (memory !== null) expect(memory.u8.length - bytes).toBeLessThanOrEqual(2 * 65536);
-      for (let i = 1600; i < 6000; i++) expect(sw.push(100 + i, i, i ^ 5)).toBe(true);
-      e.run(Infinity, (kind) => { if (kind === K_SWEEP) sw.sweep(due); });
+      more(1600, 6000);
+      rest();
       expect(handed).toEqual(Array.from({ length: 6000 }, (_, i) => i));
     }
   });
