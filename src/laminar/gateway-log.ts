@@ -69,13 +69,6 @@ export class GatewayLog {
     this.nv += 3 * n;
   }
 
-  verdict(d: number, z: number, v: number): void {
-    if (this.nv + 3 > this.verdicts.length) this.verdicts = growTyped(this.verdicts, this.verdicts.length * 2);
-    const f = this.verdicts, at = this.nv;
-    f[at] = d; f[at + 1] = z; f[at + 2] = v;
-    this.nv += 3;
-  }
-
   /** The end of a window: every Zone partition has replayed it (log-replay.ts), and the log starts again empty. */
   endWindow(): void {
     this.n = 0;

@@ -71,9 +71,9 @@ export class TaskTable {
     } else {
       v = T.state[t] === T_STARTED ? V_DUP : V_LATE;
     }
-    // the partition simulating Zone z scheduled the pull's completion when the request reached it (accept)
-    if (this.s.gatewayLog !== null) this.s.gatewayLog.verdict(d, z, v); // for the partition that holds Zone z (gateway-log.ts)
-    else if (this.s.ownsZone(z)) this.s.setVerdict(d, v);
+    // the partition simulating Zone z scheduled the pull's completion when the request reached it (accept); the
+    // gateway run once answers in the engine, for its log (model.ts drainLogged)
+    if (this.s.ownsZone(z)) this.s.setVerdict(d, v);
   }
 
   /** Gateway side: a DA of task t ended without starting it; if it was the task's last hope, the task fails with `cause`. */

@@ -154,7 +154,7 @@ describe("the gateway once", () => {
         want.push(OP_BATCH, i % 7, ...src);
       }
       if (k === 3) { log.post(i, 4, 0); want.push(OP_POST, i, 4, 0); }
-      log.verdict(i, 2, 1);
+      log.verdictsFrom(Float64Array.of(i, 2, 1), 0, 1);
     }
     expect(Array.from(log.ops.subarray(0, log.n))).toEqual(want);
     let n = 0;
