@@ -102,13 +102,6 @@ export function queueMove(p: usize, cap: i32): void {
 // @ts-ignore: decorator
 @inline function copyRec(dst: usize, src: usize): void { copyWords(dst, src, EV_BYTES); }
 
-/** Whether the record at q comes before (time, seq): an earlier time, or the same with a smaller sequence number (no two are equal). */
-// @ts-ignore: decorator
-@inline function precedes(q: usize, time: f64, seq: f64): bool {
-  const tq = load<f64>(q);
-  return tq < time || (tq == time && load<f64>(q, 8) < seq);
-}
-
 /** Move run records [i, len) one place up (from the end: the ranges overlap). */
 // @ts-ignore: decorator
 @inline function shiftUp(base: usize, cap: i32, i: i32, len: i32): void {
@@ -292,16 +285,16 @@ function advance(base: usize, cap: i32, cur: f64): void {
   while (r >= 0) {
     const b = blockAt(base, r), next = load<i32>(linkAt(base, cap, r)), k = load<i32>(b, B_N);
     for (let e = 0; e < k; e++) {
-      const p = b + B_REC + <usize>e * EV_BYTES, time = load<f64>(p), seq = load<f64>(p, 8);
+      const p = b + B_REC + <usize>e * EV_BYTES;
       // insertion into the sorted prefix: mostly at its end (a bucket's events are mostly posted in order); else
       // after a binary search, the records after it moved up at once (the host's and a replayed log's posts come
       // after the engine's own for later times in the bucket, and would otherwise move one record at a time)
       let i = n;
-      if (n > 0 && !precedes(runAt(base, cap, n - 1), time, seq)) {
-        let lo = 0, hi = n - 1; // the record at hi comes after (time, seq)
+      if (n > 0 && !before(runAt(base, cap, n - 1), p)) {
+        let lo = 0, hi = n - 1; // the record at hi comes after p's
         while (lo < hi) {
           const mid = (lo + hi) >>> 1;
-          if (precedes(runAt(base, cap, mid), time, seq)) lo = mid + 1;
+          if (before(runAt(base, cap, mid), p)) lo = mid + 1;
           else hi = mid;
         }
         i = lo;

@@ -291,9 +291,19 @@ export class ZoneEngine {
     this.postN = 0;
   }
 
+  /** Room for n more staged emissions (the region doubles as often as needed). */
+  private stageRoom(n: number): void {
+    while (this.emitN + n > this.emitCap) this.emitAt = this.grown(this.emitAt, (this.emitCap *= 2), this.emitBytes, this.emitN);
+  }
+
+  /** The gateway's log carries emission records without the memory model's field (gatewayOnceOk rules the model out). */
+  private logsEmissions(): void {
+    if (this.emitBytes !== EMIT_BYTES) throw new Error("zone engine: the gateway's log carries emissions without the memory model's field");
+  }
+
   /** A DA of task t emitted at `emitted` goes to launchpad `node` (-1: drawn by dispatch), staged with the batch's others (dispatch, emitSeq). */
   emit(t: number, node: number, cls: number, m: number, emitted: number, arrival: number, ev: number, budget: number, service: number, key: number, flags: number, declaredGiB: number): void {
-    if (this.emitN === this.emitCap) this.emitAt = this.grown(this.emitAt, (this.emitCap *= 2), this.emitBytes, this.emitN);
+    this.stageRoom(1);
     this.views();
     const b = this.emitAt + this.emitN++ * this.emitBytes, i32 = this.i32, f64 = this.f64;
     if (this.memx !== 0) f64[(b + EM_DECLARED) >> 3] = declaredGiB;
@@ -317,7 +327,7 @@ export class ZoneEngine {
    */
   dispatch(cum: number, rng: Rng, log: GatewayLog | null = null): number {
     if (this.emitN === 0) return 0;
-    if (log !== null && this.emitBytes !== EMIT_BYTES) throw new Error("zone engine: the gateway's log carries emissions without the memory model's field");
+    if (log !== null) this.logsEmissions();
     this.flushPosts(); // the events posted before these emissions keep their place
     if (this.lostCap < this.emitN) {
       this.lostCap = Math.max(this.emitCap, 2 * this.lostCap);
@@ -344,8 +354,8 @@ export class ZoneEngine {
    */
   stageOwn(ops: Float64Array<ArrayBufferLike>, at: number, n: number): number {
     const w = EMIT_BYTES >> 3, n0 = this.geti(EF.N0), n1 = this.geti(EF.N1), nodes = this.geti(EF.NODES);
-    if (this.emitBytes !== EMIT_BYTES) throw new Error("zone engine: the gateway's log carries emissions without the memory model's field");
-    while (this.emitN + n > this.emitCap) this.emitAt = this.grown(this.emitAt, (this.emitCap *= 2), this.emitBytes, this.emitN);
+    this.logsEmissions();
+    this.stageRoom(n);
     this.views();
     // the batch whole after the staged records (a copy between buffers, bit for bit), then this engine's records
     // moved up over the others', as i32 within core memory (a record's i32 pairs read as f64 could be NaNs, which
@@ -570,7 +580,7 @@ export class ZoneEngine {
   arrive(columnsAt: number, cap: number, src: number, n: number, ids: number, key: number, rng: Rng | null, deadlines: TimerSweep, regens: TimerSweep | null,
     log: GatewayLog | null = null): number {
     this.flushPosts(); // the host's posts before these arrivals' keep their place
-    while (this.emitN + n > this.emitCap) this.emitAt = this.grown(this.emitAt, (this.emitCap *= 2), this.emitBytes, this.emitN);
+    this.stageRoom(n);
     if (log !== null && this.arrivePostsCap < 2 * n + 2) {
       this.arrivePostsCap = 2 * n + 2;
       this.arrivePostsAt = this.alloc(this.arrivePostsCap * GT.POST_BYTES, 8);
@@ -632,7 +642,7 @@ export class ZoneEngine {
     this.i32[g + 2 * GT.IN_N] = inN;
     this.i32[g + 2 * GT.VERDICTS] = verdictsAt;
     const r = this.k.engineDrain(this.block, this.gt, now);
-    if (r < 0) throw new Error(`zone engine: engineDrain failed with status ${r}`);
+    this.check(r, "engineDrain");
     return r;
   }
 
