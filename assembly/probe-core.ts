@@ -4,7 +4,7 @@
 // export of the module (index.ts re-exports probe.ts, not this file).
 import { E_DEFER } from "./abi";
 import { bestCandidate } from "./choose";
-import { streamHeldNext as next, streamHold, streamPut as saveStream } from "./stream";
+import { xoOut } from "./stream";
 
 /** What probeCore's reads ahead read (kept, so that they are not dropped as dead). */
 let touched: i32 = 0;
@@ -21,7 +21,9 @@ export function probeCore(
   ahead: bool = false,
 ): i32 {
   const words = atoms >> 6;
-  streamHold(rng);
+  // the stream in locals (registers) for the whole call: xoshiro128** as in streamHeldNext, its step written
+  // out at the two places that draw (a global or a memory word would cost a store and a load at every step)
+  let s0 = load<u32>(rng), s1 = load<u32>(rng, 4), s2 = load<u32>(rng, 8), s3 = load<u32>(rng, 12);
   if (start == 0) {
     if (k == nodeCount) {
       for (let i = 0; i < k; i++) store<i32>(cand + (<usize>i << 2), i);
@@ -33,7 +35,9 @@ export function probeCore(
       let bits: u32 = 0, have = 0;
       for (let i = 0; i < k; ) {
         if (have == 0) {
-          bits = next();
+          bits = xoOut(s1);
+          const t2 = s2 ^ s0, t3 = s3 ^ s1;
+          s2 = t2 ^ (s1 << 9); s0 ^= t3; s1 ^= t2; s3 = rotl<u32>(t3, 11);
           have = 2;
         }
         const u = have == 2 ? bits >>> 16 : bits & 0xffff;
@@ -63,13 +67,15 @@ export function probeCore(
   }
   if (sigma > 0) {
     for (let i = start; i < k; i++) {
-      const hz = <i32>next(), iz = <usize>(hz & 127);
+      const hz = <i32>xoOut(s1), iz = <usize>(hz & 127);
+      const t2 = s2 ^ s0, t3 = s3 ^ s1;
+      s2 = t2 ^ (s1 << 9); s0 ^= t3; s1 ^= t2; s3 = rotl<u32>(t3, 11);
       if (abs<i64>(<i64>hz) < <i64>load<u32>(zig + (iz << 2))) {
         store<f32>(noise + (<usize>i << 2), <f32>(sigma * (<f64>hz * load<f64>(zig + 512 + (iz << 3)))));
         continue;
       }
       // off the fast path: the host finishes this draw from word hz, then calls again with start = i + 1
-      saveStream(rng);
+      store<u32>(rng, s0); store<u32>(rng, s1, 4); store<u32>(rng, s2, 8); store<u32>(rng, s3, 12);
       store<i32>(rng, i, 16);
       store<i32>(rng, hz, 20);
       return E_DEFER;
@@ -77,7 +83,7 @@ export function probeCore(
   } else {
     for (let i = start; i < k; i++) store<f32>(noise + (<usize>i << 2), 0);
   }
-  saveStream(rng);
+  store<u32>(rng, s0); store<u32>(rng, s1, 4); store<u32>(rng, s2, 8); store<u32>(rng, s3, 12);
   // choose = false: the caller scores the candidates its own way (the Zone engine's wider acceptance)
   if (!choose) return 0;
   return bestCandidate(field, nodeCount, table, words, cand, k, now, m, contiguous, gamma, degradeAge, noise);

@@ -46,6 +46,12 @@ let h0: u32 = 0, h1: u32 = 0, h2: u32 = 0, h3: u32 = 0;
   store<u32>(p, h0); store<u32>(p, h1, 4); store<u32>(p, h2, 8); store<u32>(p, h3, 12);
 }
 
+/** xoshiro128**'s output from the state's second word (the scrambler of streamHeldNext, for a stream held in locals). */
+// @ts-ignore: decorator
+@inline export function xoOut(s1: u32): u32 {
+  return rotl<u32>(s1 * 5, 7) * 9;
+}
+
 /** One xoshiro128** step of the held stream (Rng.nextU32). */
 // @ts-ignore: decorator
 @inline export function streamHeldNext(): u32 {
