@@ -13,9 +13,12 @@ let touched: i32 = 0;
  * probeCandidates' work on checked arguments (see probe.ts); with choose =
  * false, only the sampling and the noise (returns 0). With `ahead` (the Zone
  * engine, whose replicas are often out of cache at scale), every candidate's
- * lines are read right after the sampling, before the noise draws.
+ * lines are read right after the sampling, before the noise draws. Inlined
+ * at its two callers (one call site each): a call passed most of its 19
+ * arguments on the stack, where its loops read them again and again.
  */
-export function probeCore(
+// @ts-ignore: decorator
+@inline export function probeCore(
   field: usize, nodeCount: i32, table: usize, atoms: i32, cand: usize, k: i32, now: f32, m: i32, contiguous: i32,
   gamma: f32, degradeAge: f32, noise: usize, sigma: f64, rng: usize, zig: usize, seen: usize, start: i32, choose: bool = true,
   ahead: bool = false,

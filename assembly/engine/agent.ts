@@ -85,12 +85,15 @@ function chooseTarget(n: i32, z: i32, nz: i32, m: i32, contiguous: i32): i32 {
   const gamma = load<f32>(b + C_GAMMA), degradeAge = load<f32>(b + C_DEGRADE_AGE), nowMs = <f32>(now / NS_PER_MS);
   const table = zt + rowsOffset(z);
   const projected = geti(F_ACCEPT_PROJECTED) != 0;
-  let res = probeCore(zt, nz, table, atoms, cand, k, nowMs, m, contiguous, gamma, degradeAge, noise, sigma, rng, zig, seen, 0, !projected, true);
-  while (res == E_DEFER) {
+  // one call site (probeCore is inlined), called again from the next candidate after each deferred draw
+  let res: i32, start = 0;
+  for (;;) {
+    res = probeCore(zt, nz, table, atoms, cand, k, nowMs, m, contiguous, gamma, degradeAge, noise, sigma, rng, zig, seen, start, !projected, true);
+    if (res != E_DEFER) break;
     // a normal draw off the ziggurat's fast path: finished here, from the word the probe stopped at
     const i = load<i32>(rng, 16);
     store<f32>(noise + (<usize>i << 2), <f32>(sigma * streamNormalFinish(rng, zig, load<i32>(rng, 20))));
-    res = probeCore(zt, nz, table, atoms, cand, k, nowMs, m, contiguous, gamma, degradeAge, noise, sigma, rng, zig, seen, i + 1, !projected, true);
+    start = i + 1;
   }
   if (projected && res >= 0) res = scoreProjected(zt, nz, table, k, now / NS_PER_MS, m, contiguous, cand, noise, <f32>gamma);
   if (res == E_NOFIT) return -1;
