@@ -147,7 +147,8 @@ export function bounce(d: i32, z: i32, extraNs: f64): void {
 }
 
 /** The payload pull completes with the proxy's answer. */
-export function pulled(d: i32): void {
+// @ts-ignore: decorator
+@inline export function pulled(d: i32): void {
   const r = da(d);
   store<u8>(r + DA_FLAGS, load<u8>(r + DA_FLAGS) & ~FLAG_PULL);
   const n = load<i32>(r + DA_NODE), verdict = load<u8>(r + DA_VERDICT);

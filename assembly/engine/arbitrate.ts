@@ -101,7 +101,8 @@ function admits(n: i32, d: i32): bool {
 }
 
 /** Take m atoms on node n (a contiguous run when `contiguous`) into the mask; false when they do not fit. */
-function take(n: i32, m: i32, contiguous: bool, maskPtr: usize): bool {
+// @ts-ignore: decorator
+@inline function take(n: i32, m: i32, contiguous: bool, maskPtr: usize): bool {
   if (freeOf(n) < m) return false;
   // the engine's own row and mask (laid out by setup.ts): the exports' checks would only say so again
   const r = contiguous ? rowTakeRun(row(n), ATOMS >> 6, m, maskPtr) : rowTakeAny(row(n), ATOMS >> 6, m, maskPtr);
@@ -127,7 +128,8 @@ function byPriority(batch: usize, q: i32): void {
 }
 
 /** A win: atoms are taken; with two-phase reservation a deposit is frozen and a TTL armed; then the payload pull. */
-function win(d: i32, n: i32, computeNs: f64): void {
+// @ts-ignore: decorator
+@inline function win(d: i32, n: i32, computeNs: f64): void {
   const r = da(d);
   store<u8>(r + DA_STATE, D_PENDING);
   const reserve = getf(F_RESERVE) != 0;

@@ -58,7 +58,8 @@ function post(time: f64, kind: i32, subject: i32): void {
  * the ring at r unless it is due within a period or before the ring's last
  * (false); the ring's first timer arms its sweep event (kind, subject 0).
  */
-function ringPush(r: usize, now: f64, period: f64, time: f64, subject: i32, tag: i32, kind: i32): bool {
+// @ts-ignore: decorator
+@inline function ringPush(r: usize, now: f64, period: f64, time: f64, subject: i32, tag: i32, kind: i32): bool {
   if (time < now + period) return false;
   const cap = load<i32>(r, RING_CAP), head = load<i32>(r, RING_HEAD), size = load<i32>(r, RING_SIZE);
   const data = <usize>load<u32>(r, RING_DATA), mask = cap - 1;

@@ -18,7 +18,8 @@ import { allocDa } from "./ends";
  * engineDispatch, which draws them). `take`: check the room their taking
  * needs too (false: engineDispatchAll, which takes none).
  */
-export function emitCheck(src: usize, n: i32, nodes: bool, take: bool = true): i32 {
+// @ts-ignore: decorator
+@inline export function emitCheck(src: usize, n: i32, nodes: bool, take: bool = true): i32 {
   if (n < 0) return E_COUNT;
   const stride = <usize>(MX != 0 ? EMIT_MEM_BYTES : EMIT_BYTES);
   const e = checkBuf(src, <i64>n * stride, 1, 8); if (e != OK) return e;
@@ -47,7 +48,8 @@ export function emitCheck(src: usize, n: i32, nodes: bool, take: bool = true): i
  * numbers seq0 + i (given) or the engine's next. `skip`: a record whose
  * node is negative takes none (engineDispatch's lost and other Zones' DAs).
  */
-export function emitTake(src: usize, n: i32, time: f64, given: bool, seq0: f64, skip: bool): void {
+// @ts-ignore: decorator
+@inline export function emitTake(src: usize, n: i32, time: f64, given: bool, seq0: f64, skip: bool): void {
   const stride = <usize>(MX != 0 ? EMIT_MEM_BYTES : EMIT_BYTES);
   for (let i = 0; i < n; i++) {
     const e = src + <usize>i * stride;

@@ -130,7 +130,8 @@ export function push(time: f64, kind: i32, subject: i32): void {
 }
 
 /** Schedule (kind, subject) at `time` with sequence number `seq` (lag mode's replayed posts, history.ts); room checked. */
-export function pushSeq(time: f64, seq: f64, kind: i32, subject: i32): void {
+// @ts-ignore: decorator
+@inline export function pushSeq(time: f64, seq: f64, kind: i32, subject: i32): void {
   const base = ptr(F_HEAP), cap = geti(F_HEAP_CAP);
   seti(F_HEAP_SIZE, geti(F_HEAP_SIZE) + 1);
   const b = Math.floor(time * INV_W), cur = getf(F_Q_CUR);
@@ -172,7 +173,8 @@ function runInsert(base: usize, cap: i32, time: f64, seq: f64, kind: i32, subjec
  * block times two, plus one once that block is full (-1: no block), so an
  * append reads nothing of a block written long ago: it only writes there.
  */
-function wheelAppend(base: usize, cap: i32, slot: i32, time: f64, seq: f64, kind: i32, subject: i32): void {
+// @ts-ignore: decorator
+@inline function wheelAppend(base: usize, cap: i32, slot: i32, time: f64, seq: f64, kind: i32, subject: i32): void {
   const bk = bucketsAt(base, cap) + (<usize>slot << 3), last = load<i32>(bk, 4);
   seti(F_WHEEL_N, geti(F_WHEEL_N) + 1);
   if (last >= 0 && (last & 1) == 0) {

@@ -31,7 +31,8 @@ const MISSING_STAMP: f32 = <f32>-1e30;
 @inline function reportStream(z: i32): usize { return ptr(F_R_REPORT) + <usize>z * STREAM_BYTES; }
 
 /** Heat of node n at time r: DAs in its queue that have arrived by r. */
-export function heatAt(n: i32, r: f64): i32 {
+// @ts-ignore: decorator
+@inline export function heatAt(n: i32, r: f64): i32 {
   let h = 0;
   for (let d = load<i32>(Q_HEAD + (<usize>n << 2)); d >= 0; d = load<i32>(da(d) + DA_NEXT)) if (load<f64>(da(d) + DA_ARRIVE) <= r) h++;
   return h;
@@ -56,7 +57,8 @@ export function touch(n: i32): void {
 }
 
 /** Node n's report at time r: S, H and bitmap as they were at r (lossy); the next one after the interval plus jitter. */
-function report(n: i32, r: f64): void {
+// @ts-ignore: decorator
+@inline function report(n: i32, r: f64): void {
   const z = zoneOf(n);
   sendReport(n, heatAt(n, r), r, z);
   const jitter = getf(F_REPORT_JITTER);
@@ -64,7 +66,8 @@ function report(n: i32, r: f64): void {
   setF64At(F_NEXT_REPORT, n, r + Math.max(getf(F_MIN_GAP), jsRound(gap)));
 }
 
-function sendReport(n: i32, heat: i32, measNs: f64, z: i32): void {
+// @ts-ignore: decorator
+@inline function sendReport(n: i32, heat: i32, measNs: f64, z: i32): void {
   addf(F_REPORTS_SENT, 1);
   const loss = getf(F_LOSS);
   if (loss > 0 && streamFloat(netStream(z)) < loss) {
@@ -233,7 +236,8 @@ export function uploadEvent(z: i32): void {
 }
 
 /** The replica a DA reads at `node`: its Zone table's pointer, or 0 when stale under the missingness guard. */
-export function replicaAt(node: i32, z: i32, nowNs: f64): usize {
+// @ts-ignore: decorator
+@inline export function replicaAt(node: i32, z: i32, nowNs: f64): usize {
   let v = i32At(F_REPLICA, node);
   const ring = geti(F_RING), taken = i32At(F_TAKEN, z);
   const oldest = taken - ring;
