@@ -129,7 +129,8 @@ function scoreProjected(zt: usize, nz: i32, table: usize, k: i32, nowMs: f64, m:
 }
 
 /** Bounce: pay, and go to a uniformly random node of the same Zone (one lossy hop), to address again. */
-export function bounce(d: i32, z: i32, extraNs: f64): void {
+// @ts-ignore: decorator
+@inline export function bounce(d: i32, z: i32, extraNs: f64): void {
   const r = da(d);
   addf(F_BOUNCES, 1);
   store<f64>(r + DA_PATIENCE, load<f64>(r + DA_PATIENCE) - getf(F_BOUNCE_COST));

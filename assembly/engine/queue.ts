@@ -8,7 +8,8 @@ import { post } from "./events";
 import { touch } from "./zone";
 import { fault } from "./fault";
 
-export function enqueue(d: i32, n: i32, arriveAt: f64): void {
+// @ts-ignore: decorator
+@inline export function enqueue(d: i32, n: i32, arriveAt: f64): void {
   const r = da(d);
   store<u8>(r + DA_STATE, D_QUEUED);
   store<i32>(r + DA_NODE, n);
