@@ -24,7 +24,7 @@ let touched: i32 = 0;
   ahead: bool = false,
 ): i32 {
   const words = atoms >> 6;
-  // the stream in locals (registers) for the whole call: xoshiro128** as in streamHeldNext, its step written
+  // the stream in locals (registers) for the whole call: xoshiro128** as in streamNextU32, its step written
   // out at the two places that draw (a global or a memory word would cost a store and a load at every step)
   let s0 = load<u32>(rng), s1 = load<u32>(rng, 4), s2 = load<u32>(rng, 8), s3 = load<u32>(rng, 12);
   if (start == 0) {

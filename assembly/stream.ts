@@ -23,56 +23,28 @@ const ZIG_R: f64 = 3.442619855899;
 const TWO_M32: f64 = 2.3283064365386963e-10; // 2^-32
 const TWO_M53: f64 = 1.1102230246251565e-16; // 2^-53
 
-// A stream held in module globals (the cheapest place WASM has) while a
-// kernel draws many words from it in one call (the probe action): hold, draw,
-// put back. Every other draw holds and puts back around its one word.
-let h0: u32 = 0, h1: u32 = 0, h2: u32 = 0, h3: u32 = 0;
-
 /** Whether the stream at p is all zero: xoshiro's fixed point, which a caller must refuse (it would draw 0 for ever). */
 // @ts-ignore: decorator
 @inline export function streamIsZero(p: usize): bool {
   return (load<u32>(p) | load<u32>(p, 4) | load<u32>(p, 8) | load<u32>(p, 12)) == 0;
 }
 
-/** Take the stream at p into the globals. */
-// @ts-ignore: decorator
-@inline export function streamHold(p: usize): void {
-  h0 = load<u32>(p); h1 = load<u32>(p, 4); h2 = load<u32>(p, 8); h3 = load<u32>(p, 12);
-}
-
-/** Write the held stream back to p. */
-// @ts-ignore: decorator
-@inline export function streamPut(p: usize): void {
-  store<u32>(p, h0); store<u32>(p, h1, 4); store<u32>(p, h2, 8); store<u32>(p, h3, 12);
-}
-
-/** xoshiro128**'s output from the state's second word (the scrambler of streamHeldNext, for a stream held in locals). */
+/** xoshiro128**'s output from the state's second word s1 (its scrambler; the step is streamNextU32's). */
 // @ts-ignore: decorator
 @inline export function xoOut(s1: u32): u32 {
   return rotl<u32>(s1 * 5, 7) * 9;
 }
 
-/** One xoshiro128** step of the held stream (Rng.nextU32). */
-// @ts-ignore: decorator
-@inline export function streamHeldNext(): u32 {
-  const a0 = h0, a1 = h1;
-  const t2 = h2 ^ a0, t3 = h3 ^ a1;
-  const x = a1 * 5;
-  const r = ((x << 7) | (x >>> 25)) * 9;
-  h0 = a0 ^ t3;
-  h1 = a1 ^ t2;
-  h2 = t2 ^ (a1 << 9);
-  h3 = (t3 << 11) | (t3 >>> 21);
-  return r;
-}
-
-/** One xoshiro128** step of the stream at p (Rng.nextU32). */
+/** One xoshiro128** step of the stream at p (Rng.nextU32): its output, the state written back. */
 // @ts-ignore: decorator
 @inline export function streamNextU32(p: usize): u32 {
-  streamHold(p);
-  const r = streamHeldNext();
-  streamPut(p);
-  return r;
+  const s0 = load<u32>(p), s1 = load<u32>(p, 4), s2 = load<u32>(p, 8), s3 = load<u32>(p, 12);
+  const t2 = s2 ^ s0, t3 = s3 ^ s1;
+  store<u32>(p, s0 ^ t3);
+  store<u32>(p, s1 ^ t2, 4);
+  store<u32>(p, t2 ^ (s1 << 9), 8);
+  store<u32>(p, rotl<u32>(t3, 11), 12);
+  return xoOut(s1);
 }
 
 /** A uniform double in [0, 1) from two words, 53 random bits (Rng.float). */
