@@ -64,6 +64,14 @@ const MEM_KINDS: u32 = (1 << K_MEM) | (1 << K_AIRLOCK);
   return false;
 }
 
+/** The node an event touches (its reports may fall due): -1 for none, or for a kind that touches a Zone or every node. */
+// @ts-ignore: decorator
+@inline function nodeOf(kind: i32, subject: i32): i32 {
+  if (kind == K_ARBITRATE || kind == K_WHEEL) return subject;
+  if (kind == K_PULL || kind == K_COMPLETE || kind == K_AIRLOCK) return load<i32>(da(subject) + DA_NODE);
+  return -1;
+}
+
 /** Whether the next event (kind, subject at time t) has the room it may need; else E_FULL with the room asked for. */
 function checkRoom(kind: i32, subject: i32, t: f64): i32 {
   const live = geti(F_DA_LIVE), size = geti(F_HEAP_SIZE);
@@ -72,9 +80,7 @@ function checkRoom(kind: i32, subject: i32, t: f64): i32 {
   if (out + live + 4 > geti(F_OUT_CAP)) return room(ROOM_OUTBOX, out + live + 4);
   const hist = histNeed();
   if (hist > 0) return room(ROOM_HIST, hist);
-  let n = -1;
-  if (kind == K_ARBITRATE || kind == K_WHEEL) n = subject;
-  else if (kind == K_PULL || kind == K_COMPLETE || kind == K_AIRLOCK) n = load<i32>(da(subject) + DA_NODE);
+  const n = nodeOf(kind, subject);
   if (n >= 0) return nodeRoom(n, t);
   if (kind == K_MEM) {
     // the runtime tick may touch any own node: room for every report due in each Zone
@@ -95,19 +101,16 @@ function checkRoom(kind: i32, subject: i32, t: f64): i32 {
 /**
  * checkRoom's common case decided in a few loads (true: the event has its
  * room; false: checkRoom decides): the heap and the outbox have room, no
- * history is kept, and the event touches no node or one whose Zone's ring
- * holds a touch's worth of reports. heapCap, outCap and touchBound do not
+ * history is kept, and the event touches no node (nor a Zone's or every
+ * node's reports) or one whose Zone's ring holds a touch's worth of them. heapCap, outCap and touchBound do not
  * change within a run call (a table grows only through the host).
  */
 // @ts-ignore: decorator
 @inline function roomy(kind: i32, subject: i32, heapCap: i32, outCap: i32, touchBound: i32): bool {
   const live = geti(F_DA_LIVE);
   if (geti(F_HEAP_SIZE) + 2 * live + 8 > heapCap || geti(F_OUT_N) + live + 4 > outCap) return false;
-  if (kind == K_ADDRESS) return true;
-  let n: i32;
-  if (kind == K_ARBITRATE || kind == K_WHEEL) n = subject;
-  else if (kind == K_PULL || kind == K_COMPLETE) n = load<i32>(da(subject) + DA_NODE);
-  else return false; // the Zone-wide kinds and the memory model's: checkRoom
+  const n = nodeOf(kind, subject);
+  if (n < 0) return kind != K_MEM && kind != K_SNAPSHOT; // those two: checkRoom counts the reports due
   return ringRoom(zoneOf(n)) >= touchBound;
 }
 
