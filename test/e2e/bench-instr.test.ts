@@ -67,8 +67,9 @@ describe("bench:instr", () => {
     const t = s.totals[0];
     expect(t.wasm + t.js + t.other).toBeCloseTo(t.instructions, 3);
     const names = s.functions.map((f) => f.name);
-    // the probe action runs in the core, the gateway's loop over the arrivals in TypeScript: both named, with instructions of their own
-    const probe = s.functions.find((f) => f.name === "wasm $assembly/probe-core/probeCore");
+    // the probe action runs in the core (probeCore, inlined into the Zone engine's chooseTarget), the gateway's loop over
+    // the arrivals in TypeScript: both named, with instructions of their own
+    const probe = s.functions.find((f) => f.name === "wasm $assembly/engine/agent/chooseTarget");
     const arrive = s.functions.find((f) => f.name === "js flushInCore src/laminar/ingress.js");
     expect(probe?.this, names.slice(0, 20).join(", ")).toBeGreaterThan(100);
     expect(arrive?.this, names.slice(0, 20).join(", ")).toBeGreaterThan(10);
