@@ -72,12 +72,20 @@ const MEM_KINDS: u32 = (1 << K_MEM) | (1 << K_AIRLOCK);
   return -1;
 }
 
+/** The event heap's records an event may need with `live` DAs: each may post two, and an event a few of its own. */
+// @ts-ignore: decorator
+@inline function heapNeed(live: i32): i32 { return geti(F_HEAP_SIZE) + 2 * live + 8; }
+
+/** The outbox's records an event may need with `live` DAs: a message each, and a few of its own. */
+// @ts-ignore: decorator
+@inline function outNeed(live: i32): i32 { return geti(F_OUT_N) + live + 4; }
+
 /** Whether the next event (kind, subject at time t) has the room it may need; else E_FULL with the room asked for. */
 function checkRoom(kind: i32, subject: i32, t: f64): i32 {
-  const live = geti(F_DA_LIVE), size = geti(F_HEAP_SIZE);
-  if (size + 2 * live + 8 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, size + 2 * live + 8);
-  const out = geti(F_OUT_N);
-  if (out + live + 4 > geti(F_OUT_CAP)) return room(ROOM_OUTBOX, out + live + 4);
+  const live = geti(F_DA_LIVE), heap = heapNeed(live);
+  if (heap > geti(F_HEAP_CAP)) return room(ROOM_HEAP, heap);
+  const out = outNeed(live);
+  if (out > geti(F_OUT_CAP)) return room(ROOM_OUTBOX, out);
   const hist = histNeed();
   if (hist > 0) return room(ROOM_HIST, hist);
   const n = nodeOf(kind, subject);
@@ -108,7 +116,7 @@ function checkRoom(kind: i32, subject: i32, t: f64): i32 {
 // @ts-ignore: decorator
 @inline function roomy(kind: i32, subject: i32, heapCap: i32, outCap: i32, touchBound: i32): bool {
   const live = geti(F_DA_LIVE);
-  if (geti(F_HEAP_SIZE) + 2 * live + 8 > heapCap || geti(F_OUT_N) + live + 4 > outCap) return false;
+  if (heapNeed(live) > heapCap || outNeed(live) > outCap) return false;
   const n = nodeOf(kind, subject);
   if (n < 0) return kind != K_MEM && kind != K_SNAPSHOT; // those two: checkRoom counts the reports due
   return ringRoom(zoneOf(n)) >= touchBound;
