@@ -110,8 +110,9 @@ function checkRoom(kind: i32, subject: i32, t: f64): i32 {
  * checkRoom's common case decided in a few loads (true: the event has its
  * room; false: checkRoom decides): the heap and the outbox have room, no
  * history is kept, and the event touches no node (nor a Zone's or every
- * node's reports) or one whose Zone's ring holds a touch's worth of them. heapCap, outCap and touchBound do not
- * change within a run call (a table grows only through the host).
+ * node's reports) or one whose Zone's ring holds a touch's worth of them.
+ * heapCap, outCap and touchBound do not change within a run call (a table
+ * grows only through the host).
  */
 // @ts-ignore: decorator
 @inline function roomy(kind: i32, subject: i32, heapCap: i32, outCap: i32, touchBound: i32): bool {
