@@ -31,28 +31,16 @@ let touched: i32 = 0;
     if (k == nodeCount) {
       for (let i = 0; i < k; i++) store<i32>(cand + (<usize>i << 2), i);
     } else {
-      // two indices from each 32-bit word: Lemire's multiply-and-reject on each 16-bit half. The threshold
-      // 65536 mod nz (below nz) is only needed when the low half is below nz: Lemire's nearly divisionless
-      // test, which also keeps the division out of the loop (the JIT would otherwise put it inside)
+      // two indices from each 32-bit word (sampleHalf on each 16-bit half)
       const nz = <u32>nodeCount;
-      let bits: u32 = 0, have = 0;
-      for (let i = 0; i < k; ) {
-        if (have == 0) {
-          bits = xoOut(s1);
-          const t2 = s2 ^ s0, t3 = s3 ^ s1;
-          s2 = t2 ^ (s1 << 9); s0 ^= t3; s1 ^= t2; s3 = rotl<u32>(t3, 11);
-          have = 2;
-        }
-        const u = have == 2 ? bits >>> 16 : bits & 0xffff;
-        have--;
-        const p = u * nz;
-        if ((p & 0xffff) < nz && (p & 0xffff) < <u32>65536 % nz) continue;
-        const j = p >>> 16;
-        const wp = seen + (<usize>(j >>> 5) << 2), bit = <u32>1 << (j & 31), sw = load<u32>(wp);
-        if ((sw & bit) != 0) continue;
-        store<u32>(wp, sw | bit);
-        store<i32>(cand + (<usize>i << 2), <i32>j);
-        i++;
+      let i = 0;
+      while (i < k) {
+        // the word's high half first, then its low half unless k is reached (then the low half is dropped)
+        const bits = xoOut(s1);
+        const t2 = s2 ^ s0, t3 = s3 ^ s1;
+        s2 = t2 ^ (s1 << 9); s0 ^= t3; s1 ^= t2; s3 = rotl<u32>(t3, 11);
+        i = sampleHalf(bits >>> 16, nz, seen, cand, i);
+        if (i < k) i = sampleHalf(bits & 0xffff, nz, seen, cand, i);
       }
       for (let i = 0; i < k; i++) store<u32>(seen + (<usize>(load<u32>(cand + (<usize>i << 2)) >>> 5) << 2), 0);
     }
@@ -62,10 +50,7 @@ let touched: i32 = 0;
     // each other and the draws, instead of falling one by one inside the choice's branches
     const nn = <usize>nodeCount << 2, stride = <usize>words << 3;
     let sum = touched;
-    for (let i = 0; i < k; i++) {
-      const j = <usize>load<i32>(cand + (<usize>i << 2)), f = field + (j << 2);
-      sum ^= load<i32>(f + 4 * nn) ^ load<i32>(f) ^ load<i32>(f + nn) ^ load<i32>(table + j * stride);
-    }
+    for (let i = 0; i < k; i++) sum ^= lines(field, nn, table, stride, load<i32>(cand + (<usize>i << 2)));
     touched = sum;
   }
   if (sigma > 0) {
@@ -73,7 +58,8 @@ let touched: i32 = 0;
       const hz = <i32>xoOut(s1), iz = <usize>(hz & 127);
       const t2 = s2 ^ s0, t3 = s3 ^ s1;
       s2 = t2 ^ (s1 << 9); s0 ^= t3; s1 ^= t2; s3 = rotl<u32>(t3, 11);
-      if (abs<i64>(<i64>hz) < <i64>load<u32>(zig + (iz << 2))) {
+      // |hz| < KN[iz] (the u32 |hz| is 2^31 at hz = -2^31, as in 64 bits)
+      if (<u32>select<i32>(-hz, hz, hz < 0) < load<u32>(zig + (iz << 2))) {
         store<f32>(noise + (<usize>i << 2), <f32>(sigma * (<f64>hz * load<f64>(zig + 512 + (iz << 3)))));
         continue;
       }
@@ -90,4 +76,33 @@ let touched: i32 = 0;
   // choose = false: the caller scores the candidates its own way (the Zone engine's wider acceptance)
   if (!choose) return 0;
   return bestCandidate(field, nodeCount, table, words, cand, k, now, m, contiguous, gamma, degradeAge, noise);
+}
+
+/**
+ * One 16-bit draw u of the sampling: Lemire's multiply-and-reject for an
+ * index below nz, kept when it is new (the `seen` bitmap). The threshold
+ * 65536 mod nz (below nz) is only needed when the low half is below nz:
+ * Lemire's nearly divisionless test, which also keeps the division out of
+ * the loop (the JIT would otherwise put it inside). Returns i, or i + 1 with
+ * the index in cand[i].
+ */
+// @ts-ignore: decorator
+@inline function sampleHalf(u: u32, nz: u32, seen: usize, cand: usize, i: i32): i32 {
+  const p = u * nz, lo = p & 0xffff;
+  if (lo < nz) {
+    if (lo < <u32>65536 % nz) return i;
+  }
+  const j = p >>> 16;
+  const wp = seen + (<usize>(j >>> 5) << 2), bit = <u32>1 << (j & 31), sw = load<u32>(wp);
+  if ((sw & bit) != 0) return i;
+  store<u32>(wp, sw | bit);
+  store<i32>(cand + (<usize>i << 2), <i32>j);
+  return i + 1;
+}
+
+/** What reading candidate j's lines reads (its stamp, S and H, and its row's first word). */
+// @ts-ignore: decorator
+@inline function lines(field: usize, nn: usize, table: usize, stride: usize, j: i32): i32 {
+  const f = field + (<usize>j << 2);
+  return load<i32>(f + 4 * nn) ^ load<i32>(f) ^ load<i32>(f + nn) ^ load<i32>(table + <usize>j * stride);
 }
