@@ -17,21 +17,49 @@ const ROW4_FREE = 0, ROW4_LONG = 1, ROW4_SHORT = 2, ROW_ANY = 3;
  * The index into cand of the best placable candidate by U + noise[i], ties to
  * the lowest index; E_NOFIT when none is placable. Arguments already checked.
  * The row test is chosen once, outside the loop: each of bestOf's inlined
- * copies has its own constant, and keeps only its own test.
+ * copies has its own constant, and keeps only its own test. With `aos` (a
+ * constant; the Zone engine's replicas), `field` holds a record of `rec`
+ * bytes per node instead (REC_* below: the five values, then the row; one
+ * cache line per candidate at 256 atoms), and `table` is not read.
  */
 // @ts-ignore: decorator
 @inline export function bestCandidate(
   field: usize, nodeCount: i32, table: usize, words: i32,
   cand: usize, n: i32, now: f32, m: i32, contiguous: i32,
-  gamma: f32, degradeAge: f32, noise: usize,
+  gamma: f32, degradeAge: f32, noise: usize, aos: bool = false, rec: usize = 0,
 ): i32 {
   if (words == 4) {
     // 256-atom rows (the default), unrolled: 12% faster a call in isolation
-    if (!contiguous) return bestOf(ROW4_FREE, field, nodeCount, table, words, cand, n, now, m, 0, gamma, degradeAge, noise);
-    if (m >= 64) return bestOf(ROW4_LONG, field, nodeCount, table, words, cand, n, now, m, 1, gamma, degradeAge, noise);
-    return bestOf(ROW4_SHORT, field, nodeCount, table, words, cand, n, now, m, 1, gamma, degradeAge, noise);
+    if (!contiguous) return bestOf(ROW4_FREE, field, nodeCount, table, words, cand, n, now, m, 0, gamma, degradeAge, noise, aos, rec);
+    if (m >= 64) return bestOf(ROW4_LONG, field, nodeCount, table, words, cand, n, now, m, 1, gamma, degradeAge, noise, aos, rec);
+    return bestOf(ROW4_SHORT, field, nodeCount, table, words, cand, n, now, m, 1, gamma, degradeAge, noise, aos, rec);
   }
-  return bestOf(ROW_ANY, field, nodeCount, table, words, cand, n, now, m, contiguous, gamma, degradeAge, noise);
+  return bestOf(ROW_ANY, field, nodeCount, table, words, cand, n, now, m, contiguous, gamma, degradeAge, noise, aos, rec);
+}
+
+/** A node's record in the Zone engine's replicas (bytes): f32 S, H, dS, dH, stamp, then its bitmap row at REC_ROW. */
+export const REC_S: usize = 0, REC_H: usize = 4, REC_DS: usize = 8, REC_DH: usize = 12, REC_STAMP: usize = 16, REC_ROW: usize = 32;
+
+/**
+ * Node j's values in a field: at the returned address p, S at p, H at p + fs,
+ * dS at p + 2 fs, dH at p + 3 fs and the stamp at p + 4 fs, where fs is
+ * fieldStep's. A record (aos) or the columns of a field of nodeCount nodes.
+ */
+// @ts-ignore: decorator
+@inline export function nodeAt(field: usize, j: i32, aos: bool, rec: usize): usize {
+  return aos ? field + <usize>j * rec : field + (<usize>j << 2);
+}
+
+/** The step between a node's values: 4 in a record (aos), a column's bytes (4 nodeCount) in a field. */
+// @ts-ignore: decorator
+@inline export function fieldStep(nodeCount: i32, aos: bool): usize {
+  return aos ? 4 : <usize>nodeCount << 2;
+}
+
+/** Node j's bitmap row: in its record (aos, at p), or in the table of rows of `stride` bytes. */
+// @ts-ignore: decorator
+@inline export function rowOf(p: usize, table: usize, j: i32, stride: usize, aos: bool): usize {
+  return aos ? p + REC_ROW : table + <usize>j * stride;
 }
 
 /** bestCandidate's loop with the row test `test` (a constant at each call). */
@@ -39,18 +67,18 @@ const ROW4_FREE = 0, ROW4_LONG = 1, ROW4_SHORT = 2, ROW_ANY = 3;
 @inline function bestOf(
   test: i32, field: usize, nodeCount: i32, table: usize, words: i32,
   cand: usize, n: i32, now: f32, m: i32, contiguous: i32,
-  gamma: f32, degradeAge: f32, noise: usize,
+  gamma: f32, degradeAge: f32, noise: usize, aos: bool, rec: usize,
 ): i32 {
-  const nn = <usize>nodeCount << 2;
+  const fs = fieldStep(nodeCount, aos);
   const stride = <usize>words << 3;
   let best: f32 = -Infinity;
   let bi: i32 = E_NOFIT;
   for (let i = 0; i < n; i++) {
     const j = load<i32>(cand + (<usize>i << 2));
-    const jo = <usize>j << 2;
-    const age = pos(now - load<f32>(field + 4 * nn + jo));
+    const p = nodeAt(field, j, aos, rec);
+    const age = pos(now - load<f32>(p + 4 * fs));
     if (age > degradeAge) continue; // long-degrade: out of the candidate set
-    const row = table + <usize>j * stride;
+    const row = rowOf(p, table, j, stride, aos);
     let placable: bool;
     if (test == ROW4_FREE) {
       placable = <i32>(popcnt<u64>(load<u64>(row)) + popcnt<u64>(load<u64>(row, 8)) + popcnt<u64>(load<u64>(row, 16)) + popcnt<u64>(load<u64>(row, 24))) >= m;
@@ -58,8 +86,8 @@ const ROW4_FREE = 0, ROW4_LONG = 1, ROW4_SHORT = 2, ROW_ANY = 3;
     else if (test == ROW4_SHORT) placable = rowFirstRun(row, 4, m) >= 0;
     else placable = contiguous ? rowFirstRun(row, words, m) >= 0 : rowFree(row, words) >= m;
     if (!placable) continue;
-    const sp = pos(load<f32>(field + jo) + age * load<f32>(field + 2 * nn + jo));
-    const hp = pos(load<f32>(field + nn + jo) + age * load<f32>(field + 3 * nn + jo));
+    const sp = pos(load<f32>(p) + age * load<f32>(p + 2 * fs));
+    const hp = pos(load<f32>(p + fs) + age * load<f32>(p + 3 * fs));
     const u = utilityOf(sp, hp, gamma) + load<f32>(noise + (<usize>i << 2));
     if (bi < 0 || u > best) { best = u; bi = i; } // the first placable wins even at U = -Infinity
   }

@@ -3,7 +3,7 @@
 // directly with its own tables): sampling, noise and the choice. Not an
 // export of the module (index.ts re-exports probe.ts, not this file).
 import { E_DEFER } from "./abi";
-import { bestCandidate } from "./choose";
+import { bestCandidate, fieldStep, nodeAt, rowOf } from "./choose";
 import { xoOut } from "./stream";
 
 /** What probeCore's reads ahead read (kept, so that they are not dropped as dead). */
@@ -13,7 +13,9 @@ let touched: i32 = 0;
  * probeCandidates' work on checked arguments (see probe.ts); with choose =
  * false, only the sampling and the noise (returns 0). With `ahead` (the Zone
  * engine, whose replicas are often out of cache at scale), every candidate's
- * lines are read right after the sampling, before the noise draws. Inlined
+ * lines are read right after the sampling, before the noise draws. With
+ * `aos`, field holds a record of `rec` bytes per node (choose.ts) and table
+ * is not read. Inlined
  * at its two callers (one call site each): a call passed most of its 19
  * arguments on the stack, where its loops read them again and again.
  */
@@ -21,7 +23,7 @@ let touched: i32 = 0;
 @inline export function probeCore(
   field: usize, nodeCount: i32, table: usize, atoms: i32, cand: usize, k: i32, now: f32, m: i32, contiguous: i32,
   gamma: f32, degradeAge: f32, noise: usize, sigma: f64, rng: usize, zig: usize, seen: usize, start: i32, choose: bool = true,
-  ahead: bool = false,
+  ahead: bool = false, aos: bool = false, rec: usize = 0,
 ): i32 {
   const words = atoms >> 6;
   // the stream in locals (registers) for the whole call: xoshiro128** as in streamNextU32, its step written
@@ -48,9 +50,9 @@ let touched: i32 = 0;
   if (ahead && start == 0 && choose) {
     // every candidate's lines at once, before the noise draws (which need none of them): their misses overlap
     // each other and the draws, instead of falling one by one inside the choice's branches
-    const nn = <usize>nodeCount << 2, stride = <usize>words << 3;
+    const fs = fieldStep(nodeCount, aos), stride = <usize>words << 3;
     let sum = touched;
-    for (let i = 0; i < k; i++) sum ^= lines(field, nn, table, stride, load<i32>(cand + (<usize>i << 2)));
+    for (let i = 0; i < k; i++) sum ^= lines(field, fs, table, stride, load<i32>(cand + (<usize>i << 2)), aos, rec);
     touched = sum;
   }
   if (sigma > 0) {
@@ -75,7 +77,7 @@ let touched: i32 = 0;
   store<u32>(rng, s0); store<u32>(rng, s1, 4); store<u32>(rng, s2, 8); store<u32>(rng, s3, 12);
   // choose = false: the caller scores the candidates its own way (the Zone engine's wider acceptance)
   if (!choose) return 0;
-  return bestCandidate(field, nodeCount, table, words, cand, k, now, m, contiguous, gamma, degradeAge, noise);
+  return bestCandidate(field, nodeCount, table, words, cand, k, now, m, contiguous, gamma, degradeAge, noise, aos, rec);
 }
 
 /**
@@ -100,9 +102,10 @@ let touched: i32 = 0;
   return i + 1;
 }
 
-/** What reading candidate j's lines reads (its stamp, S and H, and its row's first word). */
+/** What reading candidate j's lines reads: its stamp, S and H, and its row's first word (one line for a record, aos). */
 // @ts-ignore: decorator
-@inline function lines(field: usize, nn: usize, table: usize, stride: usize, j: i32): i32 {
-  const f = field + (<usize>j << 2);
-  return load<i32>(f + 4 * nn) ^ load<i32>(f) ^ load<i32>(f + nn) ^ load<i32>(table + <usize>j * stride);
+@inline function lines(field: usize, fs: usize, table: usize, stride: usize, j: i32, aos: bool, rec: usize): i32 {
+  const p = nodeAt(field, j, aos, rec);
+  if (aos) return load<i32>(p);
+  return load<i32>(p + 4 * fs) ^ load<i32>(p) ^ load<i32>(p + fs) ^ load<i32>(rowOf(p, table, j, stride, aos));
 }

@@ -13,15 +13,16 @@ import {
   CLASS_F, D_EXPIRED, D_MOVING, D_RESIDENT, F_ACTION_COST, F_BOUNCE_COST, F_BOUNCES, F_CANDIDATES, F_COMPLETED, F_DEADLINE,
   F_HOP, F_LOSS, F_OS_JITTER_MS, F_PACKETS_LOST, F_PATIENCE_FLOOR, F_PROBE, F_PROBE_ACTIONS, F_R_ZONE, F_REDIRECT_COST,
   F_RESERVE, F_RUNNING, F_SCORE_OPS, F_SILENCE, FLAG_PULL, FLAG_SECONDARY, K_ADDRESS, K_COMPLETE, NS_PER_MS,
-  STREAM_BYTES, V_DUP, V_NONE, V_START, F_ACCEPT_PROJECTED, F_RUN_OUT, DX_DECLARED, MX_OVERCLAIM_MAX, MX_OVERCLAIM_PROB,
+  STREAM_BYTES, V_DUP, V_NONE, V_START, F_ACCEPT_PROJECTED, F_REC_BYTES, F_RUN_OUT, DX_DECLARED, MX_OVERCLAIM_MAX, MX_OVERCLAIM_PROB,
   TT_AWAITING,
 } from "./layout";
-import { addf, ATOMS, da, dc, dx, E, getf, geti, jsRound, MX, offset, ptr, ROW_BYTES, xf, zoneOf } from "./state";
+import { addf, ATOMS, da, dc, dx, E, getf, geti, jsRound, MX, offset, ptr, xf, zoneOf } from "./state";
 import { post } from "./events";
 import { enqueue, releaseAtoms } from "./queue";
 import { disarmTtl } from "./reserve";
 import { daEnd, retire } from "./ends";
-import { netStream, replicaAt, rowsOffset } from "./zone";
+import { netStream, replicaAt } from "./zone";
+import { REC_DH, REC_DS, REC_H, REC_ROW, REC_S, REC_STAMP } from "../choose";
 import { streamNormalFinish } from "../stream";
 import { fault } from "./fault";
 import { execute, memStream, stopExecution, taskRec, updatePressure } from "./runtime";
@@ -83,19 +84,20 @@ function chooseTarget(n: i32, z: i32, nz: i32, m: i32, contiguous: i32): i32 {
   const cand = <usize>load<u32>(b + C_CAND), noise = <usize>load<u32>(b + C_NOISE), sigma = load<f64>(b + P_SIGMA);
   const zig = <usize>load<u32>(b + P_ZIG), seen = <usize>load<u32>(b + P_SEEN), atoms = load<i32>(b + C_ATOMS);
   const gamma = load<f32>(b + C_GAMMA), degradeAge = load<f32>(b + C_DEGRADE_AGE), nowMs = <f32>(now / NS_PER_MS);
-  const table = zt + rowsOffset(z);
+  const rec = <usize>geti(F_REC_BYTES);
   const projected = geti(F_ACCEPT_PROJECTED) != 0;
-  // one call site (probeCore is inlined), called again from the next candidate after each deferred draw
+  // one call site (probeCore is inlined), called again from the next candidate after each deferred draw; the
+  // replica holds a record per node (choose.ts REC_*)
   let res: i32, start = 0;
   for (;;) {
-    res = probeCore(zt, nz, table, atoms, cand, k, nowMs, m, contiguous, gamma, degradeAge, noise, sigma, rng, zig, seen, start, !projected, true);
+    res = probeCore(zt, nz, 0, atoms, cand, k, nowMs, m, contiguous, gamma, degradeAge, noise, sigma, rng, zig, seen, start, !projected, true, true, rec);
     if (res != E_DEFER) break;
     // a normal draw off the ziggurat's fast path: finished here, from the word the probe stopped at
     const i = load<i32>(rng, 16);
     store<f32>(noise + (<usize>i << 2), <f32>(sigma * streamNormalFinish(rng, zig, load<i32>(rng, 20))));
     start = i + 1;
   }
-  if (projected && res >= 0) res = scoreProjected(zt, nz, table, k, now / NS_PER_MS, m, contiguous, cand, noise, <f32>gamma);
+  if (projected && res >= 0) res = scoreProjected(zt, rec, k, now / NS_PER_MS, m, contiguous, cand, noise, <f32>gamma);
   if (res == E_NOFIT) return -1;
   if (res < 0) { fault(res); return -2; }
   return load<i32>(cand + (<usize>res << 2));
@@ -107,18 +109,18 @@ function chooseTarget(n: i32, z: i32, nz: i32, m: i32, contiguous: i32): i32 {
  * Slack covers the demand, or else its replica row fits it; the same
  * utility and noise choose. The index into cand of the best, or E_NOFIT.
  */
-function scoreProjected(zt: usize, nz: i32, table: usize, k: i32, nowMs: f64, m: i32, contiguous: i32, cand: usize, noise: usize, gamma: f32): i32 {
-  const nzb = <usize>nz << 2, rb = <usize>ROW_BYTES, out = ptr(F_RUN_OUT);
+function scoreProjected(zt: usize, rec: usize, k: i32, nowMs: f64, m: i32, contiguous: i32, cand: usize, noise: usize, gamma: f32): i32 {
+  const out = ptr(F_RUN_OUT);
   let best = -Infinity, bi = -1;
   for (let i = 0; i < k; i++) {
-    const j = load<i32>(cand + (<usize>i << 2)), f = zt + (<usize>j << 2);
-    const age = Math.max(0, nowMs - <f64>load<f32>(f + 4 * nzb));
+    const f = zt + <usize>load<i32>(cand + (<usize>i << 2)) * rec;
+    const age = Math.max(0, nowMs - <f64>load<f32>(f + REC_STAMP));
     if (age > 1e20) continue; // DEGRADE_AGE: a missing row
-    const sp = Math.max(0, <f64>load<f32>(f) + age * <f64>load<f32>(f + 2 * nzb));
-    const hp = Math.max(0, <f64>load<f32>(f + nzb) + age * <f64>load<f32>(f + 3 * nzb));
+    const sp = Math.max(0, <f64>load<f32>(f + REC_S) + age * <f64>load<f32>(f + REC_DS));
+    const hp = Math.max(0, <f64>load<f32>(f + REC_H) + age * <f64>load<f32>(f + REC_DH));
     let ok = sp >= <f64>m;
     if (!ok) {
-      const row = table + <usize>j * rb;
+      const row = f + REC_ROW;
       ok = (contiguous != 0 ? bmFirstRun(row, 1, ATOMS, m, out) : bmCountAtLeast(row, 1, ATOMS, m, out)) == 1;
     }
     if (!ok) continue;

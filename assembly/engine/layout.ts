@@ -22,9 +22,11 @@ export const F_RING = 35, F_COPIES = 36, F_ATOMS = 37, F_ROW_BYTES = 38, F_NODES
 // per node (pointers)
 export const F_ZONE_OF = 45, F_OFFSETS = 46, F_BITMAPS = 47, F_FREE = 48, F_Q_HEAD = 49, F_Q_TAIL = 50,
   F_WINDOW_AT = 51, F_NEXT_REPORT = 52, F_REPLICA = 53, F_LAST_HEARD = 54, F_LAST_MEAS = 55;
+/** i32: the bytes of a node's record in the Zone tables (choose.ts REC_*: its five values, then its bitmap row at 32). */
+export const F_REC_BYTES = 64;
 // per Zone (pointers)
 export const F_TAKEN = 56, F_DELIVERED = 57, F_UPLOADED = 58, F_SNAP_TIME = 59, F_AGG_S = 60, F_AGG_H = 61,
-  F_MASTER = 62, F_ZT_BYTES = 63, F_ROWS_AT = 64, F_FORFEIT = 65, F_R_ZONE = 66, F_R_NET = 67, F_R_REPORT = 68,
+  F_MASTER = 62, F_ZT_BYTES = 63, F_FORFEIT = 65, F_R_ZONE = 66, F_R_NET = 67, F_R_REPORT = 68,
   F_RINGS = 69, F_RING_REC = 70;
 // DAs
 export const F_DAS = 71, F_DA_CAP = 72, F_DA_LIVE = 73, F_DA_FRESH = 74, F_DA_FREE = 75, F_DA_FREE_TOP = 76, F_MASKS = 77;
@@ -33,8 +35,7 @@ export const F_WHEELS = 78, F_WHEEL_BYTES = 79, F_WHEEL_OWNER = 80, F_WHEEL_CHEC
 // outbox (its region also holds the inbox, inbox.ts: F_IN_N records after the outbox's F_OUT_CAP)
 export const F_OUTBOX = 83, F_OUT_N = 84, F_OUT_CAP = 85, F_IN_N = 119;
 // kernels' blocks and scratch
-export const F_PROBE = 86, F_ZIG = 87, F_ROW0 = 88, F_BATCH = 89, F_RUN_OUT = 90, F_AGG_BLOCK = 91, F_AGG_OUT = 92,
-  F_AGG_OFFSETS = 93, F_SIGMA = 94;
+export const F_PROBE = 86, F_ZIG = 87, F_ROW0 = 88, F_BATCH = 89, F_RUN_OUT = 90, F_SIGMA = 94; // 91 to 93: unused
 /** The memory extension block (MX_BYTES; 0: the memory model is off): runtime memory, the kernel OOM rule, Airlock. */
 export const F_MEMX = 95;
 /**

@@ -15,14 +15,13 @@ import { streamFloat, streamIsZero } from "../stream";
 import { ZIG_BYTES, ZIG_FN, ZIG_WN } from "../stream";
 import {
   C_ATOMS, C_CAND, C_DEGRADE_AGE, C_GAMMA, C_NOISE, PROBE_BYTES, P_SEEN, P_SIGMA, P_ZIG,
-  Z_DEGRADE_AGE, Z_DEGRADE_HEAT, Z_OFFSETS, Z_OUT_HEAT, Z_OUT_SLACK, Z_ZONES,
 } from "../blocks";
 import {
-  DA_BYTES, DA_COLD_BYTES, F_DAS_COLD, F_AGG_BLOCK, F_AGG_H, F_AGG_OFFSETS, F_AGG_OUT, F_AGG_S, F_ATOMS, F_BATCH, F_BITMAPS, F_BROADCAST, F_CANDIDATES,
+  DA_BYTES, DA_COLD_BYTES, F_DAS_COLD, F_AGG_H, F_AGG_S, F_ATOMS, F_BATCH, F_BITMAPS, F_BROADCAST, F_CANDIDATES,
   F_COPIES, F_DA_CAP, F_DA_FREE, F_DA_FREE_TOP, F_DA_FRESH, F_DA_LIVE, F_DAS, F_DEGRADE_HEAT, F_DELIVERED, F_FORFEIT, F_FREE,
   F_GAMMA, F_GUARD, F_HEAP_CAP, F_HEAP_SIZE, F_LAST_HEARD, F_LAST_MEAS, F_MASKS, F_MASTER, F_MIN_GAP, F_N0, F_N1,
   F_NEXT_REPORT, F_NODES, F_OFFSETS, F_OUT_CAP, F_OUT_N, F_OUTBOX, F_PROBE, F_Q_HEAD, F_Q_TAIL, F_R_REPORT, F_REPLICA,
-  F_REPORT, F_REPORT_DELAY, F_RING, F_RING_REC, F_RINGS, F_ROOM_NEED, F_ROOM_WHAT, F_ROW0, F_ROW_BYTES, F_ROWS_AT,
+  F_REPORT, F_REPORT_DELAY, F_RING, F_RING_REC, F_RINGS, F_ROOM_NEED, F_ROOM_WHAT, F_ROW0, F_ROW_BYTES, F_REC_BYTES,
   F_RUN_OUT, F_SIGMA, F_SNAP_TIME, F_TAKEN, F_TOUCH_BOUND, F_UPLOADED, F_WHEEL_BYTES, F_WHEEL_CHECK, F_WHEEL_OUT,
   F_WHEEL_OWNER, F_WHEELS, F_WINDOW_AT, F_Z0, F_Z1, F_ZIG, F_ZONE_OF, F_ZONES, F_ZT_BYTES, F_RESERVE, F_STALE,
   BLOCK_BYTES, F_TRACE_H0, F_TRACE_H1, F_TRACE_N, TRACE_SEED0, TRACE_SEED1, F_TRACE_ON, F_DELTA, F_HOP, F_LOSS, F_MAGIC, F_R_NET, F_R_ZONE, F_WINDOW, F_ALPHA, MAGIC, K_SNAPSHOT, REC, RING_DESC, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING, RR_BITS, STREAM_BYTES, EV_BYTES,
@@ -41,6 +40,7 @@ import { inboxAt, outboxBytes } from "./inbox";
 import { F_IN_N } from "./layout";
 import { push, queueBytes, queueInit, queueMove } from "./events";
 import { initSnapshot } from "./zone";
+import { REC_ROW } from "../choose";
 
 /** A bump allocator over the region being laid out. */
 let top: u64 = 0;
@@ -146,20 +146,21 @@ function layout(base: usize, write: bool): u64 {
   p = take(<i64>Z << 2); if (write) seti(F_UPLOADED, <i32>p);
   p = take(<i64>Z << 2); if (write) seti(F_MASTER, <i32>p);
   p = take(<i64>Z << 2); if (write) seti(F_ZT_BYTES, <i32>p);
-  p = take(<i64>Z << 2); if (write) seti(F_ROWS_AT, <i32>p);
   p = take(<i64>Z * ring << 3); if (write) seti(F_SNAP_TIME, <i32>p);
   p = take(<i64>Z * ring << 3); if (write) seti(F_AGG_S, <i32>p);
   p = take(<i64>Z * ring << 3); if (write) seti(F_AGG_H, <i32>p);
   p = take(<i64>Z << 3); if (write) seti(F_FORFEIT, <i32>p);
-  // Zone tables: field (f32[5 nz], rounded to 16 bytes) and bitmap rows, a master and `copies` published versions each
+  // Zone tables: a record of REC_ROW + rb bytes per node (choose.ts: its five values, then its bitmap row; one
+  // cache line at 256 atoms), a master and `copies` published versions each, 64-aligned
+  const nodeRec = REC_ROW + <usize>rb;
+  if (write) seti(F_REC_BYTES, <i32>nodeRec);
   for (let z = 0; z < Z; z++) {
     const nz = load<i32>(offs + (<usize>(z + 1) << 2)) - load<i32>(offs + (<usize>z << 2));
-    const fieldBytes = ((20 * nz + 15) >> 4) << 4, zt = fieldBytes + (((nz * rb) + 15) >> 4 << 4);
-    const p = take(<i64>(1 + copies) * zt);
+    const zt = ((<usize>nz * nodeRec + 63) >> 6) << 6;
+    const p = (take(<i64>(1 + copies) * zt + 48) + 63) & ~<usize>63;
     if (write) {
       store<i32>(ptr(F_MASTER) + (<usize>z << 2), <i32>p);
-      store<i32>(ptr(F_ZT_BYTES) + (<usize>z << 2), zt);
-      store<i32>(ptr(F_ROWS_AT) + (<usize>z << 2), fieldBytes);
+      store<i32>(ptr(F_ZT_BYTES) + (<usize>z << 2), <i32>zt);
     }
   }
   // report rings
@@ -219,20 +220,9 @@ function layout(base: usize, write: bool): u64 {
     store<f64>(b + P_SIGMA, getf(F_SIGMA));
     memory.fill(seen, 0, <usize>((maxZone() + 31) >> 5) << 2);
   }
-  // scratch: a row copy, a bitmap query's answer, zoneAggregate's block, offsets and answer
+  // scratch: a row copy, a bitmap query's answer
   { const p = take(rb); if (write) seti(F_ROW0, <i32>p); }
   { const p = take(16); if (write) seti(F_RUN_OUT, <i32>p); }
-  const ab = take(48), ao = take(8), out = take(8);
-  if (write) {
-    seti(F_AGG_BLOCK, <i32>ab); seti(F_AGG_OFFSETS, <i32>ao); seti(F_AGG_OUT, <i32>out);
-    memory.fill(ab, 0, 48);
-    store<u32>(ab + Z_OFFSETS, <u32>ao);
-    store<i32>(ab + Z_ZONES, 1);
-    store<f32>(ab + Z_DEGRADE_AGE, <f32>1e20);
-    store<f32>(ab + Z_DEGRADE_HEAT, <f32>getf(F_DEGRADE_HEAT));
-    store<u32>(ab + Z_OUT_SLACK, <u32>out);
-    store<u32>(ab + Z_OUT_HEAT, <u32>(out + 4));
-  }
   // the event queue
   { const p = take(queueBytes(geti(F_HEAP_CAP))); if (write) queueInit(p, geti(F_HEAP_CAP)); }
   return top;

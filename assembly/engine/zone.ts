@@ -2,16 +2,16 @@
 // twin): a node's reports, generated lazily just before anything changes
 // its state and at each snapshot, travel to its Zone's report ring; a
 // snapshot applies those that have arrived, publishes the master table as
-// the next version (zoneAggregate for its aggregates), a broadcast hands a
+// the next version (zoneAggregate's sums for its aggregates), a broadcast hands a
 // version to the Zone's replicas (each copy lossy), an upload sends the
 // aggregates to the gateway side, and a DA reads its node's replica.
-import { zoneAggregate } from "../score";
+import { pos, REC_DH, REC_DS, REC_H, REC_ROW, REC_S, REC_STAMP } from "../choose";
 import { fdLog, fdLog1p } from "../libm";
 import { streamFloat, streamNormal } from "../stream";
 import {
-  F_AGG_BLOCK, F_AGG_H, F_AGG_OFFSETS, F_AGG_OUT, F_AGG_S, F_ALPHA, F_BROADCAST, F_COPIES, F_COPIES_LOST, F_DELIVERED, F_GUARD,
+  F_AGG_H, F_AGG_S, F_ALPHA, F_DEGRADE_HEAT, F_BROADCAST, F_COPIES, F_COPIES_LOST, F_DELIVERED, F_GUARD,
   F_HOP, F_DELTA, F_LAST_HEARD, F_LAST_MEAS, F_LOSS, F_MASTER, F_MIN_GAP, F_NEXT_REPORT, F_PROJECTION, F_REPLICA, F_REPORT,
-  F_REPORT_DELAY, F_REPORT_JITTER, F_REPORTS_LOST, F_REPORTS_SENT, F_RING, F_RING_REC, F_RINGS, F_ROW_SILENCE, F_ROWS_AT,
+  F_REPORT_DELAY, F_REPORT_JITTER, F_REPORTS_LOST, F_REPORTS_SENT, F_RING, F_RING_REC, F_RINGS, F_ROW_SILENCE, F_REC_BYTES,
   F_R_NET, F_R_REPORT, F_SNAP_TIME, F_STALE, F_STALE_READS, F_TAKEN, F_UPLOADED, F_UPLOADS_LOST, F_ZIG, F_ZT_BYTES,
   DA_ARRIVE, DA_NEXT, K_BCAST, K_SNAPSHOT, K_UPLOAD, M_UPLOAD, NS_PER_MS, RING_DESC, RR_BITS, RR_H, RR_NODE, RR_S,
   STREAM_BYTES, TO_GATEWAY,
@@ -19,7 +19,6 @@ import {
 import { addf, copyWords, da, E, f64At, freeOf, getf, geti, i32At, jsRound, offset, pressured, ptr, Q_HEAD, row, ROW_BYTES, setF64At, setI32At, zoneOf } from "./state";
 import { post } from "./events";
 import { send } from "./outbox";
-import { fault } from "./fault";
 
 /** Stamp of a missing row (src/laminar/zhaf.ts MISSING_STAMP). */
 const MISSING_STAMP: f32 = <f32>-1e30;
@@ -121,7 +120,7 @@ function snapshot(z: i32, nowNs: f64): void {
   const desc = ptr(F_RINGS) + <usize>z * RING_DESC;
   const recs = <usize>load<u32>(desc), cap = load<i32>(desc, 4), head = load<i32>(desc, 8), size = load<i32>(desc, 12);
   const recBytes = <usize>geti(F_RING_REC) << 2, delay = getf(F_REPORT_DELAY), a = getf(F_ALPHA);
-  const rowsAt = <usize>i32At(F_ROWS_AT, z), words = ROW_BYTES;
+  const rec = <usize>geti(F_REC_BYTES), words = ROW_BYTES;
   let keep = 0;
   for (let i = 0; i < size; i++) {
     let j = head + i;
@@ -135,19 +134,19 @@ function snapshot(z: i32, nowNs: f64): void {
       continue;
     }
     const n = load<i32>(rj + (RR_NODE << 2)), sj = load<i32>(rj + (RR_S << 2)), hj = load<i32>(rj + (RR_H << 2));
-    const r = n - off, b = m + (<usize>r << 2), nzb = <usize>nz << 2;
+    const b = m + <usize>(n - off) * rec;
     const measMs = measNs / NS_PER_MS;
     const dt = measMs - f64At(F_LAST_MEAS, n);
     if (dt > 0) {
-      store<f32>(b + 2 * nzb, <f32>(a * ((<f64>sj - <f64>load<f32>(b)) / dt) + (1 - a) * <f64>load<f32>(b + 2 * nzb)));
-      store<f32>(b + 3 * nzb, <f32>(a * ((<f64>hj - <f64>load<f32>(b + nzb)) / dt) + (1 - a) * <f64>load<f32>(b + 3 * nzb)));
+      store<f32>(b + REC_DS, <f32>(a * ((<f64>sj - <f64>load<f32>(b + REC_S)) / dt) + (1 - a) * <f64>load<f32>(b + REC_DS)));
+      store<f32>(b + REC_DH, <f32>(a * ((<f64>hj - <f64>load<f32>(b + REC_H)) / dt) + (1 - a) * <f64>load<f32>(b + REC_DH)));
     }
-    store<f32>(b, <f32>sj);
-    store<f32>(b + nzb, <f32>hj);
-    store<f32>(b + 4 * nzb, <f32>measMs);
+    store<f32>(b + REC_S, <f32>sj);
+    store<f32>(b + REC_H, <f32>hj);
+    store<f32>(b + REC_STAMP, <f32>measMs);
     setF64At(F_LAST_MEAS, n, measMs);
     setF64At(F_LAST_HEARD, n, arrive);
-    copyWords(m + rowsAt + <usize>r * <usize>words, rj + (RR_BITS << 2), <usize>words);
+    copyWords(b + REC_ROW, rj + (RR_BITS << 2), <usize>words);
   }
   store<i32>(desc, keep, 12);
   const v = i32At(F_TAKEN, z);
@@ -155,26 +154,65 @@ function snapshot(z: i32, nowNs: f64): void {
   const ring = geti(F_RING), copies = geti(F_COPIES), zt = <usize>i32At(F_ZT_BYTES, z);
   const slot = v % ring, dst = m + <usize>(1 + (v % copies)) * zt;
   memory.copy(dst, m, zt);
-  const nzb = <usize>nz << 2;
   if (geti(F_GUARD) != 0) {
     const silence = getf(F_ROW_SILENCE);
     for (let r = 0; r < nz; r++) {
-      if (nowNs - f64At(F_LAST_HEARD, off + r) > silence) store<f32>(dst + 4 * nzb + (<usize>r << 2), MISSING_STAMP);
+      if (nowNs - f64At(F_LAST_HEARD, off + r) > silence) store<f32>(dst + <usize>r * rec + REC_STAMP, MISSING_STAMP);
     }
   }
-  if (geti(F_PROJECTION) == 0) memory.fill(dst + 2 * nzb, 0, 2 * nzb);
-  const offs = ptr(F_AGG_OFFSETS), ab = ptr(F_AGG_BLOCK), out = ptr(F_AGG_OUT);
-  store<i32>(offs, 0);
-  store<i32>(offs, nz, 4);
-  store<u32>(ab, <u32>dst);
-  store<i32>(ab, nz, 4);
-  store<f32>(ab, <f32>(nowNs / NS_PER_MS), 16);
-  const rc = zoneAggregate(ab);
-  if (rc < 0) fault(rc);
+  if (geti(F_PROJECTION) == 0) {
+    for (let r = 0; r < nz; r++) store<u64>(dst + <usize>r * rec + REC_DS, 0);
+  }
   const i = z * ring + slot;
   setF64At(F_SNAP_TIME, i, nowNs);
-  setF64At(F_AGG_S, i, <f64>load<f32>(out));
-  setF64At(F_AGG_H, i, <f64>load<f32>(out, 4));
+  aggregate(dst, nz, rec, <f32>(nowNs / NS_PER_MS), <f32>getf(F_DEGRADE_HEAT), i);
+}
+
+/**
+ * The published version's aggregates (its mean projected Slack and total
+ * projected Heat) into F_AGG_S and F_AGG_H at i: zoneAggregate's sums
+ * (score.ts) on the records, with no long-degrade (only a missing row, whose
+ * stamp makes its age past any bound, counts as degraded), node r adding to
+ * lane r mod 4 and the lanes combined as (l0 + l1) + (l2 + l3), the same f32
+ * operations in the same order.
+ */
+function aggregate(t: usize, nz: i32, rec: usize, now: f32, degradeHeat: f32, i: i32): void {
+  let s0: f32 = 0, s1: f32 = 0, s2: f32 = 0, s3: f32 = 0;
+  let h0: f32 = 0, h1: f32 = 0, h2: f32 = 0, h3: f32 = 0;
+  let r = 0;
+  for (; r + 4 <= nz; r += 4) {
+    const p = t + <usize>r * rec;
+    s0 += projS(p, now); h0 += projH(p, now, degradeHeat);
+    s1 += projS(p + rec, now); h1 += projH(p + rec, now, degradeHeat);
+    s2 += projS(p + 2 * rec, now); h2 += projH(p + 2 * rec, now, degradeHeat);
+    s3 += projS(p + 3 * rec, now); h3 += projH(p + 3 * rec, now, degradeHeat);
+  }
+  for (; r < nz; r++) {
+    const p = t + <usize>r * rec, sp = projS(p, now), hp = projH(p, now, degradeHeat), lane = r & 3;
+    if (lane == 0) { s0 += sp; h0 += hp; }
+    else if (lane == 1) { s1 += sp; h1 += hp; }
+    else { s2 += sp; h2 += hp; } // at most three left: lane 3 is not reached
+  }
+  const slack: f32 = nz > 0 ? ((s0 + s1) + (s2 + s3)) / <f32>nz : 0;
+  setF64At(F_AGG_S, i, <f64>slack);
+  setF64At(F_AGG_H, i, <f64>((h0 + h1) + (h2 + h3)));
+}
+
+/** The degrade bound of the engine's aggregates: only a missing row's age (MISSING_STAMP) is past it. */
+const AGG_DEGRADE_AGE: f32 = <f32>1e20;
+
+/** Projected Slack of the record at p (score.ts projS): 0 when degraded. */
+// @ts-ignore: decorator
+@inline function projS(p: usize, now: f32): f32 {
+  const age = pos(now - load<f32>(p + REC_STAMP));
+  return select<f32>(0, pos(load<f32>(p + REC_S) + age * load<f32>(p + REC_DS)), age > AGG_DEGRADE_AGE);
+}
+
+/** Projected Heat of the record at p (score.ts projH): H + degradeHeat when degraded. */
+// @ts-ignore: decorator
+@inline function projH(p: usize, now: f32, degradeHeat: f32): f32 {
+  const age = pos(now - load<f32>(p + REC_STAMP)), H = load<f32>(p + REC_H);
+  return select<f32>(H + degradeHeat, pos(H + age * load<f32>(p + REC_DH)), age > AGG_DEGRADE_AGE);
 }
 
 /**
@@ -183,16 +221,16 @@ function snapshot(z: i32, nowNs: f64): void {
  * 0, which every replica holds and the first upload carries.
  */
 export function initSnapshot(z: i32): void {
-  const off = offset(z), nz = offset(z + 1) - off, m = <usize>i32At(F_MASTER, z), nzb = <usize>nz << 2;
+  const off = offset(z), nz = offset(z + 1) - off, m = <usize>i32At(F_MASTER, z), rec = <usize>geti(F_REC_BYTES);
   for (let r = 0; r < nz; r++) {
-    const b = m + (<usize>r << 2);
-    store<f32>(b, <f32>freeOf(off + r));
-    store<f32>(b + nzb, 0);
-    store<f32>(b + 2 * nzb, 0);
-    store<f32>(b + 3 * nzb, 0);
-    store<f32>(b + 4 * nzb, 0);
+    const b = m + <usize>r * rec;
+    store<f32>(b + REC_S, <f32>freeOf(off + r));
+    store<f32>(b + REC_H, 0);
+    store<f32>(b + REC_DS, 0);
+    store<f32>(b + REC_DH, 0);
+    store<f32>(b + REC_STAMP, 0);
+    copyWords(b + REC_ROW, row(off + r), <usize>ROW_BYTES);
   }
-  memory.copy(m + rowsOffset(z), row(off), <usize>nz * <usize>ROW_BYTES);
   snapshot(z, 0);
   setI32At(F_DELIVERED, z, 1);
   setI32At(F_UPLOADED, z, 1);
@@ -251,6 +289,3 @@ export function uploadEvent(z: i32): void {
   return <usize>i32At(F_MASTER, z) + <usize>(1 + (v % geti(F_COPIES))) * <usize>i32At(F_ZT_BYTES, z);
 }
 
-/** Byte offset of Zone z's bitmap rows in its table. */
-// @ts-ignore: decorator
-@inline export function rowsOffset(z: i32): usize { return <usize>i32At(F_ROWS_AT, z); }
