@@ -44,7 +44,8 @@ export function columnAt(name: (typeof COLUMNS)[number][0], cap: number): number
 }
 
 export class TaskStore {
-  readonly slots = new SlotStore(1 << 14);
+  /** Cyclic (sim/slot-store.ts): a batch's arrivals take neighbouring slots. */
+  readonly slots = new SlotStore(1 << 14, true);
   // In core memory, where the Zone engine reads and writes them (COLUMNS above). The views are
   // rebuilt when memory grows (Arena.onGrow) and when the region moves (grow).
   cls!: Uint8Array;

@@ -20,7 +20,13 @@
 // kept, which no owner does by design.
 //
 // Reuse order is LIFO (the most recently freed slot first): deterministic and
-// cache-friendly, since the hottest slots stay in cache.
+// cache-friendly, since the hottest slots stay in cache. A store made with
+// `cyclic` instead hands slots out in rising order from a cursor, skipping
+// live ones, and wraps round: the gateway's task table, whose tasks leave
+// it in about the order they came, so that a batch of arrivals fills
+// neighbouring slots and each column's writes share cache lines (LIFO
+// scatters them over the table). It keeps at most half its slots live
+// (it grows before), so the cursor finds a free slot in a step or two.
 
 export const MAX_SLOTS = 2 ** 31 - 1;
 /** Handles are generation * HANDLE_SCALE + slot. */
@@ -61,8 +67,10 @@ export class SlotStore {
   private freeTop = 0;
   /** Slots [0, fresh) have been handed out at least once; [fresh, capacity) never. */
   private fresh = 0;
+  /** Cyclic: where the next search for a free slot starts. */
+  private cursor = 0;
 
-  constructor(initialCapacity = 1024) {
+  constructor(initialCapacity = 1024, private readonly cyclic = false) {
     if (!Number.isInteger(initialCapacity) || initialCapacity < 1 || initialCapacity > MAX_SLOTS) {
       throw new RangeError(`SlotStore: bad initial capacity ${initialCapacity}`);
     }
@@ -74,7 +82,8 @@ export class SlotStore {
   /** A free slot, now live; grows (doubling) when none is free. */
   alloc(): number {
     let s: number;
-    if (this.freeTop > 0) s = this.freeList[--this.freeTop];
+    if (this.cyclic) s = this.nextFree();
+    else if (this.freeTop > 0) s = this.freeList[--this.freeTop];
     else {
       if (this.fresh === this.capacity) this.grow();
       s = this.fresh++;
@@ -84,12 +93,32 @@ export class SlotStore {
     return s;
   }
 
+  /** Cyclic: the first free slot at the cursor or after (a slot never handed out at the end), wrapping round; the cursor moves past it. */
+  private nextFree(): number {
+    if (2 * (this.live + 1) > this.capacity) this.grow();
+    const gen = this.gen;
+    let s = this.cursor;
+    for (;;) {
+      if (s >= this.fresh) {
+        if (this.fresh < this.capacity) {
+          s = this.fresh++;
+          break;
+        }
+        s = 0;
+      }
+      if ((gen[s] & 1) === 0) break;
+      s++;
+    }
+    this.cursor = s + 1;
+    return s;
+  }
+
   /** Return a live slot; freeing a slot that is not live is a bug and throws. */
   release(s: number): void {
     const g = this.gen[s];
     if ((g & 1) === 0 || !(s >= 0 && s < this.fresh)) throw new RangeError(`SlotStore: slot ${s} is not live`);
     this.gen[s] = (g + 1) & GEN_MASK;
-    this.freeList[this.freeTop++] = s;
+    if (!this.cyclic) this.freeList[this.freeTop++] = s;
     this.live--;
   }
 
@@ -129,7 +158,8 @@ export class SlotStore {
     }
     // Hand slots out again from 0 upwards, in the order a fresh store would.
     this.freeTop = 0;
-    for (let s = this.fresh - 1; s >= 0; s--) this.freeList[this.freeTop++] = s;
+    if (!this.cyclic) for (let s = this.fresh - 1; s >= 0; s--) this.freeList[this.freeTop++] = s;
+    this.cursor = 0;
     this.live = 0;
   }
 

@@ -1,4 +1,4 @@
-// The recycled-slot allocator: LIFO reuse, generation-checked handles,
+// The recycled-slot allocator: LIFO reuse and the cyclic order, generation-checked handles,
 // growth, clear, and the bugs it refuses.
 import { describe, expect, it } from "vitest";
 import { growRing, growTyped, SlotStore } from "../../src/sim/slot-store.js";
@@ -13,6 +13,46 @@ describe("SlotStore", () => {
     expect(s.alloc()).toBe(1);
     expect(s.alloc()).toBe(3);
     expect(s.live).toBe(4);
+  });
+
+  it("cyclic: hands out slots in rising order from a cursor, skipping live ones, and wraps round", () => {
+    const s = new SlotStore(8, true);
+    expect([s.alloc(), s.alloc(), s.alloc()]).toEqual([0, 1, 2]);
+    s.release(0);
+    s.release(2);
+    // not the freed 2 or 0 yet: the cursor goes on through the slots never handed out, to the end
+    expect(s.alloc()).toBe(3);
+    s.release(1);
+    expect(s.alloc()).toBe(4);
+    s.release(3);
+    s.release(4);
+    for (let i = 5; i < 8; i++) expect(s.alloc()).toBe(i);
+    expect(s.live).toBe(3);
+    // the end reached: round to 0, then 1, then 2 (all free), skipping live ones on the next turn
+    expect([s.alloc(), s.alloc(), s.alloc()]).toEqual([0, 1, 2]);
+    expect(s.live).toBe(6);
+    expect(s.capacity).toBeGreaterThanOrEqual(12); // it grows before more than half its slots are live
+  });
+
+  it("cyclic: every slot it hands out is free, and it keeps at most half its slots live", () => {
+    // a fixed pseudo-random schedule of allocations and frees against a set of the live slots
+    const s = new SlotStore(4, true), live = new Set<number>();
+    let x = 12345;
+    const rand = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 4294967296);
+    for (let step = 0; step < 20000; step++) {
+      if (live.size === 0 || rand() < 0.52) {
+        const t = s.alloc();
+        expect(live.has(t)).toBe(false);
+        live.add(t);
+      } else {
+        const arr = [...live];
+        const t = arr[Math.floor(rand() * arr.length)];
+        s.release(t);
+        live.delete(t);
+      }
+      expect(s.live).toBe(live.size);
+      expect(2 * s.live).toBeLessThanOrEqual(s.capacity);
+    }
   });
 
   it("handles name a live slot until it is freed, and never again after reuse", () => {
