@@ -37,7 +37,8 @@ const ROW4_FREE = 0, ROW4_LONG = 1, ROW4_SHORT = 2, ROW_ANY = 3;
   return bestOf(ROW_ANY, field, nodeCount, table, words, cand, n, now, m, contiguous, gamma, degradeAge, noise, aos, rec);
 }
 
-/** A node's record in the Zone engine's replicas (bytes): f32 S, H, dS, dH, stamp, then its bitmap row at REC_ROW. */
+/** A node's record in the Zone engine's replicas (bytes): f32 S, H, dS, dH, stamp, REC_STEP apart, then its bitmap row at REC_ROW. */
+export const REC_STEP: usize = 4;
 export const REC_S: usize = 0, REC_H: usize = 4, REC_DS: usize = 8, REC_DH: usize = 12, REC_STAMP: usize = 16, REC_ROW: usize = 32;
 
 /**
@@ -50,10 +51,10 @@ export const REC_S: usize = 0, REC_H: usize = 4, REC_DS: usize = 8, REC_DH: usiz
   return aos ? field + <usize>j * rec : field + (<usize>j << 2);
 }
 
-/** The step between a node's values: 4 in a record (aos), a column's bytes (4 nodeCount) in a field. */
+/** The step between a node's values: REC_STEP in a record (aos), a column's bytes (4 nodeCount) in a field. */
 // @ts-ignore: decorator
 @inline export function fieldStep(nodeCount: i32, aos: bool): usize {
-  return aos ? 4 : <usize>nodeCount << 2;
+  return aos ? REC_STEP : <usize>nodeCount << 2;
 }
 
 /** Node j's bitmap row: in its record (aos, at p), or in the table of rows of `stride` bytes. */
@@ -92,4 +93,23 @@ export const REC_S: usize = 0, REC_H: usize = 4, REC_DS: usize = 8, REC_DH: usiz
     if (bi < 0 || u > best) { best = u; bi = i; } // the first placable wins even at U = -Infinity
   }
   return bi;
+}
+
+/**
+ * Projected slack of the row at p (p = field + 4 * node; nn = 4 * nodeCount,
+ * the step between a node's values; REC_STEP in the Zone engine's
+ * records): 0 when degraded. zoneAggregate's (score.ts) and the engine's.
+ */
+// @ts-ignore: decorator
+@inline export function projS(p: usize, nn: usize, now: f32, degradeAge: f32): f32 {
+  const age = pos(now - load<f32>(p + 4 * nn));
+  return select<f32>(0, pos(load<f32>(p) + age * load<f32>(p + 2 * nn)), age > degradeAge);
+}
+
+/** Projected heat of the row at p (nn as projS's): H + degradeHeat when degraded. */
+// @ts-ignore: decorator
+@inline export function projH(p: usize, nn: usize, now: f32, degradeAge: f32, degradeHeat: f32): f32 {
+  const age = pos(now - load<f32>(p + 4 * nn));
+  const H = load<f32>(p + nn);
+  return select<f32>(H + degradeHeat, pos(H + age * load<f32>(p + 3 * nn)), age > degradeAge);
 }

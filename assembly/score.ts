@@ -11,7 +11,7 @@ import {
   Z_OUT_SLACK, Z_ZONES, ZONE_BYTES,
 } from "./blocks";
 import { fastExp2Neg, fastLog2 } from "./fastmath";
-import { bestCandidate, pos } from "./choose";
+import { bestCandidate, projH, projS } from "./choose";
 import { tegPick } from "./teg-pick";
 
 /** Utility of already projected slack and heat. */
@@ -52,21 +52,6 @@ export function scoreCandidates(block: usize): i32 {
     if (!isFinite(load<f32>(noise + (<usize>i << 2)))) return E_ARG;
   }
   return bestCandidate(field, nodeCount, table, words, cand, n, now, m, contiguous, gamma, degradeAge, noise);
-}
-
-/** Projected slack of the row at p (p = field + 4 * node; nn = 4 * nodeCount): 0 when degraded. */
-// @ts-ignore: decorator
-@inline function projS(p: usize, nn: usize, now: f32, degradeAge: f32): f32 {
-  const age = pos(now - load<f32>(p + 4 * nn));
-  return select<f32>(0, pos(load<f32>(p) + age * load<f32>(p + 2 * nn)), age > degradeAge);
-}
-
-/** Projected heat of the row at p: H + degradeHeat when degraded. */
-// @ts-ignore: decorator
-@inline function projH(p: usize, nn: usize, now: f32, degradeAge: f32, degradeHeat: f32): f32 {
-  const age = pos(now - load<f32>(p + 4 * nn));
-  const H = load<f32>(p + nn);
-  return select<f32>(H + degradeHeat, pos(H + age * load<f32>(p + 3 * nn)), age > degradeAge);
 }
 
 /**

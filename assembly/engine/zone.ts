@@ -5,7 +5,7 @@
 // the next version (zoneAggregate's sums for its aggregates), a broadcast hands a
 // version to the Zone's replicas (each copy lossy), an upload sends the
 // aggregates to the gateway side, and a DA reads its node's replica.
-import { pos, REC_DH, REC_DS, REC_H, REC_ROW, REC_S, REC_STAMP } from "../choose";
+import { projH, projS, REC_DH, REC_DS, REC_H, REC_ROW, REC_S, REC_STAMP, REC_STEP } from "../choose";
 import { fdLog, fdLog1p } from "../libm";
 import { streamFloat, streamNormal } from "../stream";
 import {
@@ -171,10 +171,11 @@ function snapshot(z: i32, nowNs: f64): void {
 /**
  * The published version's aggregates (its mean projected Slack and total
  * projected Heat) into F_AGG_S and F_AGG_H at i: zoneAggregate's sums
- * (score.ts) on the records, with no long-degrade (only a missing row, whose
- * stamp makes its age past any bound, counts as degraded), node r adding to
- * lane r mod 4 and the lanes combined as (l0 + l1) + (l2 + l3), the same f32
- * operations in the same order.
+ * (score.ts; choose.ts's projS and projH, with the records' step) on the records,
+ * with no long-degrade (only a missing row, whose stamp makes its age past
+ * any bound, counts as degraded), node r adding to lane r mod 4 and the
+ * lanes combined as (l0 + l1) + (l2 + l3): the same f32 operations in the
+ * same order.
  */
 function aggregate(t: usize, nz: i32, rec: usize, now: f32, degradeHeat: f32, i: i32): void {
   let s0: f32 = 0, s1: f32 = 0, s2: f32 = 0, s3: f32 = 0;
@@ -182,13 +183,13 @@ function aggregate(t: usize, nz: i32, rec: usize, now: f32, degradeHeat: f32, i:
   let r = 0;
   for (; r + 4 <= nz; r += 4) {
     const p = t + <usize>r * rec;
-    s0 += projS(p, now); h0 += projH(p, now, degradeHeat);
-    s1 += projS(p + rec, now); h1 += projH(p + rec, now, degradeHeat);
-    s2 += projS(p + 2 * rec, now); h2 += projH(p + 2 * rec, now, degradeHeat);
-    s3 += projS(p + 3 * rec, now); h3 += projH(p + 3 * rec, now, degradeHeat);
+    s0 += projS(p, REC_STEP, now, AGG_DEGRADE_AGE); h0 += projH(p, REC_STEP, now, AGG_DEGRADE_AGE, degradeHeat);
+    s1 += projS(p + rec, REC_STEP, now, AGG_DEGRADE_AGE); h1 += projH(p + rec, REC_STEP, now, AGG_DEGRADE_AGE, degradeHeat);
+    s2 += projS(p + 2 * rec, REC_STEP, now, AGG_DEGRADE_AGE); h2 += projH(p + 2 * rec, REC_STEP, now, AGG_DEGRADE_AGE, degradeHeat);
+    s3 += projS(p + 3 * rec, REC_STEP, now, AGG_DEGRADE_AGE); h3 += projH(p + 3 * rec, REC_STEP, now, AGG_DEGRADE_AGE, degradeHeat);
   }
   for (; r < nz; r++) {
-    const p = t + <usize>r * rec, sp = projS(p, now), hp = projH(p, now, degradeHeat), lane = r & 3;
+    const p = t + <usize>r * rec, sp = projS(p, REC_STEP, now, AGG_DEGRADE_AGE), hp = projH(p, REC_STEP, now, AGG_DEGRADE_AGE, degradeHeat), lane = r & 3;
     if (lane == 0) { s0 += sp; h0 += hp; }
     else if (lane == 1) { s1 += sp; h1 += hp; }
     else { s2 += sp; h2 += hp; } // at most three left: lane 3 is not reached
@@ -200,20 +201,6 @@ function aggregate(t: usize, nz: i32, rec: usize, now: f32, degradeHeat: f32, i:
 
 /** The degrade bound of the engine's aggregates: only a missing row's age (MISSING_STAMP) is past it. */
 const AGG_DEGRADE_AGE: f32 = <f32>1e20;
-
-/** Projected Slack of the record at p (score.ts projS): 0 when degraded. */
-// @ts-ignore: decorator
-@inline function projS(p: usize, now: f32): f32 {
-  const age = pos(now - load<f32>(p + REC_STAMP));
-  return select<f32>(0, pos(load<f32>(p + REC_S) + age * load<f32>(p + REC_DS)), age > AGG_DEGRADE_AGE);
-}
-
-/** Projected Heat of the record at p (score.ts projH): H + degradeHeat when degraded. */
-// @ts-ignore: decorator
-@inline function projH(p: usize, now: f32, degradeHeat: f32): f32 {
-  const age = pos(now - load<f32>(p + REC_STAMP)), H = load<f32>(p + REC_H);
-  return select<f32>(H + degradeHeat, pos(H + age * load<f32>(p + REC_DH)), age > AGG_DEGRADE_AGE);
-}
 
 /**
  * Zone z at time 0 (engineInit; src/laminar/zhaf.ts init is the twin): every

@@ -62,7 +62,7 @@ export class SlotStore {
   live = 0;
   /** Generation per slot: odd while live. */
   private gen: Int32Array;
-  /** Free slots as a stack: free[0 .. freeTop) */
+  /** Free slots as a stack: free[0 .. freeTop) (empty and unused when cyclic) */
   private freeList: Int32Array;
   private freeTop = 0;
   /** Slots [0, fresh) have been handed out at least once; [fresh, capacity) never. */
@@ -76,7 +76,7 @@ export class SlotStore {
     }
     this.capacity = initialCapacity;
     this.gen = new Int32Array(initialCapacity);
-    this.freeList = new Int32Array(initialCapacity);
+    this.freeList = new Int32Array(cyclic ? 0 : initialCapacity); // cyclic: no free list (the generations say what is free)
   }
 
   /** A free slot, now live; grows (doubling) when none is free. */
@@ -167,7 +167,7 @@ export class SlotStore {
     if (this.capacity >= MAX_SLOTS) throw new RangeError("SlotStore: capacity exhausted");
     const n = Math.min(MAX_SLOTS, this.capacity * 2);
     this.gen = growTyped(this.gen, n);
-    this.freeList = growTyped(this.freeList, n);
+    if (!this.cyclic) this.freeList = growTyped(this.freeList, n);
     this.capacity = n;
   }
 }
