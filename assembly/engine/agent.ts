@@ -13,7 +13,7 @@ import {
   CLASS_F, D_EXPIRED, D_MOVING, D_RESIDENT, F_ACTION_COST, F_BOUNCE_COST, F_BOUNCES, F_CANDIDATES, F_COMPLETED, F_DEADLINE,
   F_HOP, F_LOSS, F_OS_JITTER_MS, F_PACKETS_LOST, F_PATIENCE_FLOOR, F_PROBE, F_PROBE_ACTIONS, F_R_ZONE, F_REDIRECT_COST,
   F_RESERVE, F_RUNNING, F_SCORE_OPS, F_SILENCE, FLAG_PULL, FLAG_SECONDARY, K_ADDRESS, K_COMPLETE, NS_PER_MS,
-  STREAM_BYTES, V_DUP, V_NONE, V_START, F_ACCEPT_PROJECTED, F_REC_BYTES, F_RUN_OUT, DX_DECLARED, MX_OVERCLAIM_MAX, MX_OVERCLAIM_PROB,
+  STREAM_BYTES, V_DUP, V_NONE, V_START, F_ACCEPT_PROJECTED, F_RUN_OUT, DX_DECLARED, MX_OVERCLAIM_MAX, MX_OVERCLAIM_PROB,
   TT_AWAITING,
 } from "./layout";
 import { addf, ATOMS, da, dc, dx, E, getf, geti, jsRound, MX, offset, ptr, xf, zoneOf } from "./state";
@@ -21,7 +21,7 @@ import { post } from "./events";
 import { enqueue, releaseAtoms } from "./queue";
 import { disarmTtl } from "./reserve";
 import { daEnd, retire } from "./ends";
-import { netStream, replicaAt } from "./zone";
+import { netStream, nodeRecBytes, replicaAt } from "./zone";
 import { REC_DH, REC_DS, REC_H, REC_ROW, REC_S, REC_STAMP } from "../choose";
 import { streamNormalFinish } from "../stream";
 import { fault } from "./fault";
@@ -84,7 +84,7 @@ function chooseTarget(n: i32, z: i32, nz: i32, m: i32, contiguous: i32): i32 {
   const cand = <usize>load<u32>(b + C_CAND), noise = <usize>load<u32>(b + C_NOISE), sigma = load<f64>(b + P_SIGMA);
   const zig = <usize>load<u32>(b + P_ZIG), seen = <usize>load<u32>(b + P_SEEN), atoms = load<i32>(b + C_ATOMS);
   const gamma = load<f32>(b + C_GAMMA), degradeAge = load<f32>(b + C_DEGRADE_AGE), nowMs = <f32>(now / NS_PER_MS);
-  const rec = <usize>geti(F_REC_BYTES);
+  const rec = nodeRecBytes();
   const projected = geti(F_ACCEPT_PROJECTED) != 0;
   // one call site (probeCore is inlined), called again from the next candidate after each deferred draw; the
   // replica holds a record per node (choose.ts REC_*)

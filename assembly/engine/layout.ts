@@ -22,9 +22,7 @@ export const F_RING = 35, F_COPIES = 36, F_ATOMS = 37, F_ROW_BYTES = 38, F_NODES
 // per node (pointers)
 export const F_ZONE_OF = 45, F_OFFSETS = 46, F_BITMAPS = 47, F_FREE = 48, F_Q_HEAD = 49, F_Q_TAIL = 50,
   F_WINDOW_AT = 51, F_NEXT_REPORT = 52, F_REPLICA = 53, F_LAST_HEARD = 54, F_LAST_MEAS = 55;
-/** i32: the bytes of a node's record in the Zone tables (choose.ts REC_*: its five values, then its bitmap row at 32). */
-export const F_REC_BYTES = 64;
-// per Zone (pointers)
+// per Zone (pointers; 64 unused)
 export const F_TAKEN = 56, F_DELIVERED = 57, F_UPLOADED = 58, F_SNAP_TIME = 59, F_AGG_S = 60, F_AGG_H = 61,
   F_MASTER = 62, F_ZT_BYTES = 63, F_FORFEIT = 65, F_R_ZONE = 66, F_R_NET = 67, F_R_REPORT = 68,
   F_RINGS = 69, F_RING_REC = 70;

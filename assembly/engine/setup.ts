@@ -21,7 +21,7 @@ import {
   F_COPIES, F_DA_CAP, F_DA_FREE, F_DA_FREE_TOP, F_DA_FRESH, F_DA_LIVE, F_DAS, F_DEGRADE_HEAT, F_DELIVERED, F_FORFEIT, F_FREE,
   F_GAMMA, F_GUARD, F_HEAP_CAP, F_HEAP_SIZE, F_LAST_HEARD, F_LAST_MEAS, F_MASKS, F_MASTER, F_MIN_GAP, F_N0, F_N1,
   F_NEXT_REPORT, F_NODES, F_OFFSETS, F_OUT_CAP, F_OUT_N, F_OUTBOX, F_PROBE, F_Q_HEAD, F_Q_TAIL, F_R_REPORT, F_REPLICA,
-  F_REPORT, F_REPORT_DELAY, F_RING, F_RING_REC, F_RINGS, F_ROOM_NEED, F_ROOM_WHAT, F_ROW0, F_ROW_BYTES, F_REC_BYTES,
+  F_REPORT, F_REPORT_DELAY, F_RING, F_RING_REC, F_RINGS, F_ROOM_NEED, F_ROOM_WHAT, F_ROW0, F_ROW_BYTES,
   F_RUN_OUT, F_SIGMA, F_SNAP_TIME, F_TAKEN, F_TOUCH_BOUND, F_UPLOADED, F_WHEEL_BYTES, F_WHEEL_CHECK, F_WHEEL_OUT,
   F_WHEEL_OWNER, F_WHEELS, F_WINDOW_AT, F_Z0, F_Z1, F_ZIG, F_ZONE_OF, F_ZONES, F_ZT_BYTES, F_RESERVE, F_STALE,
   BLOCK_BYTES, F_TRACE_H0, F_TRACE_H1, F_TRACE_N, TRACE_SEED0, TRACE_SEED1, F_TRACE_ON, F_DELTA, F_HOP, F_LOSS, F_MAGIC, F_R_NET, F_R_ZONE, F_WINDOW, F_ALPHA, MAGIC, K_SNAPSHOT, REC, RING_DESC, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING, RR_BITS, STREAM_BYTES, EV_BYTES,
@@ -150,10 +150,9 @@ function layout(base: usize, write: bool): u64 {
   p = take(<i64>Z * ring << 3); if (write) seti(F_AGG_S, <i32>p);
   p = take(<i64>Z * ring << 3); if (write) seti(F_AGG_H, <i32>p);
   p = take(<i64>Z << 3); if (write) seti(F_FORFEIT, <i32>p);
-  // Zone tables: a record of REC_ROW + rb bytes per node (choose.ts: its five values, then its bitmap row; one
-  // cache line at 256 atoms), a master and `copies` published versions each, 64-aligned
+  // Zone tables: a record of REC_ROW + rb bytes per node (zone.ts nodeRecBytes; choose.ts: its five values, then its
+  // bitmap row; one cache line at 256 atoms), a master and `copies` published versions each, 64-aligned
   const nodeRec = REC_ROW + <usize>rb;
-  if (write) seti(F_REC_BYTES, <i32>nodeRec);
   for (let z = 0; z < Z; z++) {
     const nz = load<i32>(offs + (<usize>(z + 1) << 2)) - load<i32>(offs + (<usize>z << 2));
     const zt = ((<usize>nz * nodeRec + 63) >> 6) << 6;

@@ -11,7 +11,7 @@ import { streamFloat, streamNormal } from "../stream";
 import {
   F_AGG_H, F_AGG_S, F_ALPHA, F_DEGRADE_HEAT, F_BROADCAST, F_COPIES, F_COPIES_LOST, F_DELIVERED, F_GUARD,
   F_HOP, F_DELTA, F_LAST_HEARD, F_LAST_MEAS, F_LOSS, F_MASTER, F_MIN_GAP, F_NEXT_REPORT, F_PROJECTION, F_REPLICA, F_REPORT,
-  F_REPORT_DELAY, F_REPORT_JITTER, F_REPORTS_LOST, F_REPORTS_SENT, F_RING, F_RING_REC, F_RINGS, F_ROW_SILENCE, F_REC_BYTES,
+  F_REPORT_DELAY, F_REPORT_JITTER, F_REPORTS_LOST, F_REPORTS_SENT, F_RING, F_RING_REC, F_RINGS, F_ROW_SILENCE,
   F_R_NET, F_R_REPORT, F_SNAP_TIME, F_STALE, F_STALE_READS, F_TAKEN, F_UPLOADED, F_UPLOADS_LOST, F_ZIG, F_ZT_BYTES,
   DA_ARRIVE, DA_NEXT, K_BCAST, K_SNAPSHOT, K_UPLOAD, M_UPLOAD, NS_PER_MS, RING_DESC, RR_BITS, RR_H, RR_NODE, RR_S,
   STREAM_BYTES, TO_GATEWAY,
@@ -22,6 +22,10 @@ import { send } from "./outbox";
 
 /** Stamp of a missing row (src/laminar/zhaf.ts MISSING_STAMP). */
 const MISSING_STAMP: f32 = <f32>-1e30;
+
+/** The bytes of a node's record in the Zone tables (choose.ts REC_*: its five values, then its bitmap row). */
+// @ts-ignore: decorator
+@inline export function nodeRecBytes(): usize { return REC_ROW + <usize>ROW_BYTES; }
 
 /** Zone z's network and report streams. */
 // @ts-ignore: decorator
@@ -120,7 +124,7 @@ function snapshot(z: i32, nowNs: f64): void {
   const desc = ptr(F_RINGS) + <usize>z * RING_DESC;
   const recs = <usize>load<u32>(desc), cap = load<i32>(desc, 4), head = load<i32>(desc, 8), size = load<i32>(desc, 12);
   const recBytes = <usize>geti(F_RING_REC) << 2, delay = getf(F_REPORT_DELAY), a = getf(F_ALPHA);
-  const rec = <usize>geti(F_REC_BYTES), words = ROW_BYTES;
+  const rec = nodeRecBytes(), words = ROW_BYTES;
   let keep = 0;
   for (let i = 0; i < size; i++) {
     let j = head + i;
@@ -208,7 +212,7 @@ const AGG_DEGRADE_AGE: f32 = <f32>1e20;
  * 0, which every replica holds and the first upload carries.
  */
 export function initSnapshot(z: i32): void {
-  const off = offset(z), nz = offset(z + 1) - off, m = <usize>i32At(F_MASTER, z), rec = <usize>geti(F_REC_BYTES);
+  const off = offset(z), nz = offset(z + 1) - off, m = <usize>i32At(F_MASTER, z), rec = nodeRecBytes();
   for (let r = 0; r < nz; r++) {
     const b = m + <usize>r * rec;
     store<f32>(b + REC_S, <f32>freeOf(off + r));
