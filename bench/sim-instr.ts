@@ -61,6 +61,8 @@ for this build and optionally another (docs/bench.md). Needs valgrind.
   --functions=N        instead, instructions per task by function (the N largest; bare: 30),
                        under callgrind, JavaScript and WebAssembly named
   --misses             with --functions: first-level data misses per task by function
+  --split              the run threads take: the gateway side once and the Zones replaying
+                       its log (bench:sim's --split run, on one thread)
   --json               the summary as JSON
   -h, --help           this text`;
 
@@ -94,6 +96,9 @@ const V8_FLAGS = ["--predictable", "--predictable-gc-schedule", "--no-liftoff", 
 /** Runs under valgrind at once: two (each is one thread), fewer on a one-core machine. */
 const WIDTH = Math.max(1, Math.min(2, availableParallelism()));
 
+/** --split: count the run that threads take, the gateway side once beside a Zone partition replaying its log (bench:sim's --split child). */
+const SPLIT = process.argv.includes("--split");
+
 /** Whether `setarch -R` runs a command without address-space randomisation here. */
 const SETARCH = spawnSync("setarch", ["-R", "true"]).status === 0;
 
@@ -113,10 +118,10 @@ function count(stderr: string, label: RegExp): number {
  */
 function simUnder(tool: string[], node: string[], root: string, sets: string[], duration: string, cwd?: string): Promise<{ arrived: number; stderr: string }> {
   const cli = resolve(root, "dist", "src", "cli", "main.js");
-  const args = [
-    ...tool, "--smc-check=all-non-file", process.execPath, ...V8_FLAGS, ...node, cli, "sim", "--no-progress", "--json", "--workers", "1",
-    ...sets.flatMap((s) => ["--set", s]), "--set", `sim.durationS=${duration}`,
-  ];
+  const run = SPLIT
+    ? [resolve(root, "dist", "bench", "sim-laminar.js"), "--child", "1", "split", ...sets, `sim.durationS=${duration}`]
+    : [cli, "sim", "--no-progress", "--json", "--workers", "1", ...sets.flatMap((s) => ["--set", s]), "--set", `sim.durationS=${duration}`];
+  const args = [...tool, "--smc-check=all-non-file", process.execPath, ...V8_FLAGS, ...node, ...run];
   const [cmd, argv] = SETARCH ? ["setarch", ["-R", "valgrind", ...args]] : ["valgrind", args];
   return new Promise((done, fail) => {
     execFile(cmd, argv, { encoding: "utf8", maxBuffer: 1 << 26, cwd }, (err, stdout, stderr) => {
@@ -173,7 +178,7 @@ async function functions(roots: string[], sets: string[], durations: string[], t
     return;
   }
   const f = (x: number) => x.toFixed(misses ? 1 : 0).padStart(8);
-  process.stdout.write(`${misses ? "first-level data misses" : "instructions"} per task by function, steady state (${durations[1]} s less ${durations[0]} s; ${sets.join(" ")}):\n`);
+  process.stdout.write(`${misses ? "first-level data misses" : "instructions"} per task by function, steady state (${durations[1]} s less ${durations[0]} s; ${sets.join(" ")}${SPLIT ? "; the gateway once" : ""}):\n`);
   per.forEach((p, b) => {
     const k = kinds(p.m);
     process.stdout.write(`  ${b === 0 ? "this" : "base"}: ${f(p.total)} in all: WebAssembly ${k.wasm.toFixed(misses ? 1 : 0)}, JavaScript ${k.js.toFixed(misses ? 1 : 0)}, the rest (V8's builtins, compiler and collector, libraries) ${k.other.toFixed(misses ? 1 : 0)}\n`);
@@ -215,8 +220,8 @@ async function main(): Promise<void> {
   }
   const valued = ["nodes", "rho", "durations", "rounds", "set", "base"];
   for (const a of args) {
-    if (a === "--json" || a === "--functions" || a === "--misses" || valued.some((v) => a.startsWith(`--${v}=`)) || a.startsWith("--functions=")) continue;
-    throw new Error(`unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} --functions= --misses --json)`);
+    if (a === "--json" || a === "--functions" || a === "--misses" || a === "--split" || valued.some((v) => a.startsWith(`--${v}=`)) || a.startsWith("--functions=")) continue;
+    throw new Error(`unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} --functions= --misses --split --json)`);
   }
   const fnArg = args.find((a) => a === "--functions" || a.startsWith("--functions="));
   if (args.includes("--misses") && fnArg === undefined) throw new Error("--misses goes with --functions (without it, the totals already count the misses)");
@@ -238,13 +243,17 @@ async function main(): Promise<void> {
   const roots = [here];
   if (args.some((a) => a.startsWith("--base="))) {
     const base = opt("base", "");
-    if (base === "" || !existsSync(resolve(base, "dist", "src", "cli", "main.js"))) throw new Error(`--base=${base} is not a built checkout (no dist/src/cli/main.js): run npm ci there first`);
+    if (base === "" || !existsSync(resolve(base, "dist", "src", "cli", "main.js")) || (SPLIT && !existsSync(resolve(base, "dist", "bench", "sim-laminar.js")))) throw new Error(`--base=${base} is not a built checkout (no dist/src/cli/main.js): run npm ci there first`);
     roots.push(resolve(base));
   }
   {
     // a bad --set is one line here, not four failed runs under valgrind
     const { applySets, defaultConfig } = await import("../src/config/params-config.js");
-    applySets(defaultConfig(), sets);
+    const config = applySets(defaultConfig(), sets);
+    const { gatewayOnceOk } = await import("../src/run/partitions.js");
+    if (SPLIT && !gatewayOnceOk(applySets(config, ["sim.scheduler=laminar"]))) {
+      throw new Error("--split needs a run that can take the gateway once (the core's Zone engine, no memory model, no invariant checker)");
+    }
   }
   await new Promise<void>((done, fail) => execFile("valgrind", ["--version"], (err) => (err === null ? done() : fail(new Error("needs valgrind (Debian: apt-get install valgrind), which was not found")))));
   if (fnArg !== undefined) return functions(roots, sets, durations, top, args.includes("--json"), args.includes("--misses"));
@@ -271,7 +280,7 @@ async function main(): Promise<void> {
     return;
   }
   const f = (x: number, d: number) => x.toFixed(d).padStart(10);
-  process.stdout.write(`per task, steady state (${durations[1]} s less ${durations[0]} s, ${nodes} nodes, rho ${rho}):\n`);
+  process.stdout.write(`per task, steady state (${durations[1]} s less ${durations[0]} s, ${nodes} nodes, rho ${rho}${SPLIT ? ", the gateway once" : ""}):\n`);
   process.stdout.write(`  build      tasks  instructions   D1 misses   LL misses\n`);
   for (const r of results) process.stdout.write(`  ${r.build.padEnd(5)} ${String(r.tasks).padStart(10)}  ${f(r.instructions, 0)}  ${f(r.d1Misses, 1)}  ${f(r.llMisses, 2)}\n`);
   if (ratios !== null) {

@@ -57,7 +57,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../src/config/params.js";
-import type { ThreadTiming } from "../src/run/options.js";
+import type { HalfPhases, ThreadTiming } from "../src/run/options.js";
 import type { SplitTiming } from "../src/run/partitions.js";
 import { probesPerTask, probeYardstick, type Yardstick } from "./yardstick.js";
 
@@ -77,6 +77,8 @@ interface Round {
   gatewayS?: number | null;
   /** --split: the wall milliseconds of each part of the run (the gateway once, on this thread). */
   split?: SplitTiming;
+  /** Threaded runs with the gateway once: each thread's time by half window of the batch period (null: none kept). */
+  phases?: (HalfPhases | null)[] | null;
 }
 
 const median = (xs: number[]) => {
@@ -103,6 +105,7 @@ async function child(workers: number, gateway: string, sets: string[]): Promise<
     waitShare: timing.length === 0 ? null : waitShare(timing),
     setupS: timing.length === 0 ? null : Math.max(...timing.map((t) => t.setupS)),
     gatewayS: timing.find((t) => (t.gatewayS ?? 0) > 0)?.gatewayS ?? null,
+    phases: timing.some((t) => t.phases !== undefined) ? timing.map((t) => t.phases ?? null) : null,
   };
   process.stdout.write(JSON.stringify(out));
 }
@@ -126,6 +129,8 @@ second; the median over rounds, each run in its own process (docs/bench.md).
   --ceiling            also what the machine allows W threads (W one-thread runs at once)
   --split              also the gateway side and the Zones apart, in probe actions per task
                        (one more run per round, the gateway once on one thread)
+  --phases             threaded runs with the gateway once: each thread's time by half window
+                       of the gateway's batch period, running and waiting (docs/parallel.md)
   --no-yardstick       skip the yardstick
   --no-native          time the WebAssembly probe action instead of the native one
   --json               the summary as JSON
@@ -162,7 +167,7 @@ async function main(): Promise<void> {
   const opt = (name: string, dflt: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
   // every option known, every number sane: a typo gets one line and exit 2, not a silently different run
   const valued = ["nodes", "rho", "duration", "rounds", "workers", "engines", "gateway", "set", "base"];
-  const flags = ["--json", "--no-yardstick", "--no-native", "--ceiling", "--split"];
+  const flags = ["--json", "--no-yardstick", "--no-native", "--ceiling", "--split", "--phases"];
   for (const a of args) {
     if (flags.includes(a) || valued.some((v) => a.startsWith(`--${v}=`))) continue;
     throw new Error(`bench: unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} ${flags.join(" ")})`);
@@ -216,6 +221,7 @@ async function main(): Promise<void> {
     JSON.parse(execFileSync(process.execPath, childArgs(bench, w, gateway, vsets), { encoding: "utf8", maxBuffer: 1 << 20 })) as Round;
   const ceilingOn = args.includes("--ceiling");
   const splitOn = args.includes("--split");
+  const phasesOn = args.includes("--phases");
   const splits: Round[] = [];
   if (ceilingOn && !workers.some((w) => w > 1)) throw new Error("bench: --ceiling needs a worker count above 1 (--workers=1,2)");
   /**
@@ -257,6 +263,11 @@ async function main(): Promise<void> {
         if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ceiling for ${label(engine, gateway, w)}: ${w} one-thread runs at once each took ${slow.toFixed(3)} of one alone: at most ${(w / slow).toFixed(2)}x here; this run ${(alone.wallSeconds / r.wallSeconds).toFixed(2)}x\n`);
       }
       if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${label(engine, gateway, w)}: ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s${threads}${pair}\n`);
+      if (phasesOn && !json && r.phases != null) {
+        r.phases.forEach((p, t) => {
+          if (p !== null && p.period > 0) process.stderr.write(`round ${i + 1}/${rounds}, ${label(engine, gateway, w)}, ${phaseTable(p, t)}`);
+        });
+      }
     }
     if (splitOn) {
       const sp = runChild(self, 1, "split", sets);
@@ -286,7 +297,7 @@ async function main(): Promise<void> {
   const base = results.get(variants[0].key)!;
   const byWorkers = variants.map(({ engine, gateway, workers: w, key }) => {
     const rs = results.get(key)!;
-    const pick = (k: Exclude<keyof Round, "waitShare" | "setupS" | "split" | "gatewayS">) => median(rs.map((r) => r[k]));
+    const pick = (k: Exclude<keyof Round, "waitShare" | "setupS" | "split" | "gatewayS" | "phases">) => median(rs.map((r) => r[k]));
     return {
       engine,
       gateway,
@@ -403,6 +414,16 @@ function ceilingOf(w: number, slow: number[], speedups: number[]): { slowdown: R
     medianSpeedup: median(speedups),
     medianShare: median(speedups.map((x, i) => x / (w / slow[i]))),
   };
+}
+
+/** --phases: one thread's time by half window of the batch period, as a small table (ms). */
+function phaseTable(p: HalfPhases, thread: number): string {
+  const cols = Array.from({ length: p.period }, (_, i) => i);
+  const row = (name: string, xs: number[]) => `  ${name.padEnd(22)}${xs.map((x) => x.toFixed(0).padStart(7)).join("")}  ${xs.reduce((a, x) => a + x, 0).toFixed(0).padStart(7)}\n`;
+  return `thread ${thread}, ms by half of the gateway's batch period (the first period left out):\n` +
+    `  ${"half".padEnd(22)}${cols.map((c) => String(c).padStart(7)).join("")}  ${"all".padStart(7)}\n` +
+    (p.gatewayMs.some((x) => x > 0) ? row("the gateway's", p.gatewayMs) + row("waiting before those", p.gatewayWaitMs) : "") +
+    row("the Zones'", p.zonesMs) + row("waiting before those", p.zonesWaitMs);
 }
 
 /** A child run's command line: one simulation with w workers and the gateway's way (null: auto), its round figures on stdout (child()). */

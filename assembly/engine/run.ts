@@ -13,7 +13,7 @@ import {
   F_HEAP_SIZE, F_HOP, F_HOST_KIND, F_RUN_LEN, F_RUN_POS, F_TOUCH_BOUND, F_N0, F_N1, F_Z0, F_Z1, F_HOST_SUBJECT, F_NOW, F_OUT_CAP,
   F_OUT_N, F_PROCESSED, K_ADDRESS, K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_HIST,
   ROOM_OUTBOX, ROOM_RING, F_SEQ, DX_DONE_SEQ, DX_TIMER_SEQ, EMIT_MEM_BYTES, K_AIRLOCK, K_MEM, MX_TASK_CAP, ROOM_TASKS, TT_AWAITING,
-  TT_HOME, F_ZONES,
+  TT_HOME, F_ZONES, F_HIST_N, F_HIST_CAP,
 } from "./layout";
 import { addf, da, dc, dx, geti, getf, mask, MX, offset, Q_HEAD, room, row, seti, setf, xi, zoneOf } from "./state";
 import { emitCheck, emitTake } from "./emit";
@@ -108,8 +108,8 @@ function checkRoom(kind: i32, subject: i32, t: f64): i32 {
 
 /**
  * checkRoom's common case decided in a few loads (true: the event has its
- * room; false: checkRoom decides): the heap and the outbox have room, no
- * history is kept, and the event touches no node (nor a Zone's or every
+ * room; false: checkRoom decides): the heap and the outbox have room, and
+ * the event touches no node (nor a Zone's or every
  * node's reports) or one whose Zone's ring holds a touch's worth of them.
  * heapCap, outCap and touchBound do not change within a run call (a table
  * grows only through the host).
@@ -180,8 +180,8 @@ export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
   if (!ready(block)) return E_ARG;
   clearFault();
   if (isNaN(until) || until < getf(F_NOW) || isNaN(msgAt)) return E_ARG;
-  // roomy's constants for this call; with a history kept (lag mode), every event goes through checkRoom
-  const heapCap = geti(F_HEAP_CAP), outCap = geti(F_OUT_CAP), touchBound = geti(F_TOUCH_BOUND), plain = !histOn();
+  // roomy's constants for this call; with a history kept (lag mode), also room for the one record an event may add
+  const heapCap = geti(F_HEAP_CAP), outCap = geti(F_OUT_CAP), touchBound = geti(F_TOUCH_BOUND), lag = histOn();
   for (;;) {
     const t = topTimeBefore(until);
     if (opened != seenOpened) {
@@ -208,7 +208,7 @@ export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
       pop(); // cancelled when it was scheduled already: it never runs (nor counts)
       continue;
     }
-    if (!(plain && roomy(kind, subject, heapCap, outCap, touchBound))) {
+    if (!(roomy(kind, subject, heapCap, outCap, touchBound) && (!lag || geti(F_HIST_N) < geti(F_HIST_CAP)))) {
       const rc = checkRoom(kind, subject, t);
       if (rc != 0) return rc;
     }

@@ -32,6 +32,24 @@ export interface ThreadTiming {
   waitS: number;
   /** With the gateway once: the part of busyS this thread spent running the gateway side (thread 0). */
   gatewayS?: number;
+  /** With the gateway once: where in the gateway's batch period its halves fell (HalfPhases). */
+  phases?: HalfPhases;
+}
+
+/**
+ * With the gateway once, a thread's half windows by their place in the
+ * gateway's batch period (half k is phase k mod period; the first period
+ * left out, as warm-up): milliseconds spent running the gateway's halves and
+ * the Zones' of each phase, and waiting before each (docs/parallel.md,
+ * "Where the threads wait"). period 0: the batch period is not a whole number
+ * of halves (at most 64), and nothing is kept.
+ */
+export interface HalfPhases {
+  period: number;
+  gatewayMs: number[];
+  zonesMs: number[];
+  gatewayWaitMs: number[];
+  zonesWaitMs: number[];
 }
 
 /** Mean share of the threads' time spent waiting (0 for no threads). */

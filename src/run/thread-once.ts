@@ -20,7 +20,7 @@
 // result is the same, field for field.
 import { performance } from "node:perf_hooks";
 import { loadCore } from "../core/wasm.js";
-import type { ThreadTiming } from "./options.js";
+import type { HalfPhases, ThreadTiming } from "./options.js";
 import { runSlices, type SlicedModel } from "./slices.js";
 import { REC, mergeRuns } from "../laminar/mailbox.js";
 import { LaminarModel } from "../laminar/model.js";
@@ -72,6 +72,19 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
     gw.recordGateway(glog);
   }
   const H = zones.deltaNs / 2, L = zones.deltaNs;
+  const phases = halfPhases(zones.batchNs / H);
+  /** When the last half this thread ran ended (the time since: waiting, before the next). */
+  let lastEnd = -1;
+  /** A half of `kind` (0 the gateway's, 1 the Zones') ran from a to b: its phase's time, and the wait before it. */
+  const timed = (kind: number, k: number, a: number, b: number): void => {
+    const P = phases.period;
+    if (P > 0 && k >= P) {
+      const i = k % P;
+      (kind === 0 ? phases.gatewayMs : phases.zonesMs)[i] += b - a;
+      if (lastEnd >= 0) (kind === 0 ? phases.gatewayWaitMs : phases.zonesWaitMs)[i] += a - lastEnd;
+    }
+    lastEnd = b;
+  };
   /** Next half to run: the Zones', the gateway's (thread 0). */
   let zNext = 0, gNext = 0, unacked = 0;
   const sync = new ThreadSync(task, zones.z0, zones.z1, zones.z1 > zones.z0 ? `Zones ${zones.z0}-${zones.z1 - 1}` : "no Zones");
@@ -109,11 +122,14 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
     glog.nv = 0;
     Atomics.store(pipe, PIPE_GATEWAY, j + 1);
     Atomics.notify(pipe, PIPE_GATEWAY);
-    gatewayMs += performance.now() - g0;
+    const g1 = performance.now();
+    gatewayMs += g1 - g0;
+    timed(0, j, g0, g1);
   };
 
   /** The Zones' half k (the gateway's log of half k - 2 published): replay that log, run, publish what they sent. */
   const zonesHalf = (k: number): void => {
+    const z0 = performance.now();
     if (k === 0) zones.start();
     if (k >= 2) {
       const s = logSets[(k - 2) % LOG_SETS];
@@ -145,6 +161,7 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
       unacked = 0;
     }
     sync.injectFault();
+    timed(1, k, z0, performance.now());
   };
 
   const partition: SlicedModel = {
@@ -175,9 +192,16 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
     gw?.finish();
     zones.finish();
     const t2 = performance.now();
-    const timing: ThreadTiming = { index, zones: [zones.z0, zones.z1 - 1], setupS: (t1 - t0) / 1000, busyS: (t2 - t1 - sync.waitMs) / 1000, waitS: sync.waitMs / 1000, gatewayS: gatewayMs / 1000 };
+    const timing: ThreadTiming = { index, zones: [zones.z0, zones.z1 - 1], setupS: (t1 - t0) / 1000, busyS: (t2 - t1 - sync.waitMs) / 1000, waitS: sync.waitMs / 1000, gatewayS: gatewayMs / 1000, phases };
     return { ...reportOf(zones), coreBuild: zones.core.flavor, timing, gateway: gw !== null ? reportOf(gw) : undefined };
   } catch (e) {
     throw sync.failure(e);
   }
+}
+
+/** Empty phase sums for a batch period of `halves` half windows (period 0 unless a whole number from 1 to 64). */
+export function halfPhases(halves: number): HalfPhases {
+  const P = Number.isInteger(halves) && halves >= 1 && halves <= 64 ? halves : 0;
+  const zero = (): number[] => new Array<number>(P).fill(0);
+  return { period: P, gatewayMs: zero(), zonesMs: zero(), gatewayWaitMs: zero(), zonesWaitMs: zero() };
 }

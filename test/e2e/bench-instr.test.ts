@@ -23,8 +23,9 @@ describe("bench:instr", () => {
       ["--base=/nonexistent", "bench:instr: --base=/nonexistent is not a built checkout"],
       ["--set=nope=1", "bench:instr: unknown parameter \"nope\""],
       ["--functions=x", "bench:instr: --functions takes a positive integer, got x"],
+      ["--split --set=memory.enabled=true", "bench:instr: --split needs a run that can take the gateway once"],
     ]) {
-      const r = spawnSync(process.execPath, [bench, arg], { encoding: "utf8", timeout: 60_000 });
+      const r = spawnSync(process.execPath, [bench, ...arg.split(" ")], { encoding: "utf8", timeout: 60_000 });
       expect(r.status, arg).toBe(2);
       expect(r.stderr.trim().split("\n"), arg).toHaveLength(1);
       expect(r.stderr.startsWith(line), r.stderr).toBe(true);
@@ -73,6 +74,13 @@ describe("bench:instr", () => {
     const arrive = s.functions.find((f) => f.name === "js flushInCore src/laminar/ingress.js");
     expect(probe?.this, names.slice(0, 20).join(", ")).toBeGreaterThan(100);
     expect(arrive?.this, names.slice(0, 20).join(", ")).toBeGreaterThan(10);
+    expect(names).not.toContain("js replay src/laminar/log-replay.js");
+    // --split counts the run threads take: the Zones replay the gateway's log (log-replay.ts)
+    const split = spawnSync(process.execPath, [bench, "--nodes=200", "--durations=0.005,0.02", "--functions=400", "--split", "--json"], { encoding: "utf8", timeout: 600_000 });
+    expect(split.status, split.stderr).toBe(0);
+    const sp = JSON.parse(split.stdout) as typeof s;
+    expect(sp.tasks).toBe(s.tasks);
+    expect(sp.functions.find((f) => f.name === "js replay src/laminar/log-replay.js")?.this).toBeGreaterThan(0);
   }, 600_000);
 });
 if (!valgrind) console.log("bench:instr: valgrind is not installed, so its run test is skipped (Debian: apt-get install valgrind)");

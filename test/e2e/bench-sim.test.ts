@@ -102,6 +102,15 @@ describe("bench:sim", () => {
     expect(bad.stderr.trim().split("\n")).toEqual(["bench:sim: bench: --split needs a run that can take the gateway once (the core's Zone engine, no memory model, no invariant checker)"]);
   }, 180_000);
 
+  it("shows where each thread's time goes by half of the batch period (--phases)", () => {
+    const r = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.02", "--rounds=1", "--workers=2", "--no-yardstick", "--phases"], { encoding: "utf8", timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const tables = r.stderr.split("\n").filter((l) => l.includes("ms by half of the gateway's batch period"));
+    expect(tables.map((l) => l.match(/thread \d/)![0])).toEqual(["thread 0", "thread 1"]);
+    expect(r.stderr).toMatch(/^  half {18}( +\d){8} +all$/m);
+    expect(r.stderr).toMatch(/^  the gateway's .*\n  waiting before those .*\n  the Zones' /m);
+  }, 120_000);
+
   it("measures the machine's ceiling for threads (--ceiling): one-thread runs at once against one alone", () => {
     const r = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.05", "--rounds=1", "--workers=1,2", "--no-yardstick", "--ceiling", "--json"], { encoding: "utf8", timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);

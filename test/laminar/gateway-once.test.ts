@@ -15,6 +15,7 @@ import { gatewayOnceOk, PartitionSet } from "../../src/run/partitions.js";
 import { laminarResult, type SimResult } from "../../src/laminar/result.js";
 import { EMIT_WORDS, GatewayLog, OP_BATCH, OP_EVENT, OP_POST, opWords } from "../../src/laminar/gateway-log.js";
 import { LogReplay } from "../../src/laminar/log-replay.js";
+import { halfPhases } from "../../src/run/thread-once.js";
 import { EF } from "../../src/core/engine-layout.js";
 import { join } from "node:path";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -179,12 +180,27 @@ describe("threads with the gateway once (thread-once.ts)", () => {
         expect(outcome(r)).toBe(ref);
         expect(timing[0].gatewayS).toBeGreaterThan(0);
         expect(timing[1].gatewayS).toBe(0);
+        // each thread's halves by their place in the batch period (1 ms of halves of 0.125 ms here), the first period left out
+        for (const t of timing) {
+          const p = t.phases!, sum = (xs: number[]) => xs.reduce((a, x) => a + x, 0);
+          expect(p.period).toBe(8);
+          expect(sum(p.zonesMs)).toBeGreaterThan(0);
+          expect(sum(p.zonesMs) + sum(p.gatewayMs) + sum(p.zonesWaitMs) + sum(p.gatewayWaitMs)).toBeLessThanOrEqual(1000 * (t.busyS + t.waitS) + 1);
+          if (t.index === 0) expect(sum(p.gatewayMs)).toBeGreaterThan(0);
+          else expect(sum(p.gatewayMs)).toBe(0);
+        }
         const span = (i: number) => timing[i].zones[1] - timing[i].zones[0];
         if (W === 2) expect(span(0)).toBeLessThan(span(1));
         else expect(span(0)).toBeLessThanOrEqual(span(W - 1));
       }
     }
   }, 120_000);
+
+  it("keep phases only for a batch period of a whole number of halves, up to 64", () => {
+    expect(halfPhases(8).period).toBe(8);
+    expect(halfPhases(8).zonesWaitMs).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    for (const h of [2.5, 0, 65, Infinity, NaN]) expect(halfPhases(h).period, String(h)).toBe(0);
+  });
 
   it("are taken wherever they can run; asked for where they cannot, an error", async () => {
     const c = applySets(defaultConfig(), base);
