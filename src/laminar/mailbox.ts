@@ -126,6 +126,35 @@ export function runWindows(now: number, until: number, L: number, runTo: (t: num
   return now;
 }
 
+/**
+ * mergeRuns's order, copied: the runs' records written to `out` from
+ * offset `o` on, merged in canonical order; returns how many.
+ */
+export function mergeInto(out: Float64Array, o: number, lists: Float64Array[], counts: ArrayLike<number>): number {
+  const k = lists.length;
+  let total = 0, some = -1;
+  for (let r = 0; r < k; r++) {
+    total += counts[r];
+    if (counts[r] > 0) some = some === -1 ? r : -2;
+  }
+  if (some !== -2) {
+    // one run holds them all: copied whole
+    if (some >= 0) out.set(lists[some].subarray(0, total * REC), o);
+    return total;
+  }
+  const pos = new Array<number>(k).fill(0);
+  for (let end = o + total * REC; o < end; o += REC) {
+    let best = -1;
+    for (let r = 0; r < k; r++) {
+      if (pos[r] >= counts[r]) continue;
+      if (best < 0 || before(lists[r], pos[r] * REC, pos[best] * REC, lists[best])) best = r;
+    }
+    const f = lists[best], at = pos[best]++ * REC;
+    for (let x = 0; x < REC; x++) out[o + x] = f[at + x];
+  }
+  return total;
+}
+
 /** Whether the record at offset i goes strictly before the one at offset j (time, then Zone). */
 function before(f: Float64Array, i: number, j: number, g = f): boolean {
   return f[i] < g[j] || (f[i] === g[j] && f[i + 1] < g[j + 1]);

@@ -52,7 +52,7 @@ import { T_STARTED } from "./store.js";
 import { CoreArrivals } from "./core-arrivals.js";
 import type { ZoneEngine } from "./zone-engine.js";
 import { LAG_STEP, LogReplay } from "./log-replay.js";
-import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
+import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeInto, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
 import {
   K_TEG, K_ADDRESS, K_ARBITRATE, K_PULL, K_COMPLETE, K_REGEN_SWEEP, K_DEADLINE_SWEEP, K_REGEN, K_DEADLINE, K_SNAPSHOT, K_BCAST, K_UPLOAD, K_WHEEL, K_SERIES, K_MEM, K_AIRLOCK, K_MSG, M_DA_END, M_RETIRE, M_PULL, M_REACTIVATE, M_CLOSED, M_UPLOAD, M_LAND_REQ, M_LAND_RESP, LaminarState, type Partition, zoneRange,
 } from "./state.js";
@@ -101,11 +101,15 @@ export class LaminarModel extends LaminarState {
    */
   private drainAt = 0;
   /**
-   * The gateway run once (role "gateway") drains in the engine too: its
-   * messages, copied into core memory at drainIn (DRAIN_OUT records at a
-   * time), and the answers it logs, at drainVerdicts (drainLogged).
+   * The gateway run once (role "gateway") keeps its queue of messages in
+   * core memory (ginCap records at ginAt, ginN held, from inHead on): the
+   * Zone partitions' sorted runs are merged into it (acceptRuns), and the
+   * engine drains them where they lie, the answers it logs at drainVerdicts
+   * (drainLogged). ginAt 0: another role.
    */
-  private drainIn = 0;
+  private ginAt = 0;
+  private ginCap = 0;
+  private ginN = 0;
   private drainVerdicts = 0;
 
   constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
@@ -150,7 +154,8 @@ export class LaminarModel extends LaminarState {
         });
         if (this.arrivals instanceof CoreArrivals) this.ingress.arriveInCore(this.arrivals);
         if (this.gatewayLog !== null) {
-          this.drainIn = this.core.arena.alloc(DRAIN_OUT * REC * 8, 16);
+          this.ginCap = DRAIN_OUT;
+          this.ginAt = this.core.arena.alloc(this.ginCap * REC * 8, 16);
           this.drainVerdicts = this.core.arena.alloc(DRAIN_OUT * GT.VERDICT_BYTES, 16);
         }
       }
@@ -235,6 +240,10 @@ export class LaminarModel extends LaminarState {
     if (forGateway(f, at)) {
       // with the gateway run elsewhere, only a pull request from a Zone here matters here: its completion, and the proxy's answer
       if (this.logReader !== null && (f[at + F_KIND] !== M_PULL || !this.ownsZone(f[at + F_C]))) return;
+      if (this.ginAt !== 0) {
+        this.acceptRuns([f.subarray(at, at + REC)], [1]);
+        return;
+      }
       const box = this.inbox;
       if (this.inHead > 0 && box.n === box.buf.length / REC) {
         box.buf.copyWithin(0, this.inHead * REC, box.n * REC);
@@ -247,6 +256,46 @@ export class LaminarModel extends LaminarState {
       return;
     }
     this.acceptEvent(f, at);
+  }
+
+  /**
+   * The gateway run once takes the messages of a half or a window: sorted
+   * runs, one from each Zone partition (`lists[k]` holding `counts[k]`
+   * records from offset 0), merged in canonical order into its queue in
+   * core memory, as accept would take them one by one. It holds no Zone, so
+   * none schedules a pull here. Returns false, having taken none, for
+   * another role, or where a message is not for the gateway side's queue
+   * (then accept takes them, one by one).
+   */
+  acceptRuns(lists: Float64Array[], counts: ArrayLike<number>): boolean {
+    if (this.ginAt === 0) return false;
+    let total = 0;
+    for (let r = 0; r < lists.length; r++) {
+      const f = lists[r], n = counts[r];
+      for (let i = 0; i < n; i++) if (!forGateway(f, i * REC)) return false;
+      total += n;
+    }
+    if (total === 0) return true;
+    const ze = this.zoneEngine!;
+    if (this.ginN + total > this.ginCap) {
+      // room: the applied records dropped, and then, if need be, a larger region (the old one stays unused)
+      const f = ze.f64view(), g = this.ginAt >> 3;
+      f.copyWithin(g, g + this.inHead * REC, g + this.ginN * REC);
+      this.ginN -= this.inHead;
+      this.inHead = 0;
+      if (this.ginN + total > this.ginCap) {
+        const cap = Math.max(2 * this.ginCap, this.ginN + total), at = this.core.arena.alloc(cap * REC * 8, 16), v = ze.f64view();
+        v.copyWithin(at >> 3, this.ginAt >> 3, (this.ginAt >> 3) + this.ginN * REC);
+        this.ginAt = at;
+        this.ginCap = cap;
+      }
+    }
+    const f = ze.f64view(), o = (this.ginAt >> 3) + this.ginN * REC;
+    mergeInto(f, o, lists, counts);
+    if (this.nextMsgAt === Infinity) this.nextMsgAt = f[o];
+    this.ginN += total;
+    this.msgsPending += total;
+    return true;
   }
 
   /** A gateway-side message joins the queue drain applies: counted, and a pull request from a Zone here schedules the pull's completion. */
@@ -351,41 +400,41 @@ export class LaminarModel extends LaminarState {
 
   /**
    * drain for the gateway run once: its messages (proxy requests, DA ends,
-   * uploads: no memory model) applied in order, each run of them up to an
-   * upload by the engine (engineDrain on a copy in core memory), whose
-   * answers go into the log for the Zone partitions.
+   * uploads: no memory model) applied in order where they lie in core
+   * memory (acceptRuns), each run of them up to an upload by the engine
+   * (engineDrain), whose answers go into the log for the Zone partitions.
    */
   private drainLogged(ze: ZoneEngine, now: number): void {
-    const box = this.inbox, f = box.buf, log = this.gatewayLog!, T = this.tasks;
+    const log = this.gatewayLog!, T = this.tasks, n = this.ginN, g = this.ginAt >> 3;
+    // nothing here allocates core memory, so the view stays current
+    const f = ze.f64view();
     let h = this.inHead;
-    while (h < box.n && f[h * REC] <= now) {
-      if (f[h * REC + F_KIND] === M_UPLOAD) {
+    while (h < n && f[g + h * REC] <= now) {
+      if (f[g + h * REC + F_KIND] === M_UPLOAD) {
         this.msgsPending--;
-        this.apply(f, h++ * REC);
+        this.apply(f, g + h++ * REC);
         continue;
       }
-      let e = h + 1;
-      while (e < box.n && e - h < DRAIN_OUT && f[e * REC] <= now && f[e * REC + F_KIND] !== M_UPLOAD) e++;
-      ze.f64view().set(f.subarray(h * REC, e * REC), this.drainIn >> 3);
-      const k = ze.drainTasks(T.columnsAt, T.capacity, 0, now, this.drainIn, e - h, this.drainVerdicts);
-      if (k !== e - h) throw new Error(`laminar: the engine applied ${k} of the gateway's ${e - h} messages (a kind not for its queue?)`);
-      h = e;
+      // the engine stops at the first upload, the first message after now, or DRAIN_OUT of them
+      const k = ze.drainTasks(T.columnsAt, T.capacity, h, now, this.ginAt, n, this.drainVerdicts);
+      if (k < 1) throw new Error(`laminar: the engine applied none of the gateway's messages from ${h} of ${n} (a kind not for its queue?)`);
+      h += k;
       this.msgsPending -= k;
       this.drained();
-      log.verdictsFrom(ze.f64view(), this.drainVerdicts >> 3, ze.verdictsOut());
+      log.verdictsFrom(f, this.drainVerdicts >> 3, ze.verdictsOut());
     }
-    if (h === box.n) {
-      box.clear();
+    if (h === n) {
+      this.ginN = 0;
       h = 0;
     }
     this.inHead = h;
-    this.nextMsgAt = h < box.n ? f[h * REC] : Infinity;
+    this.nextMsgAt = h < this.ginN ? f[g + h * REC] : Infinity;
   }
 
   /** Apply the queued gateway-side messages delivered at or before `now`, in order. */
   private drain(now: number): void {
     if (this.coreInbox) return this.drainCore(this.zoneEngine!, now);
-    if (this.drainIn !== 0) return this.drainLogged(this.zoneEngine!, now);
+    if (this.ginAt !== 0) return this.drainLogged(this.zoneEngine!, now);
     const box = this.inbox, f = box.buf;
     let h = this.inHead;
     const rd = this.logReader;
@@ -518,8 +567,11 @@ export class LaminarModel extends LaminarState {
 export function exchange(models: LaminarModel[]): void {
   if (models.length === 1) return models[0].exchangeAlone();
   for (const m of models) m.outbox.sort();
-  mergeRuns(models.map((m) => m.outbox.buf), models.map((m) => m.outbox.n), (f, at) => {
-    for (const m of models) m.accept(f, at);
+  const lists = models.map((m) => m.outbox.buf), counts = models.map((m) => m.outbox.n);
+  // the gateway run once (models[0]) takes them whole; the others, each message that concerns them
+  const rest = models[0].acceptRuns(lists, counts) ? models.slice(1) : models;
+  mergeRuns(lists, counts, (f, at) => {
+    for (const m of rest) m.accept(f, at);
   });
   for (const m of models) m.outboxDelivered();
 }

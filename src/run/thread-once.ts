@@ -107,7 +107,8 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
     const g0 = performance.now();
     if (j >= 2) {
       const k = (j - 2) % 4;
-      mergeRuns(regions[k], counts[k].map((c) => c[0]), (f, at) => gw!.accept(f, at));
+      const n = counts[k].map((c) => c[0]);
+      if (!gw!.acceptRuns(regions[k], n)) mergeRuns(regions[k], n, (f, at) => gw!.accept(f, at));
     }
     gw!.runTo((j + 1) * H);
     const s = logSets[j % LOG_SETS];

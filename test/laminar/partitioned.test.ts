@@ -9,7 +9,7 @@ import { applySets, defaultConfig } from "../../src/config/params-config.js";
 import { runLaminar } from "../../src/run/laminar.js";
 import type { SimResult } from "../../src/laminar/result.js";
 import { zoneRange } from "../../src/laminar/model.js";
-import { Mailbox, mergeRuns, REC } from "../../src/laminar/mailbox.js";
+import { Mailbox, mergeInto, mergeRuns, REC } from "../../src/laminar/mailbox.js";
 
 /** The result without the fields that measure the run itself or count its partitions' work. */
 function outcome(r: SimResult): string {
@@ -80,6 +80,13 @@ describe("mailbox", () => {
         };
         const a = read([all]), b = read(split);
         expect(b).toEqual(a);
+        // mergeInto copies the records in the order mergeRuns visits them, after what `out` holds before o
+        const out = new Float64Array((msgs.length + 3) * REC).fill(-7);
+        expect(mergeInto(out, 2 * REC, split.map((x) => x.buf), split.map((x) => x.n))).toBe(msgs.length);
+        const visited: number[] = [];
+        mergeRuns(split.map((x) => x.buf), split.map((x) => x.n), (f, at) => visited.push(...f.subarray(at, at + REC)));
+        expect([...out.subarray(2 * REC, (2 + msgs.length) * REC)]).toEqual(visited);
+        expect([...out.subarray(0, 2 * REC), ...out.subarray((2 + msgs.length) * REC)]).toEqual(new Array(3 * REC).fill(-7));
         for (let i = 1; i < a.length; i++) {
           const [t0, z0, s0] = a[i - 1], [t1, z1, s1] = a[i];
           expect(t0 < t1 || (t0 === t1 && (z0 < z1 || (z0 === z1 && s0 < s1)))).toBe(true);
