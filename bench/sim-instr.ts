@@ -243,7 +243,8 @@ async function main(): Promise<void> {
   const roots = [here];
   if (args.some((a) => a.startsWith("--base="))) {
     const base = opt("base", "");
-    if (base === "" || !existsSync(resolve(base, "dist", "src", "cli", "main.js")) || (SPLIT && !existsSync(resolve(base, "dist", "bench", "sim-laminar.js")))) throw new Error(`--base=${base} is not a built checkout (no dist/src/cli/main.js): run npm ci there first`);
+    const built = SPLIT ? "dist/bench/sim-laminar.js" : "dist/src/cli/main.js";
+    if (base === "" || !existsSync(resolve(base, built))) throw new Error(`--base=${base} is not a built checkout (no ${built}): run npm ci there first`);
     roots.push(resolve(base));
   }
   {
