@@ -144,12 +144,7 @@ export function mergeInto(out: Float64Array, o: number, lists: Float64Array[], c
   }
   const pos = new Array<number>(k).fill(0);
   for (let end = o + total * REC; o < end; o += REC) {
-    let best = -1;
-    for (let r = 0; r < k; r++) {
-      if (pos[r] >= counts[r]) continue;
-      if (best < 0 || before(lists[r], pos[r] * REC, pos[best] * REC, lists[best])) best = r;
-    }
-    const f = lists[best], at = pos[best]++ * REC;
+    const best = nextRun(lists, counts, pos), f = lists[best], at = pos[best]++ * REC;
     for (let x = 0; x < REC; x++) out[o + x] = f[at + x];
   }
   return total;
@@ -175,12 +170,18 @@ export function mergeRuns(lists: Float64Array[], counts: number[], visit: (f: Fl
   }
   const pos = new Array<number>(k).fill(0);
   for (;;) {
-    let best = -1;
-    for (let r = 0; r < k; r++) {
-      if (pos[r] >= counts[r]) continue;
-      if (best < 0 || before(lists[r], pos[r] * REC, pos[best] * REC, lists[best])) best = r;
-    }
+    const best = nextRun(lists, counts, pos);
     if (best < 0) return;
     visit(lists[best], pos[best]++ * REC);
   }
+}
+
+/** The run whose next record (at pos[r]) comes first in canonical order, ties to the lower run; -1 when all are done. */
+function nextRun(lists: Float64Array[], counts: ArrayLike<number>, pos: number[]): number {
+  let best = -1;
+  for (let r = 0; r < lists.length; r++) {
+    if (pos[r] >= counts[r]) continue;
+    if (best < 0 || before(lists[r], pos[r] * REC, pos[best] * REC, lists[best])) best = r;
+  }
+  return best;
 }
