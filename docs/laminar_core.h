@@ -117,6 +117,12 @@ enum laminar_status {
 #define LAMINAR_PROBE_BLOCK_BYTES 72
 #define LAMINAR_ZONE_BLOCK_BYTES 40
 #define LAMINAR_MEM_BLOCK_BYTES 88
+/* engineDrain's start-latency histograms (the tasks block's HIST, docs/abi.md "The gateway's task table"):
+   double starts-counted at 0; class c's block at 64 + c * LAMINAR_START_HIST_CLASS_BYTES (double count,
+   sum's high limb, sum's low limb, min, max; from byte 64 double counts[LAMINAR_START_HIST_BUCKETS]) */
+#define LAMINAR_START_HIST_BUCKETS 6017
+#define LAMINAR_START_HIST_CLASS_BYTES 48200
+#define LAMINAR_START_HIST_BYTES 144664
 
 /** scoreCandidates' block; also the first 48 bytes of the probe block (n is k there). */
 typedef struct laminar_choice_block {
@@ -561,7 +567,7 @@ int32_t engineExchange(laminar_ptr block);
 int32_t engineDrain(laminar_ptr block, laminar_ptr gt, double now);
 /** n arrivalsDraw records at src materialised on the task table, in the slots at ids (int32 pairs: slot, generation): first DAs staged, timers armed; n. */
 int32_t engineArrive(laminar_ptr block, laminar_ptr gt, laminar_ptr src, int32_t n, laminar_ptr ids);
-/** 240: the tasks block engineArrive and engineDrain read. */
+/** 248: the tasks block engineArrive and engineDrain read. */
 int32_t engineTasksBlockBytes(void);
 /** The proxy's answer to DA d's pull request: 1 start, 2 duplicate, 3 late. */
 int32_t engineSetVerdict(laminar_ptr block, int32_t d, int32_t v);

@@ -22,8 +22,9 @@ import { inboxAt } from "./inbox";
 import {
   C_ARRIVAL, C_CLS, C_LIVE, C_STATE, C_TIMERS, column, EXACT_TIMERS, GT_BASE, GT_BYTES, GT_CAP, GT_DEADLINE, GT_FAILS, GT_FREED, GT_HEAD,
   GT_OUT, GT_OUT_CAP, GT_STARTS, gtf, gti, gtSeti, OUT_BYTES, REGEN_ARMED, T_FAILED, T_PENDING, T_STARTED, TASK_BYTES,
-  GT_IN, GT_IN_N, GT_VERDICTS, GT_VERDICTS_N, VERDICT_BYTES,
+  GT_HIST, GT_IN, GT_IN_N, GT_VERDICTS, GT_VERDICTS_N, VERDICT_BYTES,
 } from "./tasks";
+import { countStart, HIST_BYTES } from "./starts";
 import { histOn } from "./history";
 
 /** Failure causes (src/metrics/run-metrics.ts): a squatter's, and how many there are. */
@@ -44,7 +45,9 @@ const RB: usize = <usize>REC << 3;
  * messages come from Zone partitions elsewhere); with its VERDICTS set, each
  * pull request's answer goes there instead of into the DA's record, in
  * order, VERDICT_BYTES each (DA, Zone, verdict as f64; room for OUT_CAP),
- * and VERDICTS_N counts them (a DA is then any id >= 0).
+ * and VERDICTS_N counts them (a DA is then any id >= 0). With its HIST
+ * set, a start's latency is counted in the histograms there (starts.ts)
+ * instead of handed out, unless the histogram cannot hold it.
  */
 export function drain(block: usize, gt: usize, now: f64): i32 {
   if (MX != 0 || histOn() || isNaN(now)) return E_ARG;
@@ -55,6 +58,7 @@ export function drain(block: usize, gt: usize, now: f64): i32 {
   const n = own ? geti(F_IN_N) : gti(gt, GT_IN_N), inbox = own ? inboxAt() : <usize>gti(gt, GT_IN);
   // the answers: into the DAs' records here, or, for DAs of other engines, out in order (DA, Zone, verdict)
   const daCap = verdicts == 0 ? geti(F_DA_CAP) : I32.MAX_VALUE;
+  const hist = <usize>gti(gt, GT_HIST);
   if (cap < 1 || ocap < 1 || n < 0 || head < 0 || head > n || !(deadline >= 0)) return E_ARG;
   regionsReset();
   region(block, BLOCK_BYTES, 1, 8, false);
@@ -64,6 +68,7 @@ export function drain(block: usize, gt: usize, now: f64): i32 {
   if (verdicts == 0) region(DAS, <i64>daCap * DA_BYTES, 1, 8, true);
   else region(verdicts, <i64>ocap * 3, 8, 0, true);
   region(inbox, <i64>n * RB, 1, 8, false);
+  if (hist != 0) region(hist, HIST_BYTES, 1, 8, true);
   const e = regionsCheck(); if (e != 0) return e;
   // the messages this call applies, checked before any is
   let end = head;
@@ -99,9 +104,11 @@ export function drain(block: usize, gt: usize, now: f64): i32 {
       if (!go) continue;
       st = T_STARTED;
       store<u8>(state + t, st);
-      store<f64>(out + (<usize>starts << 3), startAt - arrival);
-      store<i32>(startCls + (<usize>starts << 2), load<u8>(cls + t));
-      starts++;
+      if (hist == 0 || !countStart(hist, load<u8>(cls + t), startAt - arrival)) {
+        store<f64>(out + (<usize>starts << 3), startAt - arrival);
+        store<i32>(startCls + (<usize>starts << 2), load<u8>(cls + t));
+        starts++;
+      }
       // handed over: the starting DA no longer counts among the task's live DAs
       store<i32>(lp, load<i32>(lp) - 1);
     } else {

@@ -41,6 +41,13 @@ export const MX_BYTES = 64 * 8;
 /** With the memory model on, emission records carry the task's declared memory (GiB) at EM_DECLARED. */
 export const EMIT_MEM_BYTES = 80, EM_DECLARED = 64;
 export const STREAM_BYTES = 32;
+/**
+ * The start-latency histograms' region a tasks block's HIST points to
+ * (assembly/engine/starts.ts): f64 starts counted since the host took them
+ * at 0, class c's block at CLASS + c * CLASS_BYTES (f64 count, sum's high
+ * and low limbs, min, max; from byte 64 f64 counts[BUCKETS]), BYTES in all.
+ */
+export const START_HIST = { CLASS: 64, CLASS_BYTES: 64 + 6017 * 8, BUCKETS: 6017, SUB_BUCKET_BITS: 7, BYTES: 64 + 3 * (64 + 6017 * 8) } as const;
 /** engineRun's outcomes. */
 export const RAN_TO = 0, HOST_EVENT = 1, HOST_MESSAGE = 2;
 /**
@@ -56,6 +63,6 @@ export const RAN_TO = 0, HOST_EVENT = 1, HOST_MESSAGE = 2;
 export const GT = {
   BASE: 0, CAP: 1, DEADLINE: 2, HEAD: 3, OUT: 4, OUT_CAP: 5, STARTS: 6, FAILS: 7, FREED: 8, QUIET: 9, MAX_INSTANCES: 10,
   SQUAT_RATIO: 11, SQUAT_ATOMS: 12, NEXT_KEY: 13, EMIT: 14, EMIT_N: 15, EMIT_CAP: 16, RNG: 17, ARRIVED: 18, RING_DEADLINE: 21,
-  RING_REGEN: 22, SWEEP: 23, POSTS: 24, POSTS_N: 25, IN: 26, IN_N: 27, VERDICTS: 28, VERDICTS_N: 29, BYTES: 240, TASK_BYTES: 68,
+  RING_REGEN: 22, SWEEP: 23, POSTS: 24, POSTS_N: 25, IN: 26, IN_N: 27, VERDICTS: 28, VERDICTS_N: 29, HIST: 30, BYTES: 248, TASK_BYTES: 68,
   OUT_BYTES: 20, POST_BYTES: 24, VERDICT_BYTES: 24,
 } as const;

@@ -50,6 +50,7 @@ import { PullAndStart } from "./pull.js";
 import { GT, HOST_MESSAGE, RAN_TO } from "../core/engine-layout.js";
 import { T_STARTED } from "./store.js";
 import { CoreArrivals } from "./core-arrivals.js";
+import { CoreStartHist } from "./start-hist.js";
 import type { ZoneEngine } from "./zone-engine.js";
 import { LAG_STEP, LogReplay } from "./log-replay.js";
 import { F_A, F_B, F_C, F_DEST, F_KIND, F_W, F_X, F_Y, F_ZONE, Mailbox, mergeInto, mergeRuns, REC, runWindows, TO_GATEWAY } from "./mailbox.js";
@@ -111,6 +112,8 @@ export class LaminarModel extends LaminarState {
   private ginCap = 0;
   private ginN = 0;
   private drainVerdicts = 0;
+  /** With drainAt, the start latencies engineDrain counts (its tasks block's HIST). */
+  private startHist: CoreStartHist | null = null;
 
   constructor(core: Core, c: Config, partition: Partition = { index: 0, count: 1 }) {
     super(core, c, partition);
@@ -152,6 +155,12 @@ export class LaminarModel extends LaminarState {
           outCap: DRAIN_OUT, deadlineNs: this.deadlineNs, quietNs: this.quietNs, maxInstances: this.regens !== null ? c.regeneration.maxInstances : 0,
           squatterRatio: c.workload.squatterRatio, squatterAtoms: c.workload.squatterAtoms, sweepNs: this.deadlines.period,
         });
+        // the starts' latencies counted in the engine, taken into the metrics when they are read
+        const hist = new CoreStartHist(this.core.arena), met = this.gatewayMetrics;
+        this.views.sync();
+        this.views.i32[(this.drainAt >> 2) + 2 * GT.HIST] = hist.at;
+        met.foldStarts(() => hist.foldInto(met));
+        this.startHist = hist;
         if (this.arrivals instanceof CoreArrivals) this.ingress.arriveInCore(this.arrivals);
         if (this.gatewayLog !== null) {
           this.ginCap = DRAIN_OUT;
@@ -391,7 +400,10 @@ export class LaminarModel extends LaminarState {
     const freed = i32[g + 2 * GT.FREED], cls = (out >> 2) + 2 * cap, causes = cls + cap, slots = causes + cap;
     for (let i = 0; i < starts; i++) met.onStart(f64[(out >> 3) + i], i32[cls + i]);
     for (let i = 0; i < fails; i++) met.onFail(i32[causes + i]);
-    this.inFlight -= starts + fails;
+    // the starts the engine counted itself (their latencies in its histograms)
+    const counted = this.startHist!.take();
+    met.started += counted;
+    this.inFlight -= starts + counted + fails;
     for (let i = 0; i < freed; i++) {
       const t = i32[slots + i];
       if (T.slots.isLive(t)) T.slots.release(t);

@@ -222,6 +222,27 @@ export class LatencyHistogram {
     if (hi > this._max) this._max = hi;
   }
 
+  /**
+   * Adds values counted elsewhere in this layout: the bucket counts
+   * counts[at + i], `count` values in all, their sum's limbs (sumHi units
+   * of 2^32, sumLo below 2^32) and their min and max; what recording each
+   * of them would have done. Returns the buckets read, [first, last].
+   */
+  addCounts(counts: Float64Array, at: number, count: number, sumHi: number, sumLo: number, min: number, max: number): [number, number] {
+    if (!isCount(count) || count === 0 || !(min <= max) || !(sumLo >= 0 && sumLo < TWO32) || !Number.isInteger(sumHi)) {
+      throw new RangeError(`addCounts: inconsistent counts (count ${count}, min ${min}, max ${max}, sum limbs ${sumHi}, ${sumLo})`);
+    }
+    LatencyHistogram.check(min);
+    LatencyHistogram.check(max);
+    const first = this.indexOf(min), last = this.indexOf(max);
+    for (let i = first; i <= last; i++) this.counts[i] += counts[at + i];
+    this._count += count;
+    this.addLimbs(sumHi, sumLo);
+    if (min < this._min) this._min = min;
+    if (max > this._max) this._max = max;
+    return [first, last];
+  }
+
   /** Empties the histogram (keeps the storage). */
   reset(): void {
     this.counts.fill(0);

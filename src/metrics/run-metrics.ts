@@ -120,6 +120,8 @@ export class RunMetrics {
    */
   private readonly byClass = [new LatencyHistogram(), new LatencyHistogram(), new LatencyHistogram()];
   private readonly recent = [new LatencyHistogram(), new LatencyHistogram(), new LatencyHistogram()];
+  /** What adds the start latencies counted elsewhere (foldStarts). */
+  private fold: (() => void) | null = null;
   /** sample()'s scratch: the interval's starts of every class. */
   private readonly windowHist = new LatencyHistogram();
   readonly series: SeriesPoint[] = [];
@@ -147,6 +149,20 @@ export class RunMetrics {
     this.squatters += q;
   }
 
+  /**
+   * Starts whose latencies a histogram elsewhere holds (the Zone engine's,
+   * src/laminar/start-hist.ts): `fold` adds them in (addStarts) before any
+   * start latency is read here.
+   */
+  foldStarts(fold: () => void): void {
+    this.fold = fold;
+  }
+
+  /** Class c's start latencies counted elsewhere (LatencyHistogram.addCounts); returns the buckets read. */
+  addStarts(c: number, counts: Float64Array, at: number, count: number, sumHi: number, sumLo: number, min: number, max: number): [number, number] {
+    return this.recent[c].addCounts(counts, at, count, sumHi, sumLo, min, max);
+  }
+
   onStart(latencyNs: number, cls: number): void {
     this.started++;
     this.recent[cls === 0 ? 0 : cls === 1 ? 1 : 2].record(latencyNs);
@@ -154,6 +170,7 @@ export class RunMetrics {
 
   /** Class c's start latencies so far (a new histogram). */
   private classHist(c: number): LatencyHistogram {
+    this.fold?.();
     const h = new LatencyHistogram();
     h.merge(this.byClass[c]);
     h.merge(this.recent[c]);
@@ -259,6 +276,7 @@ export class RunMetrics {
     const l = this.last;
     const fastFails = this.fastFails;
     const win = this.windowHist;
+    this.fold?.();
     win.reset();
     for (const h of this.recent) win.merge(h);
     this.series.push({

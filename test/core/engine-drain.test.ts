@@ -7,12 +7,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applySets, defaultConfig } from "../../src/config/params-config.js";
-import { EF, GT } from "../../src/core/engine-layout.js";
+import { EF, GT, START_HIST } from "../../src/core/engine-layout.js";
 import { Status } from "../../src/core/status.js";
 import { loadCore } from "../../src/core/wasm.js";
 import { REC } from "../../src/laminar/mailbox.js";
 import { LaminarModel } from "../../src/laminar/model.js";
 import { columnAt } from "../../src/laminar/store.js";
+import { CoreStartHist } from "../../src/laminar/start-hist.js";
+import { RunMetrics } from "../../src/metrics/run-metrics.js";
 
 const runs = Number(process.env.LAMINAR_PROPERTY_RUNS ?? 40);
 const M_DA_END = 1, M_PULL = 3, M_UPLOAD = 6, DA_BYTES = 64, DA_VERDICT = 58;
@@ -162,6 +164,63 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
     );
     expect(k.engineTasksBlockBytes()).toBe(GT.BYTES);
     void block;
+  });
+
+  it("with the block's HIST, counts each start's latency in its class's histogram (as the host would record it), handing out only those it cannot hold", () => {
+    const { core, ze } = started(flavor);
+    const cap = 64, base = core.arena.alloc(cap * GT.TASK_BYTES, 8), c = columns(base, cap);
+    const gt = setup(ze, 16, 1e13), hop = ze.getf(EF.HOP), delta = ze.getf(EF.DELTA);
+    const hist = new CoreStartHist(core.arena);
+    core.arena.i32[(gt >> 2) + 2 * GT.HIST] = hist.at;
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ arrival: fc.integer({ min: 0, max: 1e9 }), cls: fc.integer({ min: 0, max: 2 }) }), { minLength: cap, maxLength: cap }),
+        // a pull's compute time: mostly whole nanoseconds over a wide range, sometimes not (the drain hands those out)
+        fc.array(fc.record({ t: fc.integer({ min: 0, max: cap - 1 }), x: fc.oneof(fc.integer({ min: 0, max: 2 ** 40 }), fc.integer({ min: 0, max: 300 }), fc.double({ min: 0, max: 1e6, noNaN: true })) }), { maxLength: 48 }),
+        (tasks, pulls) => {
+          // whatever an earlier (failed) case left there
+          hist.take();
+          hist.foldInto(new RunMetrics(1e12));
+          const f64 = core.arena.f64, i32 = core.arena.i32, u8 = core.arena.u8;
+          for (let t = 0; t < cap; t++) {
+            f64[(c.arrival >> 3) + t] = tasks[t].arrival;
+            i32[(c.live >> 2) + t] = 2;
+            u8[c.state + t] = 0;
+            u8[c.timers + t] = 0;
+            u8[c.cls + t] = tasks[t].cls;
+          }
+          const inbox = ze.inboxAt(), at = 2e9;
+          pulls.forEach((m, i) => f64.set([at, 0, M_PULL, -1, m.t, i, 0, m.x, 0, 0], inbox + i * REC));
+          ze.seti(EF.IN_N, pulls.length);
+          // the twin: a task's first pull starts it; the metrics record its latency
+          const want = new RunMetrics(1e12), seen = new Set<number>(), odd: number[][] = [];
+          for (const m of pulls) {
+            if (seen.has(m.t)) continue;
+            seen.add(m.t);
+            const v = at + hop - delta + m.x - tasks[m.t].arrival;
+            if (Number.isInteger(v)) want.onStart(v, tasks[m.t].cls);
+            else odd.push([v, tasks[m.t].cls]);
+          }
+          const got = new RunMetrics(1e12);
+          got.foldStarts(() => hist.foldInto(got));
+          let h = 0, out: number[][] = [], counted = 0;
+          while (h < pulls.length) {
+            h += ze.drainTasks(base, cap, h, at);
+            const o = core.arena.i32[(gt >> 2) + 2 * GT.OUT], n = core.arena.i32[(gt >> 2) + 2 * GT.STARTS];
+            for (let i = 0; i < n; i++) out.push([core.arena.f64[(o >> 3) + i], core.arena.i32[(o >> 2) + 2 * 16 + i]]);
+            counted += hist.take();
+          }
+          expect(out).toEqual(odd);
+          expect(counted).toBe(seen.size - odd.length);
+          expect(got.toJSON().histograms).toEqual(want.toJSON().histograms);
+          // taken: the region is empty again
+          expect(hist.take()).toBe(0);
+          expect(core.arena.f64.subarray(hist.at >> 3, (hist.at + START_HIST.BYTES) >> 3).every((v) => v === 0)).toBe(true);
+          ze.seti(EF.IN_N, 0);
+        },
+      ),
+      { numRuns: runs },
+    );
   });
 
   it("refuses bad input, changing nothing", () => {

@@ -327,3 +327,39 @@ describe("LatencyHistogram errors", () => {
     ).toThrow(RangeError);
   });
 });
+
+describe("LatencyHistogram.addCounts", () => {
+  it("adds values counted elsewhere in its layout as recording each would (the Zone engine's counts, src/laminar/start-hist.ts)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 2 ** 40 }), fc.constant(MAX_RECORDABLE)), { minLength: 1, maxLength: 60 }), fc.array(fc.integer({ min: 0, max: 2 ** 33 }), { maxLength: 5 }), (vs, before) => {
+        const want = new LatencyHistogram(), got = new LatencyHistogram();
+        for (const v of before) { want.record(v); got.record(v); }
+        for (const v of vs) want.record(v);
+        // counted elsewhere: buckets by the reference, the sum in limbs
+        const at = 5, counts = new Float64Array(at + (54 - 7) * 128 + 1);
+        let hi = 0, lo = 0;
+        for (const v of vs) {
+          counts[at + refBucket(v, 7).index]++;
+          const h = Math.floor(v / 2 ** 32);
+          lo += v - h * 2 ** 32;
+          hi += h;
+          if (lo >= 2 ** 32) { lo -= 2 ** 32; hi++; }
+        }
+        const [first, last] = got.addCounts(counts, at, vs.length, hi, lo, Math.min(...vs), Math.max(...vs));
+        expect(got.toJSON()).toEqual(want.toJSON());
+        expect([first, last]).toEqual([refBucket(Math.min(...vs), 7).index, refBucket(Math.max(...vs), 7).index]);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("refuses counts that cannot be a histogram's", () => {
+    const h = new LatencyHistogram(), c = new Float64Array(7000);
+    expect(() => h.addCounts(c, 0, 0, 0, 0, 1, 2)).toThrow(/addCounts/);
+    expect(() => h.addCounts(c, 0, 2, 0, 0, 3, 2)).toThrow(/addCounts/);
+    expect(() => h.addCounts(c, 0, 2, 0, 2 ** 32, 1, 2)).toThrow(/addCounts/);
+    expect(() => h.addCounts(c, 0, 2, 0.5, 0, 1, 2)).toThrow(/addCounts/);
+    expect(() => h.addCounts(c, 0, 2, 0, 3, 1, 2.5)).toThrow(/latency must be an integer/);
+    expect(h.count).toBe(0);
+  });
+});
