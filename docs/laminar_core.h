@@ -118,8 +118,9 @@ enum laminar_status {
 #define LAMINAR_ZONE_BLOCK_BYTES 40
 #define LAMINAR_MEM_BLOCK_BYTES 88
 /* engineDrain's start-latency histograms (the tasks block's HIST, docs/abi.md "The gateway's task table"):
-   double starts-counted at 0; class c's block at 64 + c * LAMINAR_START_HIST_CLASS_BYTES (double count,
-   sum's high limb, sum's low limb, min, max; from byte 64 double counts[LAMINAR_START_HIST_BUCKETS]) */
+   double starts-counted at 0; class c's block at 64 + c * LAMINAR_START_HIST_CLASS_BYTES (double count;
+   the sum as double units of 2^32 at 8 plus int64 at 16; double min, max at 24, 32; from byte 64
+   double counts[LAMINAR_START_HIST_BUCKETS]) */
 #define LAMINAR_START_HIST_BUCKETS 6017
 #define LAMINAR_START_HIST_CLASS_BYTES 48200
 #define LAMINAR_START_HIST_BYTES 144664

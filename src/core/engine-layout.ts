@@ -44,8 +44,9 @@ export const STREAM_BYTES = 32;
 /**
  * The start-latency histograms' region a tasks block's HIST points to
  * (assembly/engine/starts.ts): f64 starts counted since the host took them
- * at 0, class c's block at CLASS + c * CLASS_BYTES (f64 count, sum's high
- * and low limbs, min, max; from byte 64 f64 counts[BUCKETS]), BYTES in all.
+ * at 0, class c's block at CLASS + c * CLASS_BYTES (f64 count; the sum as
+ * f64 units of 2^32 at 8 plus i64 at 16; f64 min and max at 24 and 32; from
+ * byte 64 f64 counts[BUCKETS]), BYTES in all.
  */
 export const START_HIST = { CLASS: 64, CLASS_BYTES: 64 + 6017 * 8, BUCKETS: 6017, SUB_BUCKET_BITS: 7, BYTES: 64 + 3 * (64 + 6017 * 8) } as const;
 /** engineRun's outcomes. */

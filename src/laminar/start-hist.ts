@@ -24,11 +24,13 @@ export class CoreStartHist {
 
   /** Add each class's histogram into met's start latencies and empty it. */
   foldInto(met: RunMetrics): void {
-    const f = this.arena.f64;
+    const f = this.arena.f64, i32 = this.arena.i32;
     for (let c = 0; c < 3; c++) {
       const b = (this.at + START_HIST.CLASS + c * START_HIST.CLASS_BYTES) >> 3, n = f[b];
       if (n === 0) continue;
-      const [from, to] = met.addStarts(c, f, b + 8, n, f[b + 1], f[b + 2], f[b + 3], f[b + 4]);
+      // the sum: f64 units of 2^32, plus an i64 below 2^62 (its high word more units, its low word the rest)
+      const hi = f[b + 1] + i32[2 * (b + 2) + 1], lo = i32[2 * (b + 2)] >>> 0;
+      const [from, to] = met.addStarts(c, f, b + 8, n, hi, lo, f[b + 3], f[b + 4]);
       f.fill(0, b + 8 + from, b + 9 + to);
       f.fill(0, b, b + 5);
     }

@@ -223,6 +223,36 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
     );
   });
 
+  it("keeps a histogram's sum exact past 2^62 (it carries into the units of 2^32)", () => {
+    const { core, ze } = started(flavor);
+    const cap = 64, base = core.arena.alloc(cap * GT.TASK_BYTES, 8), c = columns(base, cap);
+    const gt = setup(ze, 64, 2 ** 54), hop = ze.getf(EF.HOP), delta = ze.getf(EF.DELTA);
+    const hist = new CoreStartHist(core.arena);
+    core.arena.i32[(gt >> 2) + 2 * GT.HIST] = hist.at;
+    const want = new RunMetrics(1), got = new RunMetrics(1), at = 1e6;
+    got.foldStarts(() => hist.foldInto(got));
+    // 12 rounds of 64 starts near 2^53 ns each: their sum passes 2^62 before the host takes it
+    for (let round = 0; round < 12; round++) {
+      const f64 = core.arena.f64, i32 = core.arena.i32, u8 = core.arena.u8;
+      for (let t = 0; t < cap; t++) {
+        f64[(c.arrival >> 3) + t] = 0;
+        i32[(c.live >> 2) + t] = 2;
+        u8[c.state + t] = 0;
+        u8[c.cls + t] = t % 3;
+        const x = 2 ** 53 - at - hop + delta - 1000 * round - t;
+        f64.set([at, 0, M_PULL, -1, t, t, 0, x, 0, 0], ze.inboxAt() + t * REC);
+        want.onStart(at + hop - delta + x, t % 3);
+      }
+      ze.seti(EF.IN_N, cap);
+      expect(ze.drainTasks(base, cap, 0, at)).toBe(cap);
+      expect(core.arena.i32[(gt >> 2) + 2 * GT.STARTS]).toBe(0);
+      expect(hist.take()).toBe(cap);
+    }
+    expect(got.toJSON().histograms).toEqual(want.toJSON().histograms);
+    expect(typeof got.toJSON().histograms.startedF.sum).toBe("string"); // past 2^53: exact, as a decimal string
+    ze.seti(EF.IN_N, 0);
+  });
+
   it("refuses bad input, changing nothing", () => {
     const { core, k, ze, block } = started(flavor);
     const cap = 8, cols = core.arena.alloc(cap * GT.TASK_BYTES, 8), gt = setup(ze, 4, 5e5), c = columns(cols, cap);
