@@ -568,7 +568,7 @@ int32_t engineExchange(laminar_ptr block);
 int32_t engineDrain(laminar_ptr block, laminar_ptr gt, double now);
 /** n arrivalsDraw records at src materialised on the task table, in the slots at ids (int32 pairs: slot, generation): first DAs staged, timers armed; n. */
 int32_t engineArrive(laminar_ptr block, laminar_ptr gt, laminar_ptr src, int32_t n, laminar_ptr ids);
-/** 248: the tasks block engineArrive and engineDrain read. */
+/** 256: the tasks block engineArrive and engineDrain read. */
 int32_t engineTasksBlockBytes(void);
 /** The proxy's answer to DA d's pull request: 1 start, 2 duplicate, 3 late. */
 int32_t engineSetVerdict(laminar_ptr block, int32_t d, int32_t v);

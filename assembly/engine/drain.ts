@@ -22,7 +22,7 @@ import { inboxAt } from "./inbox";
 import {
   C_ARRIVAL, C_CLS, C_LIVE, C_STATE, C_TIMERS, column, EXACT_TIMERS, GT_BASE, GT_BYTES, GT_CAP, GT_DEADLINE, GT_FAILS, GT_FREED, GT_HEAD,
   GT_OUT, GT_OUT_CAP, GT_STARTS, gtf, gti, gtSeti, OUT_BYTES, REGEN_ARMED, T_FAILED, T_PENDING, T_STARTED, TASK_BYTES,
-  GT_HIST, GT_IN, GT_IN_N, GT_VERDICTS, GT_VERDICTS_N, VERDICT_BYTES,
+  GEN_MASK, GT_GEN, GT_HIST, GT_IN, GT_IN_N, GT_VERDICTS, GT_VERDICTS_N, VERDICT_BYTES,
 } from "./tasks";
 import { countStart, HIST_BYTES } from "./starts";
 import { histOn } from "./history";
@@ -47,7 +47,9 @@ const RB: usize = <usize>REC << 3;
  * order, VERDICT_BYTES each (DA, Zone, verdict as f64; room for OUT_CAP),
  * and VERDICTS_N counts them (a DA is then any id >= 0). With its HIST
  * set, a start's latency is counted in the histograms there (starts.ts)
- * instead of handed out, unless the histogram cannot hold it.
+ * instead of handed out, unless the histogram cannot hold it. With its
+ * GEN set (the slots' generations, i32[CAP]), a slot to free is freed
+ * there if live (its odd generation bumped), and FREED counts those.
  */
 export function drain(block: usize, gt: usize, now: f64): i32 {
   if (MX != 0 || histOn() || isNaN(now)) return E_ARG;
@@ -58,7 +60,7 @@ export function drain(block: usize, gt: usize, now: f64): i32 {
   const n = own ? geti(F_IN_N) : gti(gt, GT_IN_N), inbox = own ? inboxAt() : <usize>gti(gt, GT_IN);
   // the answers: into the DAs' records here, or, for DAs of other engines, out in order (DA, Zone, verdict)
   const daCap = verdicts == 0 ? geti(F_DA_CAP) : I32.MAX_VALUE;
-  const hist = <usize>gti(gt, GT_HIST);
+  const hist = <usize>gti(gt, GT_HIST), gens = <usize>gti(gt, GT_GEN);
   if (cap < 1 || ocap < 1 || n < 0 || head < 0 || head > n || !(deadline >= 0)) return E_ARG;
   regionsReset();
   region(block, BLOCK_BYTES, 1, 8, false);
@@ -69,6 +71,7 @@ export function drain(block: usize, gt: usize, now: f64): i32 {
   else region(verdicts, <i64>ocap * 3, 8, 0, true);
   region(inbox, <i64>n * RB, 1, 8, false);
   if (hist != 0) region(hist, HIST_BYTES, 1, 8, true);
+  if (gens != 0) region(gens, <i64>cap * 4, 1, 8, true);
   const e = regionsCheck(); if (e != 0) return e;
   // the messages this call applies, checked before any is
   let end = head;
@@ -124,8 +127,17 @@ export function drain(block: usize, gt: usize, now: f64): i32 {
     }
     // maybeFree: resolved, no DA left, no exact timer event pending
     if (st != T_PENDING && load<i32>(lp) == 0 && (load<u8>(timers + t) & EXACT_TIMERS) == 0) {
-      store<i32>(freed + (<usize>frees << 2), <i32>t);
-      frees++;
+      if (gens == 0) {
+        store<i32>(freed + (<usize>frees << 2), <i32>t);
+        frees++;
+      } else {
+        // freed here (SlotStore.release): a live slot's generation is odd, and freeing bumps it
+        const gp = gens + (t << 2), g = load<i32>(gp);
+        if ((g & 1) != 0) {
+          store<i32>(gp, (g + 1) & GEN_MASK);
+          frees++;
+        }
+      }
     }
   }
   gtSeti(gt, GT_HEAD, end);

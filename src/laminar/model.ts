@@ -378,7 +378,7 @@ export class LaminarModel extends LaminarState {
         continue;
       }
       // the proxy's answers and the DA ends, in the engine, up to the next upload
-      const k = ze.drainTasks(T.columnsAt, T.capacity, h, now);
+      const k = ze.drainTasks(T.columnsAt, T.capacity, h, now, 0, 0, 0, T.genAt);
       h += k;
       this.msgsPending -= k;
       this.drained();
@@ -393,21 +393,19 @@ export class LaminarModel extends LaminarState {
     }
   }
 
-  /** What an engineDrain call hands back (drainCore), applied: the starts' latencies, the failures' causes, the slots to free. */
+  /** What an engineDrain call hands back (drainCore), applied: the starts (their latencies), the failures' causes, the slots it freed. */
   private drained(): void {
     const i32 = this.views.i32, f64 = this.views.f64, g = this.drainAt >> 2, T = this.tasks, met = this.gatewayMetrics;
     const out = i32[g + 2 * GT.OUT], cap = i32[g + 2 * GT.OUT_CAP], starts = i32[g + 2 * GT.STARTS], fails = i32[g + 2 * GT.FAILS];
-    const freed = i32[g + 2 * GT.FREED], cls = (out >> 2) + 2 * cap, causes = cls + cap, slots = causes + cap;
+    const freed = i32[g + 2 * GT.FREED], cls = (out >> 2) + 2 * cap, causes = cls + cap;
     for (let i = 0; i < starts; i++) met.onStart(f64[(out >> 3) + i], i32[cls + i]);
     for (let i = 0; i < fails; i++) met.onFail(i32[causes + i]);
     // the starts the engine counted itself (their latencies in its histograms)
     const counted = this.startHist!.take();
     met.started += counted;
     this.inFlight -= starts + counted + fails;
-    for (let i = 0; i < freed; i++) {
-      const t = i32[slots + i];
-      if (T.slots.isLive(t)) T.slots.release(t);
-    }
+    // the slots freed in the engine, where their generations lie (the tasks block's GEN)
+    T.slots.releasedElsewhere(freed);
   }
 
   /**
@@ -428,7 +426,7 @@ export class LaminarModel extends LaminarState {
         continue;
       }
       // the engine stops at the first upload, the first message after now, or DRAIN_OUT of them
-      const k = ze.drainTasks(T.columnsAt, T.capacity, h, now, this.ginAt, n, this.drainVerdicts);
+      const k = ze.drainTasks(T.columnsAt, T.capacity, h, now, this.ginAt, n, this.drainVerdicts, T.genAt);
       if (k < 1) throw new Error(`laminar: the engine applied none of the gateway's messages from ${h} of ${n} (a kind not for its queue?)`);
       h += k;
       this.msgsPending -= k;

@@ -44,8 +44,15 @@ export function columnAt(name: (typeof COLUMNS)[number][0], cap: number): number
 }
 
 export class TaskStore {
-  /** Cyclic (sim/slot-store.ts): a batch's arrivals take neighbouring slots. */
-  readonly slots = new SlotStore(1 << 14, true);
+  /**
+   * Cyclic (sim/slot-store.ts): a batch's arrivals take neighbouring slots.
+   * Its generations are in core memory too (genAt), where the Zone engine
+   * frees slots (engineDrain).
+   */
+  readonly slots: SlotStore;
+  /** The slots' generations in core memory (byte offset, 8-aligned; i32 per slot) and how many it holds. */
+  genAt = 0;
+  private genCap = 0;
   // In core memory, where the Zone engine reads and writes them (COLUMNS above). The views are
   // rebuilt when memory grows (Arena.onGrow) and when the region moves (grow).
   cls!: Uint8Array;
@@ -78,6 +85,7 @@ export class TaskStore {
   capacity: number;
 
   constructor(private readonly arena: Arena) {
+    this.slots = new SlotStore(1 << 14, true, { grow: (n) => this.generations(n) });
     this.capacity = this.slots.capacity;
     this.columnsAt = this.region(this.capacity);
     this.rebind();
@@ -91,8 +99,19 @@ export class TaskStore {
     return p;
   }
 
-  /** (Re)build the columns' views (memory's current buffer). */
+  /** A region for n generations, the current ones copied in (the rest 0: never handed out), as a view. */
+  private generations(n: number): Int32Array {
+    const p = this.arena.alloc(4 * n, 8), u8 = this.arena.u8; // may grow memory: rebind() follows the old region
+    u8.fill(0, p, p + 4 * n);
+    u8.copyWithin(p, this.genAt, this.genAt + 4 * this.genCap);
+    this.genAt = p;
+    this.genCap = n;
+    return new Int32Array(u8.buffer, p, n);
+  }
+
+  /** (Re)build the columns' views (memory's current buffer), and the generations'. */
   rebind(): void {
+    if (this.genCap > 0) this.slots?.rebindGenerations(new Int32Array(this.arena.u8.buffer, this.genAt, this.genCap));
     const b = this.arena.u8.buffer as ArrayBuffer, cap = this.capacity;
     let p = this.columnsAt;
     const next = <T>(make: new (b: ArrayBuffer, at: number, n: number) => T, bytes: number): T => {

@@ -631,10 +631,13 @@ export class ZoneEngine {
    * out columns' records. With inAt, the messages are the inN records
    * there instead (the gateway run once); with verdictsAt, the answers go
    * there (verdictsOut of them: DA, Zone, verdict) instead of into DAs here.
+   * With genAt (the slots' generations, src/laminar/store.ts), the slots to
+   * free are freed there and FREED counts them.
    */
-  drainTasks(columnsAt: number, cap: number, head: number, now: number, inAt = 0, inN = 0, verdictsAt = 0): number {
+  drainTasks(columnsAt: number, cap: number, head: number, now: number, inAt = 0, inN = 0, verdictsAt = 0, genAt = 0): number {
     this.views();
     const g = this.gt >> 2;
+    this.i32[g + 2 * GT.GEN] = genAt;
     this.i32[g + 2 * GT.BASE] = columnsAt;
     this.i32[g + 2 * GT.CAP] = cap;
     this.i32[g + 2 * GT.HEAD] = head;

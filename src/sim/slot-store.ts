@@ -55,6 +55,15 @@ export function growRing<T extends TypedArray>(a: T, head: number): T {
   return b;
 }
 
+/**
+ * Where a store's generations live when its owner keeps them (in core
+ * memory, where the Zone engine frees slots: src/laminar/store.ts): a
+ * region for n of them, the current ones copied in, as a view.
+ */
+export interface GenerationStorage {
+  grow(n: number): Int32Array;
+}
+
 export class SlotStore {
   /** Slots [0, capacity) exist; the owner's columns must be at least this long. */
   capacity: number;
@@ -70,12 +79,12 @@ export class SlotStore {
   /** Cyclic: where the next search for a free slot starts. */
   private cursor = 0;
 
-  constructor(initialCapacity = 1024, private readonly cyclic = false) {
+  constructor(initialCapacity = 1024, private readonly cyclic = false, private readonly storage: GenerationStorage | null = null) {
     if (!Number.isInteger(initialCapacity) || initialCapacity < 1 || initialCapacity > MAX_SLOTS) {
       throw new RangeError(`SlotStore: bad initial capacity ${initialCapacity}`);
     }
     this.capacity = initialCapacity;
-    this.gen = new Int32Array(initialCapacity);
+    this.gen = storage !== null ? storage.grow(initialCapacity) : new Int32Array(initialCapacity);
     this.freeList = new Int32Array(cyclic ? 0 : initialCapacity); // cyclic: no free list (the generations say what is free)
   }
 
@@ -122,6 +131,19 @@ export class SlotStore {
     this.live--;
   }
 
+  /**
+   * The generations' view anew (the owner's storage moved with its memory);
+   * and `n` live slots freed where the generations lie (each bumped there).
+   */
+  rebindGenerations(v: Int32Array): void {
+    if (v.length !== this.capacity) throw new RangeError(`SlotStore: ${v.length} generations for ${this.capacity} slots`);
+    this.gen = v;
+  }
+
+  releasedElsewhere(n: number): void {
+    this.live -= n;
+  }
+
   /** Whether slot `s` is allocated. */
   isLive(s: number): boolean {
     return s >= 0 && s < this.fresh && (this.gen[s] & 1) === 1;
@@ -166,7 +188,7 @@ export class SlotStore {
   private grow(): void {
     if (this.capacity >= MAX_SLOTS) throw new RangeError("SlotStore: capacity exhausted");
     const n = Math.min(MAX_SLOTS, this.capacity * 2);
-    this.gen = growTyped(this.gen, n);
+    this.gen = this.storage !== null ? this.storage.grow(n) : growTyped(this.gen, n);
     if (!this.cyclic) this.freeList = growTyped(this.freeList, n);
     this.capacity = n;
   }

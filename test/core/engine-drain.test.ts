@@ -223,6 +223,46 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
     );
   });
 
+  it("with the block's GEN, frees each slot to free where the generations lie (a live one's odd generation bumped), as the host's SlotStore would", () => {
+    const { core, ze } = started(flavor);
+    const cap = 32, base = core.arena.alloc(cap * GT.TASK_BYTES, 8), c = columns(base, cap), gens = core.arena.alloc(cap * 4, 8);
+    const gt = setup(ze, 64, 5e5), hop = ze.getf(EF.HOP), delta = ze.getf(EF.DELTA);
+    const hostIn = core.arena.alloc(64 * REC * 8, 16), verdictsAt = core.arena.alloc(64 * GT.VERDICT_BYTES, 16);
+    fc.assert(
+      fc.property(
+        fc.array(task, { minLength: cap, maxLength: cap }),
+        fc.array(fc.integer({ min: 0, max: (1 << 21) - 1 }), { minLength: cap, maxLength: cap }),
+        fc.array(fc.record({ kind: fc.constantFrom(M_DA_END, M_PULL), t: fc.integer({ min: 0, max: cap - 1 }), b: fc.integer({ min: 0, max: 10 }), x: fc.integer({ min: 0, max: 2e4 }) }), { maxLength: 60 }),
+        (tasks, gen0, msgs) => {
+          const f64 = core.arena.f64, i32 = core.arena.i32, u8 = core.arena.u8;
+          for (let t = 0; t < cap; t++) {
+            f64[(c.arrival >> 3) + t] = tasks[t].arrival;
+            i32[(c.live >> 2) + t] = tasks[t].live;
+            u8[c.state + t] = tasks[t].state;
+            u8[c.timers + t] = tasks[t].timers;
+            u8[c.cls + t] = tasks[t].cls;
+            i32[(gens >> 2) + t] = gen0[t];
+          }
+          const at = 1e5, times = msgs.map(() => at);
+          msgs.forEach((m, i) => f64.set([at, i % 5, m.kind, -1, m.t, m.b, i % 5, m.x, 0, 0], (hostIn >> 3) + i * REC));
+          // the twin: the slots to free, each freed if live (SlotStore.release after isLive)
+          const w = twin(tasks.map((t) => ({ ...t })), msgs.map((m) => ({ ...m, dt: 0 })), times, 0, at, msgs.length, hop, delta, 5e5);
+          const want = [...gen0];
+          let freed = 0;
+          for (const t of w.freed) if (want[t] & 1) { want[t] = (want[t] + 1) & ((1 << 21) - 1); freed++; }
+          let h = 0, got = 0;
+          while (h < msgs.length) {
+            h += ze.drainTasks(base, cap, h, at, hostIn, msgs.length, verdictsAt, gens);
+            got += core.arena.i32[(gt >> 2) + 2 * GT.FREED];
+          }
+          expect(got).toBe(freed);
+          expect(Array.from(core.arena.i32.subarray(gens >> 2, (gens >> 2) + cap))).toEqual(want);
+        },
+      ),
+      { numRuns: runs },
+    );
+  });
+
   it("keeps a histogram's sum exact past 2^62 (it carries into the units of 2^32)", () => {
     const { core, ze } = started(flavor);
     const cap = 64, base = core.arena.alloc(cap * GT.TASK_BYTES, 8), c = columns(base, cap);

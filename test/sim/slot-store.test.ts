@@ -129,6 +129,34 @@ describe("SlotStore", () => {
     expect(() => new SlotStore(0)).toThrow(RangeError);
   });
 
+  it("with its owner's storage for the generations: the same slots, generations there, slots freed there counted", () => {
+    // the owner's storage: a region per growth, the generations copied in (as src/laminar/store.ts does in core memory)
+    let region = new Int32Array(0), grows = 0;
+    const s = new SlotStore(4, true, { grow: (n) => { const r = new Int32Array(n); r.set(region); region = r; grows++; return r; } });
+    const twin = new SlotStore(4, true);
+    for (let round = 0; round < 200; round++) {
+      const a = s.alloc(), b = twin.alloc();
+      expect(a).toBe(b);
+      if (round % 3 !== 2) {
+        // freed where the generations lie, as engineDrain does
+        const t = (round * 7) % s.capacity;
+        if (s.isLive(t)) {
+          region[t] = (region[t] + 1) & ((1 << 21) - 1);
+          s.releasedElsewhere(1);
+          twin.release(t);
+        }
+      }
+      expect(s.live).toBe(twin.live);
+      expect(s.capacity).toBe(twin.capacity);
+      for (let t = 0; t < s.capacity; t++) expect(s.generation(t)).toBe(twin.generation(t));
+    }
+    expect(grows).toBeGreaterThan(2);
+    // a view anew (the owner's memory moved): the same generations
+    s.rebindGenerations(region.slice());
+    expect(s.generation(0)).toBe(twin.generation(0));
+    expect(() => s.rebindGenerations(new Int32Array(3))).toThrow(/3 generations/);
+  });
+
   it("growTyped copies and fills the tail", () => {
     const a = new Int32Array([1, 2]);
     expect(Array.from(growTyped(a, 4, -1))).toEqual([1, 2, -1, -1]);
