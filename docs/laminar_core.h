@@ -311,6 +311,7 @@ typedef struct laminar_mem_block {
   X(int32_t, engineExchange, (laminar_ptr block))                                                      \
   X(int32_t, engineDrain, (laminar_ptr block, laminar_ptr gt, double now))                           \
   X(int32_t, engineArrive, (laminar_ptr block, laminar_ptr gt, laminar_ptr src, int32_t n, laminar_ptr ids)) \
+  X(int32_t, engineSweep, (laminar_ptr block, laminar_ptr gt, int32_t which))                          \
   X(int32_t, engineTasksBlockBytes, (void))                                                            \
   X(int32_t, engineSetVerdict, (laminar_ptr block, int32_t d, int32_t v))                             \
   X(int32_t, engineSetVerdicts, (laminar_ptr block, laminar_ptr src, int32_t n))                       \
@@ -568,7 +569,9 @@ int32_t engineExchange(laminar_ptr block);
 int32_t engineDrain(laminar_ptr block, laminar_ptr gt, double now);
 /** n arrivalsDraw records at src materialised on the task table, in the slots at ids (int32 pairs: slot, generation): first DAs staged, timers armed; n. */
 int32_t engineArrive(laminar_ptr block, laminar_ptr gt, laminar_ptr src, int32_t n, laminar_ptr ids);
-/** 256: the tasks block engineArrive and engineDrain read. */
+/** A timer ring's sweep event (which: 0 deadlines, 1 regeneration checks) on the task table (docs/abi.md "The gateway's task table"): the timers handed over. */
+int32_t engineSweep(laminar_ptr block, laminar_ptr gt, int32_t which);
+/** 256: the tasks block engineArrive, engineDrain and engineSweep read. */
 int32_t engineTasksBlockBytes(void);
 /** The proxy's answer to DA d's pull request: 1 start, 2 duplicate, 3 late. */
 int32_t engineSetVerdict(laminar_ptr block, int32_t d, int32_t v);

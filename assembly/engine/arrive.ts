@@ -34,7 +34,7 @@ import {
 const K_REGEN_SWEEP = 9, K_DEADLINE_SWEEP = 10, K_REGEN = 11, K_DEADLINE = 12;
 
 /** Whether the ring block at r is sound for n more timers: a power-of-two capacity with room, a head inside it. */
-function ringOk(r: usize, n: i32): bool {
+export function ringOk(r: usize, n: i32): bool {
   const cap = load<i32>(r, RING_CAP), head = load<i32>(r, RING_HEAD), size = load<i32>(r, RING_SIZE), at = load<f64>(r, RING_SWEEP_AT);
   return cap >= 1 && (cap & (cap - 1)) == 0 && head >= 0 && head < cap && size >= 0 && size + n <= cap && !isNaN(at);
 }
@@ -42,8 +42,15 @@ function ringOk(r: usize, n: i32): bool {
 /** Where this call records its posts (the block's POSTS; 0: nowhere), and how many it has. */
 let posts: usize = 0, postsN: i32 = 0;
 
+/** A call's posts recorded at p from here on (0: nowhere; sweep.ts too); how many so far. */
+export function startPosts(p: usize): void {
+  posts = p;
+  postsN = 0;
+}
+export function postsCount(): i32 { return postsN; }
+
 /** Schedule (kind, subject) at `time`, recorded where the host asked. */
-function post(time: f64, kind: i32, subject: i32): void {
+export function post(time: f64, kind: i32, subject: i32): void {
   push(time, kind, subject);
   if (posts == 0) return;
   const p = posts + <usize>postsN * POST_BYTES;
@@ -144,8 +151,7 @@ export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize):
   const instances = column(base, c, C_INSTANCES), mm = column(base, c, C_M), keys = column(base, c, C_KEY);
   const anchor = column(base, c, C_ANCHOR), state = column(base, c, C_STATE), timers = column(base, c, C_TIMERS), classes = column(base, c, C_CLS);
   let key = <u32>key0, f = 0, l = 0, sq = 0;
-  posts = postsAt;
-  postsN = 0;
+  startPosts(postsAt);
   const now = getf(F_NOW);
   for (let i = 0; i < n; i++) {
     const r = src + <usize>i * A_REC * 8, t = <usize>load<i32>(ids + (<usize>i << 3)), gen = load<i32>(ids + (<usize>i << 3), 4);

@@ -20,6 +20,7 @@ import { emitCheck, emitTake } from "./emit";
 import { exchange } from "./inbox";
 import { drain } from "./drain";
 import { arrive } from "./arrive";
+import { sweep } from "./sweep";
 import { GT_BYTES } from "./tasks";
 import { opened, pop, popKind, popSubject, push, pushSeq, runFrom, top, topTimeBefore } from "./events";
 import { histNeed, histOn, histRecord } from "./history";
@@ -364,6 +365,16 @@ export function engineDrain(block: usize, gt: usize, now: f64): i32 {
 export function engineArrive(block: usize, gt: usize, src: usize, n: i32, ids: usize): i32 {
   if (!ready(block) || checkBuf(gt, GT_BYTES, 1, 8) != OK) return E_ARG;
   return arrive(block, gt, src, n, ids);
+}
+
+/**
+ * A timer ring's sweep event on the host's task table (sweep.ts), with the
+ * tasks block at gt: ring `which` (0 deadlines, 1 regeneration checks);
+ * returns the timers handed over. E_ARG, E_ID, E_FULL: sweep.ts.
+ */
+export function engineSweep(block: usize, gt: usize, which: i32): i32 {
+  if (!ready(block) || checkBuf(gt, GT_BYTES, 1, 8) != OK) return E_ARG;
+  return sweep(block, gt, which);
 }
 
 /** Bytes of the tasks block engineDrain and engineArrive read. */

@@ -86,6 +86,7 @@ export interface CoreExports {
   engineExchange(block: number): number;
   engineDrain(block: number, gt: number, now: number): number;
   engineArrive(block: number, gt: number, src: number, n: number, ids: number): number;
+  engineSweep(block: number, gt: number, which: number): number;
   engineTasksBlockBytes(): number;
   engineSetVerdict(block: number, d: number, v: number): number;
   engineSetVerdicts(block: number, src: number, n: number): number;

@@ -393,6 +393,12 @@ export class LaminarModel extends LaminarState {
     }
   }
 
+  /** A timer ring's sweep event where the engine keeps the task table (drainAt): the due timers handed to timerDue there. */
+  private sweepInCore(which: 0 | 1): void {
+    const T = this.tasks;
+    this.zoneEngine!.sweep(which, which === 0 ? this.deadlines : this.regens!, T.columnsAt, T.capacity, T.genAt, this.gatewayLog);
+  }
+
   /** What an engineDrain call hands back (drainCore), applied: the starts (their latencies), the failures' causes, the slots it freed. */
   private drained(): void {
     const i32 = this.views.i32, f64 = this.views.f64, g = this.drainAt >> 2, T = this.tasks, met = this.gatewayMetrics;
@@ -541,8 +547,8 @@ export class LaminarModel extends LaminarState {
       case K_ARBITRATE: this.arbitration.arbitrate(s); break;
       case K_PULL: this.pull.pulled(s); break;
       case K_COMPLETE: this.pull.complete(s); break;
-      case K_REGEN_SWEEP: this.regens!.sweep(this.taskTable.regenDue); break;
-      case K_DEADLINE_SWEEP: this.deadlines.sweep(this.taskTable.deadlineDue); break;
+      case K_REGEN_SWEEP: this.drainAt !== 0 ? this.sweepInCore(1) : this.regens!.sweep(this.taskTable.regenDue); break;
+      case K_DEADLINE_SWEEP: this.drainAt !== 0 ? this.sweepInCore(0) : this.deadlines.sweep(this.taskTable.deadlineDue); break;
       case K_REGEN: this.ingress.regenerate(s); break;
       case K_DEADLINE: this.taskTable.deadline(s); break;
       case K_SNAPSHOT: this.reports.snapshot(s); break;

@@ -616,6 +616,36 @@ export class ZoneEngine {
     return v64[f + GT.NEXT_KEY];
   }
 
+  /**
+   * engineSweep (assembly/engine/sweep.ts): ring `which` (0 the deadlines,
+   * 1 the regeneration checks) swept at the clock, each due timer handed to
+   * the task table's timerDue there (the columns at columnsAt for cap
+   * tasks, the slots' generations at genAt), the ring's next sweep armed
+   * (carried over and back). Returns the timers handed over.
+   */
+  sweep(which: 0 | 1, ring: TimerSweep, columnsAt: number, cap: number, genAt: number, log: GatewayLog | null): number {
+    this.flushPosts(); // the host's posts before these keep their place
+    if (log !== null && this.arrivePostsCap < ring.size + 1) {
+      this.arrivePostsCap = ring.size + 1;
+      this.arrivePostsAt = this.alloc(this.arrivePostsCap * GT.POST_BYTES, 8);
+    }
+    this.views();
+    const g = this.gt >> 2, i32 = this.i32, at = i32[g + 2 * (which === 0 ? GT.RING_DEADLINE : GT.RING_REGEN)];
+    ring.toBlock(this.f64, i32, at);
+    i32[g + 2 * GT.BASE] = columnsAt;
+    i32[g + 2 * GT.CAP] = cap;
+    i32[g + 2 * GT.GEN] = genAt;
+    i32[g + 2 * GT.POSTS] = log !== null ? this.arrivePostsAt : 0;
+    const n = this.withRoom("engineSweep", () => this.k.engineSweep(this.block, this.gt, which));
+    this.views();
+    ring.fromBlock(this.f64, this.i32, at);
+    if (log !== null) {
+      const p = this.arrivePostsAt >> 3, v64 = this.f64;
+      for (let i = 0, k = this.i32[g + 2 * GT.POSTS_N]; i < k; i++) log.post(v64[p + 3 * i], v64[p + 3 * i + 1], v64[p + 3 * i + 2]);
+    }
+    return n;
+  }
+
   /** The last engineArrive's arrivals of class c (0 F, 1 L, 2 squatters). */
   arrived(c: number): number {
     return this.i32[(this.gt >> 2) + 2 * (GT.ARRIVED + c)];

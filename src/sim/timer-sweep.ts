@@ -99,9 +99,10 @@ export class TimerSweep {
     i32[(at >> 2) + 5] = this.data;
   }
 
-  /** What the Zone engine changed: the timers it pushed (the size) and the sweep it armed. */
+  /** What the Zone engine changed: the timers it pushed or swept (the head and size) and the sweep it armed. */
   fromBlock(f64: Float64Array, i32: Int32Array, at: number): void {
     this.sweepAt = f64[at >> 3];
+    this.head = i32[(at >> 2) + 2];
     this.size = i32[(at >> 2) + 3];
   }
 
