@@ -31,7 +31,7 @@ const K_REGEN_SWEEP = 9, K_DEADLINE_SWEEP = 10, K_REGEN = 11, K_DEADLINE = 12;
  * below 1, a ring that is not sound, a sweep period not >= 1; region codes;
  * E_ID (nothing done) for a due timer whose slot is outside [0, CAP);
  * E_FULL (nothing done) without room for a post per due timer and one more.
- * With POSTS set, room for the ring's size and one more records there.
+ * With POSTS set, room there for a record per due timer and one more.
  */
 export function sweep(block: usize, gt: usize, which: i32): i32 {
   if (MX != 0 || histOn() || (which != 0 && which != 1)) return E_ARG;
@@ -45,15 +45,15 @@ export function sweep(block: usize, gt: usize, which: i32): i32 {
   region(gens, <i64>cap * 4, 1, 8, true);
   region(r, RING_BYTES, 1, 8, true);
   const sound = r >= __heap_base;
-  region(sound ? <usize>load<u32>(r, RING_DATA) : 0, sound ? <i64>load<i32>(r, RING_CAP) * 16 : 0, 1, 8, true);
-  if (postsAt != 0) region(postsAt, sound ? (<i64>load<i32>(r, RING_SIZE) + 1) * 3 : 0, 8, 0, true);
-  const e = regionsCheck(); if (e != 0) return e;
+  const data = sound ? <usize>load<u32>(r, RING_DATA) : 0;
+  region(data, sound ? <i64>load<i32>(r, RING_CAP) * 16 : 0, 1, 8, true);
+  let e = regionsCheck(); if (e != 0) return e;
   if (!ringOk(r, 0)) return E_ARG;
   const now = getf(F_NOW);
   startPosts(postsAt);
   gtSeti(gt, GT_POSTS_N, 0);
   if (now != load<f64>(r, RING_SWEEP_AT)) return 0; // superseded
-  const rcap = load<i32>(r, RING_CAP), mask = rcap - 1, data = <usize>load<u32>(r, RING_DATA);
+  const rcap = load<i32>(r, RING_CAP), mask = rcap - 1;
   const times = data, subjects = data + (<usize>rcap << 3), tags = data + <usize>rcap * 12;
   let head = load<i32>(r, RING_HEAD), size = load<i32>(r, RING_SIZE);
   const limit = now + period;
@@ -65,6 +65,18 @@ export function sweep(block: usize, gt: usize, which: i32): i32 {
     const s = load<i32>(subjects + (j << 2));
     if (s < 0 || s >= cap) return E_ID;
     due++;
+  }
+  if (postsAt != 0) {
+    // room for a post per due timer and one more, apart from everything else
+    regionsReset();
+    region(block, BLOCK_BYTES, 1, 8, false);
+    region(gt, GT_BYTES, 1, 8, true);
+    region(base, <i64>cap * TASK_BYTES, 1, 8, true);
+    region(gens, <i64>cap * 4, 1, 8, true);
+    region(r, RING_BYTES, 1, 8, true);
+    region(data, <i64>rcap * 16, 1, 8, true);
+    region(postsAt, (<i64>due + 1) * 3, 8, 0, true);
+    e = regionsCheck(); if (e != 0) return e;
   }
   if (geti(F_HEAP_SIZE) + due + 1 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + due + 1);
   const c = <usize>cap, state = column(base, c, C_STATE), timers = column(base, c, C_TIMERS);

@@ -625,8 +625,10 @@ export class ZoneEngine {
    */
   sweep(which: 0 | 1, ring: TimerSweep, columnsAt: number, cap: number, genAt: number, log: GatewayLog | null): number {
     this.flushPosts(); // the host's posts before these keep their place
-    if (log !== null && this.arrivePostsCap < ring.size + 1) {
-      this.arrivePostsCap = ring.size + 1;
+    // a post per due timer and the next sweep's (the region grows by doubling: the due timers vary from sweep to sweep)
+    const need = log !== null ? ring.dueBefore(this.getf(EF.NOW) + ring.period) + 1 : 0;
+    if (this.arrivePostsCap < need) {
+      this.arrivePostsCap = Math.max(need, 2 * this.arrivePostsCap);
       this.arrivePostsAt = this.alloc(this.arrivePostsCap * GT.POST_BYTES, 8);
     }
     this.views();

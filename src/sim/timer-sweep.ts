@@ -129,6 +129,17 @@ export class TimerSweep {
     return this.size > 0 && time >= this.engine.now + this.period && time >= this.time[(this.head + this.size - 1) & (this.cap - 1)];
   }
 
+  /** How many timers are due before `limit` (a binary search: the ring is in time order). */
+  dueBefore(limit: number): number {
+    let lo = 0, hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.time[(this.head + mid) & (this.cap - 1)] < limit) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   /** The sweep event: hand every timer due before now + period to `due`, then arm the next sweep. */
   sweep(due: (subject: number, time: number, tag: number) => void): void {
     const now = this.engine.now;

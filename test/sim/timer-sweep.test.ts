@@ -89,6 +89,14 @@ describe("TimerSweep", () => {
     return { sw, handed, more, rest };
   }
 
+  it("counts the timers due before a time (dueBefore) with its head inside the ring and across its wrap", () => {
+    const { sw, more } = wrapped();
+    more(1000, 1400); // timers 591..1399 at 691..1499, wrapping round the ring of 1,024
+    for (const limit of [0, 691, 692, 700, 1100, 1123, 1124, 1499, 1500, 1e9]) {
+      expect(sw.dueBefore(limit)).toBe(Math.max(0, Math.min(1500, limit) - 691));
+    }
+  });
+
   it("keeps the timers in order when it grows with its head inside the ring", () => {
     // 2,000 more: the ring wraps, then doubles twice with its head inside it
     const { handed, more, rest } = wrapped();
