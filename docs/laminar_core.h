@@ -567,11 +567,11 @@ int32_t engineTraceState(laminar_ptr block, laminar_ptr out);
 int32_t engineExchange(laminar_ptr block);
 /** The inbox's pull requests and DA ends from gt's HEAD on, delivered at or before now, applied to the task table (the tasks block at gt, docs/abi.md "The gateway's task table"); the messages applied. */
 int32_t engineDrain(laminar_ptr block, laminar_ptr gt, double now);
-/** n arrivalsDraw records at src materialised on the task table, in the slots at ids (int32 pairs: slot, generation): first DAs staged, timers armed; n. */
+/** n arrivalsDraw records at src materialised on the task table, in the slots at ids (int32 pairs: slot, generation; 0: the engine takes them from GEN and the SLOT_* fields): first DAs staged, timers armed; n. */
 int32_t engineArrive(laminar_ptr block, laminar_ptr gt, laminar_ptr src, int32_t n, laminar_ptr ids);
 /** A timer ring's sweep event (which: 0 deadlines, 1 regeneration checks) on the task table (docs/abi.md "The gateway's task table"): the timers handed over. */
 int32_t engineSweep(laminar_ptr block, laminar_ptr gt, int32_t which);
-/** 256: the tasks block engineArrive, engineDrain and engineSweep read. */
+/** 280: the tasks block engineArrive, engineDrain and engineSweep read. */
 int32_t engineTasksBlockBytes(void);
 /** The proxy's answer to DA d's pull request: 1 start, 2 duplicate, 3 late. */
 int32_t engineSetVerdict(laminar_ptr block, int32_t d, int32_t v);

@@ -11,8 +11,9 @@
 // push, whose records and state the host keeps in core memory), or as exact
 // events where a ring will not take them (task-table.ts exact), with the
 // sweep event a ring's first timer arms: the host's posts, in its order.
-// What stays the host's: the slots' allocation (with their generations, the
-// timers' tags).
+// The slots: the host's (with their generations, the timers' tags), or,
+// with the slots' generations in core memory, taken here as the host's
+// store would take them.
 import { E_ARG, E_COUNT, E_ID, E_K } from "../abi";
 import { push } from "./events";
 import { region, regionsCheck, regionsReset } from "../regions";
@@ -28,6 +29,7 @@ import {
   GT_ARRIVED, GT_BASE, GT_BYTES, GT_CAP, GT_DEADLINE, GT_EMIT, GT_EMIT_CAP, GT_EMIT_N, GT_MAX_INSTANCES, GT_NEXT_KEY, GT_QUIET, GT_RNG,
   GT_SQUAT_ATOMS, GT_SQUAT_RATIO, gtf, gti, gtSetf, gtSeti, REGEN_ARMED, T_PENDING, TASK_BYTES, EXACT_DEADLINE, EXACT_REGEN,
   GT_RING_DEADLINE, GT_RING_REGEN, GT_SWEEP, GT_POSTS, GT_POSTS_N, POST_BYTES, RING_BYTES, RING_CAP, RING_DATA, RING_HEAD, RING_SIZE, RING_SWEEP_AT,
+  GEN_MASK, GT_GEN, GT_SLOT_CURSOR, GT_SLOT_FRESH, GT_SLOT_LIVE,
 } from "./tasks";
 
 /** The host's event kinds the timers post (src/laminar/state.ts). */
@@ -103,7 +105,11 @@ const A_REC: usize = 5;
  * sweep period not >= 1. With the block's POSTS set (a host that records
  * its posts, src/laminar/gateway-log.ts), each event posted is recorded
  * there too, in order (POST_BYTES each: time, kind, subject as f64; room
- * for 2n + 2), and POSTS_N counts them.
+ * for 2n + 2), and POSTS_N counts them. With ids 0, the engine takes the
+ * slots itself, as the host's cyclic SlotStore (src/sim/slot-store.ts)
+ * would, from the block's GEN and SLOT_CURSOR, SLOT_FRESH and SLOT_LIVE
+ * (written back): E_ARG (nothing done) without GEN, with that state
+ * unsound, or unless 2 (SLOT_LIVE + n) <= CAP (the store would grow).
  */
 export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize): i32 {
   if (MX != 0) return E_ARG;
@@ -120,7 +126,13 @@ export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize):
   region(base, <i64>cap * TASK_BYTES, 1, 8, true);
   region(emit, <i64>emitCap * EMIT_BYTES, 1, 8, true);
   region(src, <i64>n * A_REC, 8, 0, false);
-  region(ids, <i64>n * 2, 4, 0, false);
+  // the slots: the host's (ids), or taken here from the generations (GEN) as the host's store would
+  const own = ids == 0, gens = <usize>gti(gt, GT_GEN);
+  let cursor = gti(gt, GT_SLOT_CURSOR), fresh = gti(gt, GT_SLOT_FRESH), liveN = gti(gt, GT_SLOT_LIVE);
+  if (own) {
+    if (gens == 0 || fresh < 0 || fresh > cap || liveN < 0 || liveN > fresh || cursor < 0 || <i64>2 * (<i64>liveN + n) > <i64>cap) return E_ARG;
+    region(gens, <i64>cap * 4, 1, 8, true);
+  } else region(ids, <i64>n * 2, 4, 0, false);
   if (ratio > 0) region(rng, 4, 4, 0, true);
   const postsAt = <usize>gti(gt, GT_POSTS);
   if (postsAt != 0) region(postsAt, <i64>(2 * n + 2) * 3, 8, 0, true);
@@ -137,7 +149,7 @@ export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize):
   if (ratio > 0 && (squatAtoms < 1 || squatAtoms > atoms)) return E_K;
   if (emitN + n > emitCap) return E_ARG;
   for (let i = 0; i < n; i++) {
-    const r = src + <usize>i * A_REC * 8, t = load<i32>(ids + (<usize>i << 3)), m = load<f64>(r, 24), cls = load<f64>(r, 8);
+    const r = src + <usize>i * A_REC * 8, t = own ? 0 : load<i32>(ids + (<usize>i << 3)), m = load<f64>(r, 24), cls = load<f64>(r, 8);
     if (t < 0 || t >= cap) return E_ID;
     if (!(m >= 1 && m <= <f64>atoms && m == Math.floor(m))) return E_K;
     if (!(load<f64>(r) >= 0 && load<f64>(r) < Infinity) || !(cls == 0 || cls == 1) || !(load<f64>(r, 16) >= 0 && load<f64>(r, 16) < Infinity)
@@ -154,7 +166,31 @@ export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize):
   startPosts(postsAt);
   const now = getf(F_NOW);
   for (let i = 0; i < n; i++) {
-    const r = src + <usize>i * A_REC * 8, t = <usize>load<i32>(ids + (<usize>i << 3)), gen = load<i32>(ids + (<usize>i << 3), 4);
+    const r = src + <usize>i * A_REC * 8;
+    let t: usize, gen: i32;
+    if (own) {
+      // SlotStore.alloc, cyclic: the first free slot at the cursor or after (a slot never handed out at the end), wrapping round
+      let q = cursor;
+      for (;;) {
+        if (q >= fresh) {
+          if (fresh < cap) {
+            q = fresh++;
+            break;
+          }
+          q = 0;
+        }
+        if ((load<i32>(gens + (<usize>q << 2)) & 1) == 0) break;
+        q++;
+      }
+      cursor = q + 1;
+      t = <usize>q;
+      gen = (load<i32>(gens + (t << 2)) + 1) & GEN_MASK;
+      store<i32>(gens + (t << 2), gen);
+      liveN++;
+    } else {
+      t = <usize>load<i32>(ids + (<usize>i << 3));
+      gen = load<i32>(ids + (<usize>i << 3), 4);
+    }
     const tA = load<f64>(r);
     // ingress.ts arrive: a squatter instead, drawn per arrival
     const squat = ratio > 0 && streamFloat(rng) < ratio;
@@ -209,6 +245,11 @@ export function arrive(block: usize, gt: usize, src: usize, n: i32, ids: usize):
     store<u8>(timers + t, bits);
   }
   gtSetf(gt, GT_NEXT_KEY, <f64>key);
+  if (own) {
+    gtSeti(gt, GT_SLOT_CURSOR, cursor);
+    gtSeti(gt, GT_SLOT_FRESH, fresh);
+    gtSeti(gt, GT_SLOT_LIVE, liveN);
+  }
   gtSeti(gt, GT_POSTS_N, postsN);
   gtSeti(gt, GT_EMIT_N, emitN + n);
   gtSeti(gt, GT_ARRIVED, f);

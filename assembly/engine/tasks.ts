@@ -8,8 +8,9 @@
 export const GT_BASE = 0, GT_CAP = 1, GT_DEADLINE = 2, GT_HEAD = 3, GT_OUT = 4, GT_OUT_CAP = 5, GT_STARTS = 6, GT_FAILS = 7,
   GT_FREED = 8, GT_QUIET = 9, GT_MAX_INSTANCES = 10, GT_SQUAT_RATIO = 11, GT_SQUAT_ATOMS = 12, GT_NEXT_KEY = 13, GT_EMIT = 14,
   GT_EMIT_N = 15, GT_EMIT_CAP = 16, GT_RNG = 17, GT_ARRIVED = 18, GT_RING_DEADLINE = 21, GT_RING_REGEN = 22, GT_SWEEP = 23,
-  GT_POSTS = 24, GT_POSTS_N = 25, GT_IN = 26, GT_IN_N = 27, GT_VERDICTS = 28, GT_VERDICTS_N = 29, GT_HIST = 30, GT_GEN = 31;
-export const GT_BYTES = 256;
+  GT_POSTS = 24, GT_POSTS_N = 25, GT_IN = 26, GT_IN_N = 27, GT_VERDICTS = 28, GT_VERDICTS_N = 29, GT_HIST = 30, GT_GEN = 31,
+  GT_SLOT_CURSOR = 32, GT_SLOT_FRESH = 33, GT_SLOT_LIVE = 34;
+export const GT_BYTES = 280;
 
 /** Slot generations wrap at 2^21 (src/sim/slot-store.ts GEN_MASK); odd while the slot is live. */
 export const GEN_MASK = (1 << 21) - 1;

@@ -77,20 +77,26 @@ export class Ingress {
 
   /**
    * flushArrivals on the engine: each run of a batch's arrivals up to
-   * `limit` gets its slots here, in order, and the engine does with them
-   * what arrive() and emit() do, timers included.
+   * `limit` gets its slots, in order (in the engine, where their
+   * generations lie, unless the task table must grow), and the engine does
+   * with them what arrive() and emit() do, timers included.
    */
   private flushInCore(a: CoreArrivals, limit: number): void {
     const T = this.s.tasks, tt = this.taskTable, ze = this.s.zoneEngine!, ids = this.ids, s = this.s;
     const squat = s.c.workload.squatterRatio > 0 ? s.rSquat : null;
     for (let k = a.upTo(limit); k > 0; k = a.upTo(limit)) {
-      for (let i = 0; i < k; i++) {
-        const t = T.alloc();
-        ids[2 * i] = t;
-        ids[2 * i + 1] = T.slots.generation(t);
+      // the engine takes the slots where their generations lie, unless the table grows on the way: then here
+      let at = 0;
+      if (2 * (T.slots.live + k) > T.capacity) {
+        for (let i = 0; i < k; i++) {
+          const t = T.alloc();
+          ids[2 * i] = t;
+          ids[2 * i + 1] = T.slots.generation(t);
+        }
+        s.core.arena.i32.set(ids.subarray(0, 2 * k), this.idsAt >> 2);
+        at = this.idsAt;
       }
-      s.core.arena.i32.set(ids.subarray(0, 2 * k), this.idsAt >> 2);
-      tt.nextKey = ze.arrive(T.columnsAt, T.capacity, a.at(), k, this.idsAt, tt.nextKey, squat, s.deadlines, s.regens, s.gatewayLog);
+      tt.nextKey = ze.arrive(T.columnsAt, T.capacity, a.at(), k, at, tt.nextKey, squat, s.deadlines, s.regens, s.gatewayLog, T.slots, T.genAt);
       a.skip(k);
       s.gatewayMetrics.onArrivals(ze.arrived(0), ze.arrived(1), ze.arrived(2));
       s.inFlight += k;

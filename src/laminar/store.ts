@@ -99,13 +99,22 @@ export class TaskStore {
     return p;
   }
 
-  /** A region for n generations, the current ones copied in (the rest 0: never handed out), as a view. */
+  /**
+   * The slot store grows (or starts) to n slots: a region for n
+   * generations, the current ones copied in (the rest 0: never handed
+   * out), as a view; the columns grow with it, so that they always hold
+   * every slot the store may hand out (the Zone engine takes slots too).
+   */
   private generations(n: number): Int32Array {
-    const p = this.arena.alloc(4 * n, 8), u8 = this.arena.u8; // may grow memory: rebind() follows the old region
+    const first = this.genCap === 0;
+    const p = this.arena.alloc(4 * n, 8); // may grow memory: rebind() follows the old region
+    let u8 = this.arena.u8;
     u8.fill(0, p, p + 4 * n);
     u8.copyWithin(p, this.genAt, this.genAt + 4 * this.genCap);
     this.genAt = p;
     this.genCap = n;
+    if (!first) this.grow(n);
+    u8 = this.arena.u8;
     return new Int32Array(u8.buffer, p, n);
   }
 
@@ -128,13 +137,12 @@ export class TaskStore {
   }
 
   alloc(): number {
-    const s = this.slots.alloc();
-    if (s >= this.capacity) this.grow();
-    return s;
+    return this.slots.alloc();
   }
 
-  private grow(): void {
-    const n = this.slots.capacity, old = this.capacity, from = this.columnsAt, to = this.region(n);
+  /** The columns for n tasks. */
+  private grow(n: number): void {
+    const old = this.capacity, from = this.columnsAt, to = this.region(n);
     // each column from the old region into its place in the new one (region() may have grown memory: read anew)
     const u8 = this.arena.u8;
     let a = 0, b = 0;

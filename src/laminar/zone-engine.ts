@@ -27,6 +27,7 @@ import type { EventQueue } from "../sim/event-queue.js";
 import type { Fingerprint } from "../sim/fingerprint.js";
 import type { Rng } from "../sim/rng.js";
 import { RING_BLOCK_BYTES, type TimerSweep } from "../sim/timer-sweep.js";
+import type { SlotStore } from "../sim/slot-store.js";
 import type { Timings } from "./timings.js";
 import type { Mailbox } from "./mailbox.js";
 import type { GatewayLog } from "./gateway-log.js";
@@ -571,14 +572,16 @@ export class ZoneEngine {
   /**
    * engineArrive (assembly/engine/arrive.ts): n arrivals (arrivalsDraw's
    * records at src) into the task table's slots at ids (i32 pairs: slot,
-   * generation), with the table's columns at columnsAt for cap tasks, the
+   * generation; 0: the engine takes them as the cyclic store `slots` would,
+   * its generations at genAt, and the store's state comes back), with the
+   * table's columns at columnsAt for cap tasks, the
    * next key, the squatters' stream `rng` and the timer rings (carried over
    * and back); each task's first DA joins the emissions staged for the
    * gateway's next batch, its timers join the rings or the queue. Returns
    * the next key; the block's ARRIVED counts the arrivals by class.
    */
   arrive(columnsAt: number, cap: number, src: number, n: number, ids: number, key: number, rng: Rng | null, deadlines: TimerSweep, regens: TimerSweep | null,
-    log: GatewayLog | null = null): number {
+    log: GatewayLog | null = null, slots: SlotStore | null = null, genAt = 0): number {
     this.flushPosts(); // the host's posts before these arrivals' keep their place
     this.stageRoom(n);
     if (log !== null && this.arrivePostsCap < 2 * n + 2) {
@@ -599,6 +602,14 @@ export class ZoneEngine {
     i32[g + 2 * GT.EMIT_CAP] = this.emitCap;
     this.f64[f + GT.NEXT_KEY] = key;
     i32[g + 2 * GT.POSTS] = log !== null ? this.arrivePostsAt : 0;
+    if (ids === 0) {
+      // the engine takes the slots itself, where their generations lie, as the store would
+      const st = slots!.cyclicState();
+      i32[g + 2 * GT.GEN] = genAt;
+      i32[g + 2 * GT.SLOT_CURSOR] = st.cursor;
+      i32[g + 2 * GT.SLOT_FRESH] = st.fresh;
+      i32[g + 2 * GT.SLOT_LIVE] = st.live;
+    }
     const r = i32[g + 2 * GT.RNG];
     if (rng !== null) rng.saveState(i32, r >> 2);
     this.withRoom("engineArrive", () => this.k.engineArrive(this.block, this.gt, src, n, ids));
@@ -608,6 +619,7 @@ export class ZoneEngine {
     deadlines.fromBlock(v64, v32, dl);
     if (regens !== null) regens.fromBlock(v64, v32, rg);
     this.emitN = v32[g + 2 * GT.EMIT_N];
+    if (ids === 0) slots!.resumeCyclic(v32[g + 2 * GT.SLOT_CURSOR], v32[g + 2 * GT.SLOT_FRESH], v32[g + 2 * GT.SLOT_LIVE]);
     if (log !== null) {
       // the gateway's log records the engine's posts as the engine's onPost records the host's
       const p = this.arrivePostsAt >> 3;

@@ -132,16 +132,35 @@ export class SlotStore {
   }
 
   /**
-   * The generations' view anew (the owner's storage moved with its memory);
+   * The generations' view anew (the owner's storage moved with its memory, or grew);
    * and `n` live slots freed where the generations lie (each bumped there).
    */
   rebindGenerations(v: Int32Array): void {
-    if (v.length !== this.capacity) throw new RangeError(`SlotStore: ${v.length} generations for ${this.capacity} slots`);
+    // (while the store grows, its owner's storage may already hold more)
+    if (v.length < this.capacity) throw new RangeError(`SlotStore: ${v.length} generations for ${this.capacity} slots`);
     this.gen = v;
   }
 
   releasedElsewhere(n: number): void {
     this.live -= n;
+  }
+
+  /**
+   * A cyclic store's allocation state, for an owner that allocates with it
+   * where the generations lie (the Zone engine's engineArrive), and that
+   * state back afterwards.
+   */
+  cyclicState(): { cursor: number; fresh: number; live: number } {
+    return { cursor: this.cursor, fresh: this.fresh, live: this.live };
+  }
+
+  resumeCyclic(cursor: number, fresh: number, live: number): void {
+    if (!this.cyclic || !(fresh >= this.fresh && fresh <= this.capacity && live >= 0 && live <= fresh && cursor >= 0 && cursor <= fresh)) {
+      throw new RangeError(`SlotStore: allocation state (cursor ${cursor}, fresh ${fresh}, live ${live}) for ${this.capacity} slots`);
+    }
+    this.cursor = cursor;
+    this.fresh = fresh;
+    this.live = live;
   }
 
   /** Whether slot `s` is allocated. */

@@ -41,6 +41,8 @@ function state(m: LaminarModel) {
     cols, emits, deadlines: ring(m.deadlines), regens: ring(m.regens), heap: ze.geti(EF.HEAP_SIZE), seq: ze.getf(EF.SEQ),
     counts: [met.arrived, met.arrivedF, met.arrivedL, met.squatters, m.inFlight, (m.taskTable as any).nextKey, (m.ingress as any).tegCount],
     squat: m.rSquat.nextU32(),
+    // the slots taken (by the engine where their generations lie, or by the store)
+    slots: T.slots.cyclicState(), gens: Array.from({ length: T.slots.capacity }, (_, t) => T.slots.generation(t)),
   };
 }
 
@@ -120,6 +122,18 @@ describe("engineArrive", () => {
     const heap = ze.geti(EF.HEAP_SIZE), heapCap = ze.geti(EF.HEAP_CAP);
     spoil(Status.E_FULL, () => ze.seti(EF.HEAP_CAP, heap + 2 * n + 1), () => ze.seti(EF.HEAP_CAP, heapCap));
     expect(ze.geti(EF.ROOM_NEED)).toBe(heap + 2 * n + 2);
+    // the slots taken by the engine (ids 0): without the generations, or where the store would grow, refused
+    const own = () => k.engineArrive(ze.block, gt, src, n, 0);
+    const st = T.slots.cyclicState();
+    i32()[g(GT.GEN)] = T.genAt;
+    i32()[g(GT.SLOT_CURSOR)] = st.cursor;
+    i32()[g(GT.SLOT_FRESH)] = st.fresh;
+    i32()[g(GT.SLOT_LIVE)] = st.live;
+    const refusedOwn = (set: () => void, undo: () => void) => { set(); expect(own()).toBe(Status.E_ARG); undo(); expect(snap()).toBe(before); };
+    refusedOwn(() => { i32()[g(GT.GEN)] = 0; }, () => { i32()[g(GT.GEN)] = T.genAt; });
+    refusedOwn(() => { i32()[g(GT.SLOT_LIVE)] = T.capacity / 2 - n + 1; i32()[g(GT.SLOT_FRESH)] = T.capacity; }, () => { i32()[g(GT.SLOT_LIVE)] = st.live; i32()[g(GT.SLOT_FRESH)] = st.fresh; });
+    refusedOwn(() => { i32()[g(GT.SLOT_FRESH)] = T.capacity + 1; }, () => { i32()[g(GT.SLOT_FRESH)] = st.fresh; });
+    refusedOwn(() => { i32()[g(GT.SLOT_LIVE)] = st.fresh + 1; }, () => { i32()[g(GT.SLOT_LIVE)] = st.live; });
     // then it goes through
     expect(call()).toBe(n);
     expect(i32()[g(GT.EMIT_N)]).toBe(n);

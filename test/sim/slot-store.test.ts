@@ -157,6 +157,20 @@ describe("SlotStore", () => {
     expect(() => s.rebindGenerations(new Int32Array(3))).toThrow(/3 generations/);
   });
 
+  it("cyclic: hands its allocation state to an owner that allocates elsewhere, and takes it back checked", () => {
+    const c = new SlotStore(8, true);
+    c.alloc();
+    c.alloc();
+    expect(c.cyclicState()).toEqual({ cursor: 2, fresh: 2, live: 2 });
+    expect(() => c.resumeCyclic(0, 1, 0)).toThrow(/allocation state/); // fewer handed out than before
+    expect(() => c.resumeCyclic(0, 9, 0)).toThrow(/allocation state/); // past the capacity
+    expect(() => c.resumeCyclic(0, 4, 5)).toThrow(/allocation state/); // more live than handed out
+    expect(() => new SlotStore(8).resumeCyclic(0, 0, 0)).toThrow(/allocation state/); // not cyclic
+    c.resumeCyclic(5, 6, 4);
+    expect(c.alloc()).toBe(5);
+    expect(c.live).toBe(5);
+  });
+
   it("growTyped copies and fills the tail", () => {
     const a = new Int32Array([1, 2]);
     expect(Array.from(growTyped(a, 4, -1))).toEqual([1, 2, -1, -1]);
