@@ -22,6 +22,19 @@ import {
 /** The host's event kinds (src/laminar/state.ts): each ring's sweep and exact event. */
 const K_REGEN_SWEEP = 9, K_DEADLINE_SWEEP = 10, K_REGEN = 11, K_DEADLINE = 12;
 
+/** The call's regions, checked (0 or a region code); with posts > 0, the posts' records too. */
+function checked(block: usize, gt: usize, base: usize, cap: i32, gens: usize, r: usize, data: usize, dataBytes: i64, postsAt: usize, posts: i32): i32 {
+  regionsReset();
+  region(block, BLOCK_BYTES, 1, 8, false);
+  region(gt, GT_BYTES, 1, 8, true);
+  region(base, <i64>cap * TASK_BYTES, 1, 8, true);
+  region(gens, <i64>cap * 4, 1, 8, true);
+  region(r, RING_BYTES, 1, 8, true);
+  region(data, dataBytes, 1, 8, true);
+  if (posts > 0) region(postsAt, <i64>posts * 3, 8, 0, true);
+  return regionsCheck();
+}
+
 /**
  * engineSweep (run.ts) on a ready block: ring `which` of the tasks block
  * (0 the deadlines', 1 the regeneration checks') swept at the clock, as its
@@ -38,16 +51,8 @@ export function sweep(block: usize, gt: usize, which: i32): i32 {
   const base = <usize>gti(gt, GT_BASE), cap = gti(gt, GT_CAP), gens = <usize>gti(gt, GT_GEN), period = gtf(gt, GT_SWEEP);
   const r = <usize>gti(gt, which == 0 ? GT_RING_DEADLINE : GT_RING_REGEN), postsAt = <usize>gti(gt, GT_POSTS);
   if (cap < 1 || gens == 0 || !(period >= 1 && period < Infinity)) return E_ARG;
-  regionsReset();
-  region(block, BLOCK_BYTES, 1, 8, false);
-  region(gt, GT_BYTES, 1, 8, true);
-  region(base, <i64>cap * TASK_BYTES, 1, 8, true);
-  region(gens, <i64>cap * 4, 1, 8, true);
-  region(r, RING_BYTES, 1, 8, true);
-  const sound = r >= __heap_base;
-  const data = sound ? <usize>load<u32>(r, RING_DATA) : 0;
-  region(data, sound ? <i64>load<i32>(r, RING_CAP) * 16 : 0, 1, 8, true);
-  let e = regionsCheck(); if (e != 0) return e;
+  const sound = r >= __heap_base, data = sound ? <usize>load<u32>(r, RING_DATA) : 0, dataBytes = sound ? <i64>load<i32>(r, RING_CAP) * 16 : 0;
+  let e = checked(block, gt, base, cap, gens, r, data, dataBytes, 0, 0); if (e != 0) return e;
   if (!ringOk(r, 0)) return E_ARG;
   const now = getf(F_NOW);
   startPosts(postsAt);
@@ -66,18 +71,8 @@ export function sweep(block: usize, gt: usize, which: i32): i32 {
     if (s < 0 || s >= cap) return E_ID;
     due++;
   }
-  if (postsAt != 0) {
-    // room for a post per due timer and one more, apart from everything else
-    regionsReset();
-    region(block, BLOCK_BYTES, 1, 8, false);
-    region(gt, GT_BYTES, 1, 8, true);
-    region(base, <i64>cap * TASK_BYTES, 1, 8, true);
-    region(gens, <i64>cap * 4, 1, 8, true);
-    region(r, RING_BYTES, 1, 8, true);
-    region(data, <i64>rcap * 16, 1, 8, true);
-    region(postsAt, (<i64>due + 1) * 3, 8, 0, true);
-    e = regionsCheck(); if (e != 0) return e;
-  }
+  // room for a post per due timer and one more, apart from everything else
+  if (postsAt != 0) { e = checked(block, gt, base, cap, gens, r, data, dataBytes, postsAt, due + 1); if (e != 0) return e; }
   if (geti(F_HEAP_SIZE) + due + 1 > geti(F_HEAP_CAP)) return room(ROOM_HEAP, geti(F_HEAP_SIZE) + due + 1);
   const c = <usize>cap, state = column(base, c, C_STATE), timers = column(base, c, C_TIMERS);
   const bit: u8 = which == 0 ? EXACT_DEADLINE : EXACT_REGEN, kind = which == 0 ? K_DEADLINE : K_REGEN;

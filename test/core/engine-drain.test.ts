@@ -38,6 +38,18 @@ function started(flavor: "simd" | "scalar") {
 }
 
 interface Task { arrival: number; live: number; state: number; timers: number; cls: number }
+
+/** The tasks' columns the drain reads (columns()), written. */
+function fill(core: ReturnType<typeof loadCore>, c: ReturnType<typeof columns>, tasks: Task[]): void {
+  const f64 = core.arena.f64, i32 = core.arena.i32, u8 = core.arena.u8;
+  tasks.forEach((t, s) => {
+    f64[(c.arrival >> 3) + s] = t.arrival;
+    i32[(c.live >> 2) + s] = t.live;
+    u8[c.state + s] = t.state;
+    u8[c.timers + s] = t.timers;
+    u8[c.cls + s] = t.cls;
+  });
+}
 interface Msg { kind: number; t: number; b: number; x: number; dt: number }
 
 /** The twin: task-table.ts's proxy and taskLost on `tasks`, from `head` on, with the drain's stops. */
@@ -115,13 +127,7 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
           for (const m of msgs) times.push((at += m.dt));
           expect(msgs.length).toBeLessThanOrEqual(ze.geti(EF.OUT_CAP));
           const f64 = core.arena.f64, i32 = core.arena.i32, u8 = core.arena.u8;
-          for (let t = 0; t < cap; t++) {
-            f64[(c.arrival >> 3) + t] = tasks[t].arrival;
-            i32[(c.live >> 2) + t] = tasks[t].live;
-            u8[c.state + t] = tasks[t].state;
-            u8[c.timers + t] = tasks[t].timers;
-            u8[c.cls + t] = tasks[t].cls;
-          }
+          fill(core, c, tasks);
           const inbox = host ? hostIn >> 3 : ze.inboxAt(); // as f64 indexes
           msgs.forEach((m, i) => {
             f64.set([times[i], i % 5, m.kind, -1, m.t, m.b, i % 5, m.x, 0, 0], inbox + i * REC);
@@ -234,15 +240,9 @@ describe.each(["simd", "scalar"] as const)("engineDrain (%s)", (flavor) => {
         fc.array(fc.integer({ min: 0, max: (1 << 21) - 1 }), { minLength: cap, maxLength: cap }),
         fc.array(fc.record({ kind: fc.constantFrom(M_DA_END, M_PULL), t: fc.integer({ min: 0, max: cap - 1 }), b: fc.integer({ min: 0, max: 10 }), x: fc.integer({ min: 0, max: 2e4 }) }), { maxLength: 60 }),
         (tasks, gen0, msgs) => {
-          const f64 = core.arena.f64, i32 = core.arena.i32, u8 = core.arena.u8;
-          for (let t = 0; t < cap; t++) {
-            f64[(c.arrival >> 3) + t] = tasks[t].arrival;
-            i32[(c.live >> 2) + t] = tasks[t].live;
-            u8[c.state + t] = tasks[t].state;
-            u8[c.timers + t] = tasks[t].timers;
-            u8[c.cls + t] = tasks[t].cls;
-            i32[(gens >> 2) + t] = gen0[t];
-          }
+          const f64 = core.arena.f64, i32 = core.arena.i32;
+          fill(core, c, tasks);
+          i32.set(gen0, gens >> 2);
           const at = 1e5, times = msgs.map(() => at);
           msgs.forEach((m, i) => f64.set([at, i % 5, m.kind, -1, m.t, m.b, i % 5, m.x, 0, 0], (hostIn >> 3) + i * REC));
           // the twin: the slots to free, each freed if live (SlotStore.release after isLive)
