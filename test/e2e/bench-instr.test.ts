@@ -68,12 +68,12 @@ describe("bench:instr", () => {
     const t = s.totals[0];
     expect(t.wasm + t.js + t.other).toBeCloseTo(t.instructions, 3);
     const names = s.functions.map((f) => f.name);
-    // the probe action runs in the core (probeCore, inlined into the Zone engine's chooseTarget), the gateway's loop over
-    // the arrivals in TypeScript: both named, with instructions of their own
+    // the probe action runs in the core (probeCore, inlined into the Zone engine's chooseTarget), the host's loop around
+    // the engine's run in TypeScript (ZoneEngine.step): both named, with instructions of their own
     const probe = s.functions.find((f) => f.name === "wasm $assembly/engine/agent/chooseTarget");
-    const arrive = s.functions.find((f) => f.name === "js flushInCore src/laminar/ingress.js");
+    const host = s.functions.find((f) => f.name === "js step src/laminar/zone-engine.js");
     expect(probe?.this, names.slice(0, 20).join(", ")).toBeGreaterThan(100);
-    expect(arrive?.this, names.slice(0, 20).join(", ")).toBeGreaterThan(10);
+    expect(host?.this, names.slice(0, 20).join(", ")).toBeGreaterThan(10);
     expect(names).not.toContain("js replay src/laminar/log-replay.js");
     // --split counts the run threads take: the Zones replay the gateway's log (log-replay.ts)
     const split = spawnSync(process.execPath, [bench, "--nodes=200", "--durations=0.005,0.02", "--functions=400", "--split", "--json"], { encoding: "utf8", timeout: 600_000 });
