@@ -30,10 +30,9 @@ import {
   GT_SQUAT_ATOMS, GT_SQUAT_RATIO, gtf, gti, gtSetf, gtSeti, REGEN_ARMED, T_PENDING, TASK_BYTES, EXACT_DEADLINE, EXACT_REGEN,
   GT_RING_DEADLINE, GT_RING_REGEN, GT_SWEEP, GT_POSTS, GT_POSTS_N, POST_BYTES, RING_BYTES, RING_CAP, RING_DATA, RING_HEAD, RING_SIZE, RING_SWEEP_AT,
   GEN_MASK, GT_GEN, GT_SLOT_CURSOR, GT_SLOT_FRESH, GT_SLOT_LIVE,
+  K_DEADLINE, K_DEADLINE_SWEEP, K_REGEN, K_REGEN_SWEEP,
 } from "./tasks";
 
-/** The host's event kinds the timers post (src/laminar/state.ts). */
-const K_REGEN_SWEEP = 9, K_DEADLINE_SWEEP = 10, K_REGEN = 11, K_DEADLINE = 12;
 
 /** Whether the ring block at r is sound for n more timers: a power-of-two capacity with room, a head inside it. */
 export function ringOk(r: usize, n: i32): bool {

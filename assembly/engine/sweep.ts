@@ -17,10 +17,9 @@ import {
   C_STATE, C_TIMERS, column, EXACT_DEADLINE, EXACT_REGEN, GT_BASE, GT_BYTES, GT_CAP, GT_GEN, GT_POSTS, GT_POSTS_N, GT_RING_DEADLINE,
   GT_RING_REGEN, GT_SWEEP, gtf, gti, gtSeti, REGEN_ARMED, RING_BYTES, RING_CAP, RING_DATA, RING_HEAD, RING_SIZE, RING_SWEEP_AT, T_PENDING,
   TASK_BYTES,
+  K_DEADLINE, K_DEADLINE_SWEEP, K_REGEN, K_REGEN_SWEEP,
 } from "./tasks";
 
-/** The host's event kinds (src/laminar/state.ts): each ring's sweep and exact event. */
-const K_REGEN_SWEEP = 9, K_DEADLINE_SWEEP = 10, K_REGEN = 11, K_DEADLINE = 12;
 
 /** The call's regions, checked (0 or a region code); with posts > 0, the posts' records too. */
 function checked(block: usize, gt: usize, base: usize, cap: i32, gens: usize, r: usize, data: usize, dataBytes: i64, postsAt: usize, posts: i32): i32 {

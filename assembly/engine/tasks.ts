@@ -12,6 +12,9 @@ export const GT_BASE = 0, GT_CAP = 1, GT_DEADLINE = 2, GT_HEAD = 3, GT_OUT = 4, 
   GT_SLOT_CURSOR = 32, GT_SLOT_FRESH = 33, GT_SLOT_LIVE = 34;
 export const GT_BYTES = 280;
 
+/** The host's event kinds the gateway's timers post (src/laminar/state.ts): each ring's sweep, each exact timer. */
+export const K_REGEN_SWEEP = 9, K_DEADLINE_SWEEP = 10, K_REGEN = 11, K_DEADLINE = 12;
+
 /** Slot generations wrap at 2^21 (src/sim/slot-store.ts GEN_MASK); odd while the slot is live. */
 export const GEN_MASK = (1 << 21) - 1;
 

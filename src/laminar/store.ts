@@ -47,7 +47,8 @@ export class TaskStore {
   /**
    * Cyclic (sim/slot-store.ts): a batch's arrivals take neighbouring slots.
    * Its generations are in core memory too (genAt), where the Zone engine
-   * frees slots (engineDrain).
+   * takes slots (engineArrive), frees them (engineDrain) and tells stale
+   * timers apart (engineSweep).
    */
   readonly slots: SlotStore;
   /** The slots' generations in core memory (byte offset, 8-aligned; i32 per slot) and how many it holds. */
@@ -120,7 +121,7 @@ export class TaskStore {
 
   /** (Re)build the columns' views (memory's current buffer), and the generations'. */
   rebind(): void {
-    if (this.genCap > 0) this.slots?.rebindGenerations(new Int32Array(this.arena.u8.buffer, this.genAt, this.genCap));
+    if (this.genCap > 0) this.slots.rebindGenerations(new Int32Array(this.arena.u8.buffer, this.genAt, this.genCap));
     const b = this.arena.u8.buffer as ArrayBuffer, cap = this.capacity;
     let p = this.columnsAt;
     const next = <T>(make: new (b: ArrayBuffer, at: number, n: number) => T, bytes: number): T => {

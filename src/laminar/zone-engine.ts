@@ -106,9 +106,9 @@ export class ZoneEngine {
   private lostAt = 0;
   private lostCap = 0;
   private rngAt = 0;
-  /** Where engineArrive records its posts for the gateway's log (arrive), and room for how many. */
-  private arrivePostsAt = 0;
-  private arrivePostsCap = 0;
+  /** Where engineArrive and engineSweep record their posts for the gateway's log (loggedPostsRoom), and room for how many. */
+  private loggedPostsAt = 0;
+  private loggedPostsCap = 0;
   /** Counters as last carried to the model (they are carried as differences). */
   private readonly last = new Float64Array(ENGINE_BLOCK_BYTES / 8);
   private readonly lastMem = new Float64Array(MX_BYTES / 8);
@@ -584,10 +584,7 @@ export class ZoneEngine {
     log: GatewayLog | null = null, slots: SlotStore | null = null, genAt = 0): number {
     this.flushPosts(); // the host's posts before these arrivals' keep their place
     this.stageRoom(n);
-    if (log !== null && this.arrivePostsCap < 2 * n + 2) {
-      this.arrivePostsCap = 2 * n + 2;
-      this.arrivePostsAt = this.alloc(this.arrivePostsCap * GT.POST_BYTES, 8);
-    }
+    if (log !== null) this.loggedPostsRoom(2 * n + 2);
     deadlines.reserve(n);
     regens?.reserve(n);
     this.views();
@@ -601,7 +598,7 @@ export class ZoneEngine {
     i32[g + 2 * GT.EMIT_N] = this.emitN;
     i32[g + 2 * GT.EMIT_CAP] = this.emitCap;
     this.f64[f + GT.NEXT_KEY] = key;
-    i32[g + 2 * GT.POSTS] = log !== null ? this.arrivePostsAt : 0;
+    i32[g + 2 * GT.POSTS] = log !== null ? this.loggedPostsAt : 0;
     if (ids === 0) {
       // the engine takes the slots itself, where their generations lie, as the store would
       const st = slots!.cyclicState();
@@ -620,12 +617,22 @@ export class ZoneEngine {
     if (regens !== null) regens.fromBlock(v64, v32, rg);
     this.emitN = v32[g + 2 * GT.EMIT_N];
     if (ids === 0) slots!.resumeCyclic(v32[g + 2 * GT.SLOT_CURSOR], v32[g + 2 * GT.SLOT_FRESH], v32[g + 2 * GT.SLOT_LIVE]);
-    if (log !== null) {
-      // the gateway's log records the engine's posts as the engine's onPost records the host's
-      const p = this.arrivePostsAt >> 3;
-      for (let i = 0, k = v32[g + 2 * GT.POSTS_N]; i < k; i++) log.post(v64[p + 3 * i], v64[p + 3 * i + 1], v64[p + 3 * i + 2]);
-    }
+    if (log !== null) this.logPosts(log);
     return v64[f + GT.NEXT_KEY];
+  }
+
+  /** Room for n posts recorded for the gateway's log (the region grows by doubling). */
+  private loggedPostsRoom(n: number): void {
+    if (this.loggedPostsCap >= n) return;
+    this.loggedPostsCap = Math.max(n, 2 * this.loggedPostsCap);
+    this.loggedPostsAt = this.alloc(this.loggedPostsCap * GT.POST_BYTES, 8);
+  }
+
+  /** The gateway's log records the engine's posts (the block's POSTS_N at loggedPostsAt) as the engine's onPost records the host's. */
+  private logPosts(log: GatewayLog): void {
+    this.views();
+    const p = this.loggedPostsAt >> 3, v64 = this.f64;
+    for (let i = 0, k = this.i32[(this.gt >> 2) + 2 * GT.POSTS_N]; i < k; i++) log.post(v64[p + 3 * i], v64[p + 3 * i + 1], v64[p + 3 * i + 2]);
   }
 
   /**
@@ -637,26 +644,19 @@ export class ZoneEngine {
    */
   sweep(which: 0 | 1, ring: TimerSweep, columnsAt: number, cap: number, genAt: number, log: GatewayLog | null): number {
     this.flushPosts(); // the host's posts before these keep their place
-    // a post per due timer and the next sweep's (the region grows by doubling: the due timers vary from sweep to sweep)
-    const need = log !== null ? ring.dueBefore(this.getf(EF.NOW) + ring.period) + 1 : 0;
-    if (this.arrivePostsCap < need) {
-      this.arrivePostsCap = Math.max(need, 2 * this.arrivePostsCap);
-      this.arrivePostsAt = this.alloc(this.arrivePostsCap * GT.POST_BYTES, 8);
-    }
+    // a post per due timer and the next sweep's
+    if (log !== null) this.loggedPostsRoom(ring.dueBefore(this.getf(EF.NOW) + ring.period) + 1);
     this.views();
     const g = this.gt >> 2, i32 = this.i32, at = i32[g + 2 * (which === 0 ? GT.RING_DEADLINE : GT.RING_REGEN)];
     ring.toBlock(this.f64, i32, at);
     i32[g + 2 * GT.BASE] = columnsAt;
     i32[g + 2 * GT.CAP] = cap;
     i32[g + 2 * GT.GEN] = genAt;
-    i32[g + 2 * GT.POSTS] = log !== null ? this.arrivePostsAt : 0;
+    i32[g + 2 * GT.POSTS] = log !== null ? this.loggedPostsAt : 0;
     const n = this.withRoom("engineSweep", () => this.k.engineSweep(this.block, this.gt, which));
     this.views();
     ring.fromBlock(this.f64, this.i32, at);
-    if (log !== null) {
-      const p = this.arrivePostsAt >> 3, v64 = this.f64;
-      for (let i = 0, k = this.i32[g + 2 * GT.POSTS_N]; i < k; i++) log.post(v64[p + 3 * i], v64[p + 3 * i + 1], v64[p + 3 * i + 2]);
-    }
+    if (log !== null) this.logPosts(log);
     return n;
   }
 

@@ -131,16 +131,14 @@ export class SlotStore {
     this.live--;
   }
 
-  /**
-   * The generations' view anew (the owner's storage moved with its memory, or grew);
-   * and `n` live slots freed where the generations lie (each bumped there).
-   */
+  /** The generations' view anew (the owner's storage moved with its memory, or grew). */
   rebindGenerations(v: Int32Array): void {
     // (while the store grows, its owner's storage may already hold more)
     if (v.length < this.capacity) throw new RangeError(`SlotStore: ${v.length} generations for ${this.capacity} slots`);
     this.gen = v;
   }
 
+  /** `n` live slots freed where the generations lie (each one's generation bumped there). */
   releasedElsewhere(n: number): void {
     this.live -= n;
   }
