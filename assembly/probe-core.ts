@@ -44,7 +44,7 @@ let touched: i32 = 0;
         i = sampleHalf(bits >>> 16, nz, seen, cand, i);
         if (i < k) i = sampleHalf(bits & 0xffff, nz, seen, cand, i);
       }
-      for (let i = 0; i < k; i++) store<u32>(seen + (<usize>(load<u32>(cand + (<usize>i << 2)) >>> 5) << 2), 0);
+      clearSeen(seen, nz, cand, k);
     }
   }
   if (ahead && start == 0 && choose) {
@@ -100,6 +100,24 @@ let touched: i32 = 0;
   store<u32>(wp, sw | bit);
   store<i32>(cand + (<usize>i << 2), <i32>j);
   return i + 1;
+}
+
+/**
+ * The `seen` scratch clear again after a sampling of k indices below nz: the
+ * whole scratch (ceil(nz / 32) words) where it is no more words than k (a
+ * Zone's few words, in a few wide stores), else each candidate's word.
+ */
+// @ts-ignore: decorator
+@inline function clearSeen(seen: usize, nz: u32, cand: usize, k: i32): void {
+  const sw = (nz + 31) >>> 5;
+  if (sw <= <u32>k) {
+    let w: u32 = 0;
+    if (ASC_FEATURE_SIMD) for (; w + 4 <= sw; w += 4) v128.store(seen + (<usize>w << 2), i64x2.splat(0));
+    for (; w + 2 <= sw; w += 2) store<u64>(seen + (<usize>w << 2), 0);
+    if (w < sw) store<u32>(seen + (<usize>w << 2), 0);
+    return;
+  }
+  for (let i = 0; i < k; i++) store<u32>(seen + (<usize>(load<u32>(cand + (<usize>i << 2)) >>> 5) << 2), 0);
 }
 
 /** What reading candidate j's lines reads: its stamp, S and H, and its row's first word (one line for a record, aos). */
