@@ -2,7 +2,7 @@
 // and probeCandidates (probe.ts). Not an export of the core: callers have
 // checked every argument.
 import { E_NOFIT } from "./abi";
-import { utilityOf } from "./fastmath";
+import { utilityOf, utilityOfLanes } from "./fastmath";
 import { rowFirstRun, rowFirstRunLong4, rowFree } from "./row";
 
 // @ts-ignore: decorator
@@ -63,6 +63,25 @@ export const REC_S: usize = 0, REC_H: usize = 4, REC_DS: usize = 8, REC_DH: usiz
   return aos ? p + REC_ROW : table + <usize>j * stride;
 }
 
+/**
+ * The utility of node p's projected slack and heat (age ms after its
+ * stamp; p and fs as nodeAt's and fieldStep's). In the SIMD build a
+ * record's (aos) S, H, dS and dH are one vector: both projections at once,
+ * pmax(0, x) being pos(x) lane by lane, the same f32 operations as below.
+ */
+// @ts-ignore: decorator
+@inline function projectedUtility(p: usize, fs: usize, age: f32, gamma: f32, aos: bool): f32 {
+  if (ASC_FEATURE_SIMD) {
+    if (aos) {
+      const v = v128.load(p);
+      return utilityOfLanes(f32x4.pmax(f32x4.splat(0), f32x4.add(v, f32x4.mul(f32x4.splat(age), v128.shuffle<f32>(v, v, 2, 3, 2, 3)))), gamma);
+    }
+  }
+  const sp = pos(load<f32>(p) + age * load<f32>(p + 2 * fs));
+  const hp = pos(load<f32>(p + fs) + age * load<f32>(p + 3 * fs));
+  return utilityOf(sp, hp, gamma);
+}
+
 /** bestCandidate's loop with the row test `test` (a constant at each call). */
 // @ts-ignore: decorator
 @inline function bestOf(
@@ -87,10 +106,12 @@ export const REC_S: usize = 0, REC_H: usize = 4, REC_DS: usize = 8, REC_DH: usiz
     else if (test == ROW4_SHORT) placable = rowFirstRun(row, 4, m) >= 0;
     else placable = contiguous ? rowFirstRun(row, words, m) >= 0 : rowFree(row, words) >= m;
     if (!placable) continue;
-    const sp = pos(load<f32>(p) + age * load<f32>(p + 2 * fs));
-    const hp = pos(load<f32>(p + fs) + age * load<f32>(p + 3 * fs));
-    const u = utilityOf(sp, hp, gamma) + load<f32>(noise + (<usize>i << 2));
-    if (bi < 0 || u > best) { best = u; bi = i; } // the first placable wins even at U = -Infinity
+    const u = projectedUtility(p, fs, age, gamma, aos) + load<f32>(noise + (<usize>i << 2));
+    // the first placable wins even at U = -Infinity; chosen without a branch (the best kept as its bits, which
+    // the integer select takes), as which candidate is better is not predictable
+    const take = <i32>(bi < 0) | <i32>(u > best);
+    bi = select<i32>(i, bi, take != 0);
+    best = reinterpret<f32>(select<i32>(reinterpret<i32>(u), reinterpret<i32>(best), take != 0));
   }
   return bi;
 }

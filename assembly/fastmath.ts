@@ -73,20 +73,27 @@ const INV_2_15: f32 = 1.0 / 32768.0;
  */
 // @ts-ignore: decorator
 @inline export function utilityOf(s: f32, h: f32, gamma: f32): f32 {
-  if (ASC_FEATURE_SIMD) {
-    // lanes 0 and 1 (1 + s and 1 + h; x + 1 is 1 + x exactly); lanes 2 and 3 repeat lane 0 and are not read
-    const one = f32x4.splat(1.0);
-    const x = f32x4.add(f32x4.replace_lane(f32x4.splat(s), 1, h), one);
-    const y = f32x4.pmax(one, x);
-    const e = f32x4.convert_i32x4_s(i32x4.sub(i32x4.shr_u(y, 23), i32x4.splat(127)));
-    const m = v128.and(y, i32x4.splat(0x7fffff));
-    const i = i32x4.shl(i32x4.shr_u(m, 15), 2);
-    const t = f32x4.mul(f32x4.convert_i32x4_s(v128.and(m, i32x4.splat(0x7fff))), f32x4.splat(INV_2_15));
-    // each lane's two neighbours in the table as one 8-byte word: [a0, c0, a1, c1]
-    const ac = v128.load64_lane(LOG2_LUT + <usize>i32x4.extract_lane(i, 1), v128.load64_zero(LOG2_LUT + <usize>i32x4.extract_lane(i, 0)), 1);
-    const a = v128.shuffle<f32>(ac, ac, 0, 2, 0, 2), c = v128.shuffle<f32>(ac, ac, 1, 3, 1, 3);
-    const r = f32x4.add(e, f32x4.add(a, f32x4.mul(t, f32x4.sub(c, a))));
-    return f32x4.extract_lane(r, 0) - gamma * f32x4.extract_lane(r, 1);
-  }
+  if (ASC_FEATURE_SIMD) return utilityOfLanes(f32x4.replace_lane(f32x4.splat(s), 1, h), gamma);
   return fastLog2(<f32>1.0 + s) - gamma * fastLog2(<f32>1.0 + h);
+}
+
+/**
+ * utilityOf with s in lane 0 and h in lane 1 of a vector (lanes 2 and 3 are
+ * not read, whatever they hold). SIMD build only.
+ */
+// @ts-ignore: decorator
+@inline export function utilityOfLanes(sh: v128, gamma: f32): f32 {
+  // lanes 0 and 1 (1 + s and 1 + h; x + 1 is 1 + x exactly); lanes 2 and 3 are computed and not read
+  const one = f32x4.splat(1.0);
+  const x = f32x4.add(sh, one);
+  const y = f32x4.pmax(one, x);
+  const e = f32x4.convert_i32x4_s(i32x4.sub(i32x4.shr_u(y, 23), i32x4.splat(127)));
+  const m = v128.and(y, i32x4.splat(0x7fffff));
+  const i = i32x4.shl(i32x4.shr_u(m, 15), 2);
+  const t = f32x4.mul(f32x4.convert_i32x4_s(v128.and(m, i32x4.splat(0x7fff))), f32x4.splat(INV_2_15));
+  // each lane's two neighbours in the table as one 8-byte word: [a0, c0, a1, c1]
+  const ac = v128.load64_lane(LOG2_LUT + <usize>i32x4.extract_lane(i, 1), v128.load64_zero(LOG2_LUT + <usize>i32x4.extract_lane(i, 0)), 1);
+  const a = v128.shuffle<f32>(ac, ac, 0, 2, 0, 2), c = v128.shuffle<f32>(ac, ac, 1, 3, 1, 3);
+  const r = f32x4.add(e, f32x4.add(a, f32x4.mul(t, f32x4.sub(c, a))));
+  return f32x4.extract_lane(r, 0) - gamma * f32x4.extract_lane(r, 1);
 }
