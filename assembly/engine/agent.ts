@@ -6,7 +6,8 @@ import { probeCore } from "../probe-core";
 import { bmCountAtLeast, bmFirstRun } from "../bitmap";
 import { utility } from "../score";
 import { streamExp, streamFloat, streamInt } from "../stream";
-import { C_ATOMS, C_CAND, C_DEGRADE_AGE, C_GAMMA, C_NOISE, P_SEEN, P_SIGMA, P_ZIG } from "../blocks";
+import { C_ATOMS, C_DEGRADE_AGE, C_GAMMA, P_SIGMA } from "../blocks";
+import { ENGINE_ZIG, PROBE_CAND, PROBE_NOISE, PROBE_SEEN } from "./scratch";
 import { E_DEFER, E_NOFIT } from "../abi";
 import {
   DA_ARRIVAL, DA_CLS, DA_DEPOSIT, DA_EMITTED, DA_FLAGS, DA_M, DA_NODE, DA_PATIENCE, DA_SERVICE, DA_STATE, DA_TASK, DA_VERDICT,
@@ -81,8 +82,9 @@ function chooseTarget(n: i32, z: i32, nz: i32, m: i32, contiguous: i32): i32 {
   if (zt == 0) return -1;
   const k = min(<i32>getf(F_CANDIDATES), nz);
   const b = ptr(F_PROBE), rng = zoneStream(z);
-  const cand = <usize>load<u32>(b + C_CAND), noise = <usize>load<u32>(b + C_NOISE), sigma = load<f64>(b + P_SIGMA);
-  const zig = <usize>load<u32>(b + P_ZIG), seen = <usize>load<u32>(b + P_SEEN), atoms = load<i32>(b + C_ATOMS);
+  // the scratch and tables at fixed addresses (scratch.ts), constants in the loops
+  const cand = PROBE_CAND, noise = PROBE_NOISE, sigma = load<f64>(b + P_SIGMA);
+  const zig = ENGINE_ZIG, seen = PROBE_SEEN, atoms = load<i32>(b + C_ATOMS);
   const gamma = load<f32>(b + C_GAMMA), degradeAge = load<f32>(b + C_DEGRADE_AGE), nowMs = <f32>(now / NS_PER_MS);
   const rec = nodeRecBytes();
   const projected = geti(F_ACCEPT_PROJECTED) != 0;

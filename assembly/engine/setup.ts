@@ -12,7 +12,8 @@ import { checkBuf, E_ARG, E_ATOMS, E_BOUNDS, E_COUNT, E_ID, E_NULL, OK } from ".
 import { wheelBytes, wheelInit } from "../wheel";
 import { fdExp, fdLog } from "../libm";
 import { streamFloat, streamIsZero } from "../stream";
-import { ZIG_BYTES, ZIG_FN, ZIG_WN } from "../stream";
+import { ENGINE_ZIG, PROBE_CAND, PROBE_NOISE, PROBE_SEEN } from "./scratch";
+import { ZIG_FN, ZIG_WN } from "../stream";
 import {
   C_ATOMS, C_CAND, C_DEGRADE_AGE, C_GAMMA, C_NOISE, PROBE_BYTES, P_SEEN, P_SIGMA, P_ZIG,
 } from "../blocks";
@@ -130,7 +131,7 @@ function maxZone(): i32 {
 function layout(base: usize, write: bool): u64 {
   top = <u64>base;
   const N = geti(F_NODES), Z = geti(F_ZONES), A = geti(F_ATOMS), rb = geti(F_ROW_BYTES), ring = geti(F_RING);
-  const copies = geti(F_COPIES), offs = ptr(F_OFFSETS), k = <i32>getf(F_CANDIDATES), dc = geti(F_DA_CAP);
+  const copies = geti(F_COPIES), offs = ptr(F_OFFSETS), dc = geti(F_DA_CAP);
   // (no arrays of field indices here: a literal would allocate, and the core never allocates)
   let p = take(<i64>N << 2); if (write) seti(F_ZONE_OF, <i32>p);
   p = take(<i64>N << 2); if (write) seti(F_FREE, <i32>p);
@@ -202,17 +203,17 @@ function layout(base: usize, write: bool): u64 {
   { const p = take(<i64>A << 2); if (write) seti(F_WHEEL_OUT, <i32>p); }
   // outbox
   { const p = take(outboxBytes(1024, geti(F_ZONES))); if (write) { seti(F_OUTBOX, <i32>p); seti(F_OUT_CAP, 1024); seti(F_OUT_N, 0); seti(F_IN_N, 0); } }
-  // probe action: block, ziggurat tables, sampling scratch, candidates, noise
+  // probe action: its block (the ziggurat's tables, the sampling scratch, candidates and noise are the core's own:
+  // scratch.ts)
   { const p = take(PROBE_BYTES); if (write) seti(F_PROBE, <i32>p); }
-  { const p = take(ZIG_BYTES); if (write) seti(F_ZIG, <i32>p); }
-  const seen = take(<i64>((maxZone() + 31) >> 5) << 2), cand = take(<i64>k << 2), noise = take(<i64>k << 2);
   if (write) {
-    const b = ptr(F_PROBE);
+    seti(F_ZIG, <i32>ENGINE_ZIG);
+    const b = ptr(F_PROBE), seen = PROBE_SEEN;
     memory.fill(b, 0, PROBE_BYTES);
-    store<u32>(b + C_CAND, <u32>cand);
-    store<u32>(b + C_NOISE, <u32>noise);
+    store<u32>(b + C_CAND, <u32>PROBE_CAND);
+    store<u32>(b + C_NOISE, <u32>PROBE_NOISE);
     store<u32>(b + P_SEEN, <u32>seen);
-    store<u32>(b + P_ZIG, ptr(F_ZIG));
+    store<u32>(b + P_ZIG, <u32>ENGINE_ZIG);
     store<i32>(b + C_ATOMS, A);
     store<f32>(b + C_GAMMA, <f32>getf(F_GAMMA));
     store<f32>(b + C_DEGRADE_AGE, <f32>1e20);
