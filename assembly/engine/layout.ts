@@ -33,7 +33,7 @@ export const F_WHEELS = 78, F_WHEEL_BYTES = 79, F_WHEEL_OWNER = 80, F_WHEEL_CHEC
 // outbox (its region also holds the inbox, inbox.ts: F_IN_N records after the outbox's F_OUT_CAP)
 export const F_OUTBOX = 83, F_OUT_N = 84, F_OUT_CAP = 85, F_IN_N = 119;
 // kernels' blocks and scratch
-export const F_PROBE = 86, F_ZIG = 87, F_ROW0 = 88, F_BATCH = 89, F_RUN_OUT = 90, F_SIGMA = 94; // 91 to 93: unused
+export const F_PROBE = 86, F_ROW0 = 88, F_BATCH = 89, F_RUN_OUT = 90, F_SIGMA = 94; // 87 and 91 to 93: unused
 /** The memory extension block (MX_BYTES; 0: the memory model is off): runtime memory, the kernel OOM rule, Airlock. */
 export const F_MEMX = 95;
 /**

@@ -1,4 +1,5 @@
-// The probe action's scratch and the engine's ziggurat tables, in the core's
+// The probe action's scratch and the engine's ziggurat tables (the probe
+// action's and the node reports' jitter's), in the core's
 // own memory (below heapBase) rather than in the host's engine region: at
 // fixed addresses, the probe action's loops (chooseTarget, with probeCore
 // inlined) hold them as constants, and the registers they took before go to

@@ -12,10 +12,10 @@ import { checkBuf, E_ARG, E_ATOMS, E_BOUNDS, E_COUNT, E_ID, E_NULL, OK } from ".
 import { wheelBytes, wheelInit } from "../wheel";
 import { fdExp, fdLog } from "../libm";
 import { streamFloat, streamIsZero } from "../stream";
-import { ENGINE_ZIG, PROBE_CAND, PROBE_NOISE, PROBE_SEEN } from "./scratch";
+import { ENGINE_ZIG, PROBE_SEEN } from "./scratch";
 import { ZIG_FN, ZIG_WN } from "../stream";
 import {
-  C_ATOMS, C_CAND, C_DEGRADE_AGE, C_GAMMA, C_NOISE, PROBE_BYTES, P_SEEN, P_SIGMA, P_ZIG,
+  C_ATOMS, C_DEGRADE_AGE, C_GAMMA, PROBE_BYTES, P_SIGMA,
 } from "../blocks";
 import {
   DA_BYTES, DA_COLD_BYTES, F_DAS_COLD, F_AGG_H, F_AGG_S, F_ATOMS, F_BATCH, F_BITMAPS, F_BROADCAST, F_CANDIDATES,
@@ -24,7 +24,7 @@ import {
   F_NEXT_REPORT, F_NODES, F_OFFSETS, F_OUT_CAP, F_OUT_N, F_OUTBOX, F_PROBE, F_Q_HEAD, F_Q_TAIL, F_R_REPORT, F_REPLICA,
   F_REPORT, F_REPORT_DELAY, F_RING, F_RING_REC, F_RINGS, F_ROOM_NEED, F_ROOM_WHAT, F_ROW0, F_ROW_BYTES,
   F_RUN_OUT, F_SIGMA, F_SNAP_TIME, F_TAKEN, F_TOUCH_BOUND, F_UPLOADED, F_WHEEL_BYTES, F_WHEEL_CHECK, F_WHEEL_OUT,
-  F_WHEEL_OWNER, F_WHEELS, F_WINDOW_AT, F_Z0, F_Z1, F_ZIG, F_ZONE_OF, F_ZONES, F_ZT_BYTES, F_RESERVE, F_STALE,
+  F_WHEEL_OWNER, F_WHEELS, F_WINDOW_AT, F_Z0, F_Z1, F_ZONE_OF, F_ZONES, F_ZT_BYTES, F_RESERVE, F_STALE,
   BLOCK_BYTES, F_TRACE_H0, F_TRACE_H1, F_TRACE_N, TRACE_SEED0, TRACE_SEED1, F_TRACE_ON, F_DELTA, F_HOP, F_LOSS, F_MAGIC, F_R_NET, F_R_ZONE, F_WINDOW, F_ALPHA, MAGIC, K_SNAPSHOT, REC, RING_DESC, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING, RR_BITS, STREAM_BYTES, EV_BYTES,
 } from "./layout";
 import { enter, geti, getf, jsRound, MX, ptr, seti, setf, setxi, xf, xi, xp } from "./state";
@@ -207,18 +207,13 @@ function layout(base: usize, write: bool): u64 {
   // scratch.ts)
   { const p = take(PROBE_BYTES); if (write) seti(F_PROBE, <i32>p); }
   if (write) {
-    seti(F_ZIG, <i32>ENGINE_ZIG);
-    const b = ptr(F_PROBE), seen = PROBE_SEEN;
+    const b = ptr(F_PROBE);
     memory.fill(b, 0, PROBE_BYTES);
-    store<u32>(b + C_CAND, <u32>PROBE_CAND);
-    store<u32>(b + C_NOISE, <u32>PROBE_NOISE);
-    store<u32>(b + P_SEEN, <u32>seen);
-    store<u32>(b + P_ZIG, <u32>ENGINE_ZIG);
     store<i32>(b + C_ATOMS, A);
     store<f32>(b + C_GAMMA, <f32>getf(F_GAMMA));
     store<f32>(b + C_DEGRADE_AGE, <f32>1e20);
     store<f64>(b + P_SIGMA, getf(F_SIGMA));
-    memory.fill(seen, 0, <usize>((maxZone() + 31) >> 5) << 2);
+    memory.fill(PROBE_SEEN, 0, <usize>((maxZone() + 31) >> 5) << 2);
   }
   // scratch: a row copy, a bitmap query's answer
   { const p = take(rb); if (write) seti(F_ROW0, <i32>p); }
@@ -319,7 +314,7 @@ export function engineInit(block: usize, base: usize, bytes: f64): i32 {
   seti(F_TRACE_ON, 0); seti(F_TRACE_H0, TRACE_SEED0); seti(F_TRACE_H1, TRACE_SEED1); setf(F_TRACE_N, 0); // the trace off, empty
   seti(F_DA_LIVE, 0); seti(F_DA_FRESH, 0); seti(F_DA_FREE_TOP, 0); seti(F_ROOM_WHAT, -1);
   seti(F_TOUCH_BOUND, <i32>Math.floor(getf(F_BROADCAST) / getf(F_MIN_GAP)) + 2);
-  zigTables(ptr(F_ZIG));
+  zigTables(ENGINE_ZIG);
   const rb = <usize>geti(F_ROW_BYTES), bitmaps = ptr(F_BITMAPS);
   for (let z = 0; z < Z; z++) {
     for (let n = load<i32>(offs + (<usize>z << 2)), end = load<i32>(offs + (<usize>(z + 1) << 2)); n < end; n++) {

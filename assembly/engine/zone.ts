@@ -8,11 +8,12 @@
 import { projH, projS, REC_DH, REC_DS, REC_H, REC_ROW, REC_S, REC_STAMP, REC_STEP } from "../choose";
 import { fdLog, fdLog1p } from "../libm";
 import { streamFloat, streamNormal } from "../stream";
+import { ENGINE_ZIG } from "./scratch";
 import {
   F_AGG_H, F_AGG_S, F_ALPHA, F_DEGRADE_HEAT, F_BROADCAST, F_COPIES, F_COPIES_LOST, F_DELIVERED, F_GUARD,
   F_HOP, F_DELTA, F_LAST_HEARD, F_LAST_MEAS, F_LOSS, F_MASTER, F_MIN_GAP, F_NEXT_REPORT, F_PROJECTION, F_REPLICA, F_REPORT,
   F_REPORT_DELAY, F_REPORT_JITTER, F_REPORTS_LOST, F_REPORTS_SENT, F_RING, F_RING_REC, F_RINGS, F_ROW_SILENCE,
-  F_R_NET, F_R_REPORT, F_SNAP_TIME, F_STALE, F_STALE_READS, F_TAKEN, F_UPLOADED, F_UPLOADS_LOST, F_ZIG, F_ZT_BYTES,
+  F_R_NET, F_R_REPORT, F_SNAP_TIME, F_STALE, F_STALE_READS, F_TAKEN, F_UPLOADED, F_UPLOADS_LOST, F_ZT_BYTES,
   DA_ARRIVE, DA_NEXT, K_BCAST, K_SNAPSHOT, K_UPLOAD, M_UPLOAD, NS_PER_MS, RING_DESC, RR_BITS, RR_H, RR_NODE, RR_S,
   STREAM_BYTES, TO_GATEWAY,
 } from "./layout";
@@ -66,7 +67,7 @@ export function ringRoom(z: i32): i32 {
   const z = zoneOf(n);
   sendReport(n, heatAt(n, r), r, z);
   const jitter = getf(F_REPORT_JITTER);
-  const gap = getf(F_REPORT) * (1 + (jitter > 0 ? jitter * streamNormal(reportStream(z), ptr(F_ZIG)) : 0));
+  const gap = getf(F_REPORT) * (1 + (jitter > 0 ? jitter * streamNormal(reportStream(z), ENGINE_ZIG) : 0));
   setF64At(F_NEXT_REPORT, n, r + Math.max(getf(F_MIN_GAP), jsRound(gap)));
 }
 
