@@ -1,12 +1,12 @@
-// The probe action's scratch and the engine's ziggurat tables (the probe
-// action's and the node reports' jitter's), in the core's
-// own memory (below heapBase) rather than in the host's engine region: at
-// fixed addresses, the probe action's loops (chooseTarget, with probeCore
-// inlined) hold them as constants, and the registers they took before go to
-// the stream and the loop's values (fewer spills). Sized for the largest
-// inputs engineInit accepts (k <= 4096 candidates, Zones of at most 65536
-// nodes). Transient within one probe action, except the ziggurat's tables,
-// which are the same for every engine: engines in one instance share them.
+// The probe action's scratch and the engine's ziggurat tables (for the probe
+// action's noise and the node reports' jitter), in the core's own memory
+// (below heapBase) rather than in the host's engine region: at fixed
+// addresses, the probe action's loops (chooseTarget, with probeCore inlined)
+// hold them as constants, and the registers they took before go to the
+// stream and the loops' values (fewer spills). Sized for the largest inputs
+// engineInit accepts (k <= 4096 candidates, Zones of at most 65536 nodes).
+// Transient within one probe action, except the ziggurat's tables, which are
+// the same for every engine: engines in one instance share them.
 import { ZIG_BYTES } from "../stream";
 
 /** The ziggurat's tables (KN, WN, FN: stream.ts ZIG_*), written by engineInit. */
