@@ -13,7 +13,7 @@ import { emitCheck, emitTake } from "./emit";
 import { histNeed, histOn, histRecord } from "./history";
 import { ready } from "./setup";
 import { BLOCK_BYTES, EM_NODE, EM_TASK, EMIT_BYTES, EMIT_MEM_BYTES, F_HOP, F_LOSS, F_NOW, F_Z0, F_Z1, F_ZONES, ROOM_HIST } from "./layout";
-import { getf, geti, MX, offset, room } from "./state";
+import { getf, geti, leave, MX, offset, room } from "./state";
 
 /**
  * A gateway batch of n DA emissions (records as engineEmit's at `src`; their
@@ -32,6 +32,12 @@ import { getf, geti, MX, offset, room } from "./state";
  * all-zero stream).
  */
 export function engineDispatch(block: usize, src: usize, n: i32, cum: usize, rng: usize, lost: usize): i32 {
+  const r = engineDispatchIn(block, src, n, cum, rng, lost);
+  leave();
+  return r;
+}
+
+function engineDispatchIn(block: usize, src: usize, n: i32, cum: usize, rng: usize, lost: usize): i32 {
   return batch(block, src, n, cum, rng, lost, true);
 }
 
@@ -44,6 +50,12 @@ export function engineDispatch(block: usize, src: usize, n: i32, cum: usize, rng
  * engineDispatch's, but no E_FULL (nothing is taken).
  */
 export function engineDispatchAll(block: usize, src: usize, n: i32, cum: usize, rng: usize, lost: usize): i32 {
+  const r = engineDispatchAllIn(block, src, n, cum, rng, lost);
+  leave();
+  return r;
+}
+
+function engineDispatchAllIn(block: usize, src: usize, n: i32, cum: usize, rng: usize, lost: usize): i32 {
   return batch(block, src, n, cum, rng, lost, false);
 }
 

@@ -4,7 +4,7 @@
 import { E_ARG, OK } from "../abi";
 import { ready } from "./setup";
 import { F_HIST_BASE, F_HIST_HEAD, F_HIST_N, F_HIST_TRIM, F_SEQ, F_SEQ_STEP } from "./layout";
-import { getf, geti, MX, setf, seti } from "./state";
+import { forget, getf, geti, leave, MX, setf, seti } from "./state";
 import { queueRebase } from "./events";
 import { histOn, recAt } from "./history";
 
@@ -15,6 +15,12 @@ import { histOn, recAt } from "./history";
  * Once per engine, before anything runs. E_ARG otherwise.
  */
 export function engineLagMode(block: usize, step: f64): i32 {
+  const r = engineLagModeIn(block, step);
+  leave();
+  return r;
+}
+
+function engineLagModeIn(block: usize, step: f64): i32 {
   if (!ready(block)) return E_ARG;
   if (histOn() || !(step >= 2 && step <= 1073741824) || step != Math.floor(step) || (<i64>step & (<i64>step - 1)) != 0) return E_ARG;
   setf(F_SEQ, (getf(F_SEQ) + 1) * step);
@@ -31,6 +37,12 @@ export function engineLagMode(block: usize, step: f64): i32 {
  * point the history no longer holds (before a trim).
  */
 export function engineSeqAt(block: usize, time: f64, seq: f64): f64 {
+  const r = engineSeqAtIn(block, time, seq);
+  forget(); // read only: nothing to copy back
+  return r;
+}
+
+function engineSeqAtIn(block: usize, time: f64, seq: f64): f64 {
   if (!ready(block) || !histOn() || isNaN(time) || isNaN(seq)) return <f64>E_ARG;
   if (time < getf(F_HIST_TRIM)) return <f64>E_ARG;
   let lo = geti(F_HIST_HEAD), hi = geti(F_HIST_N);
@@ -45,6 +57,12 @@ export function engineSeqAt(block: usize, time: f64, seq: f64): f64 {
 
 /** Drop the history's records before `time` (the host asks nothing before it again); E_ARG outside lag mode. */
 export function engineHistoryTrim(block: usize, time: f64): i32 {
+  const r = engineHistoryTrimIn(block, time);
+  leave();
+  return r;
+}
+
+function engineHistoryTrimIn(block: usize, time: f64): i32 {
   if (!ready(block) || !histOn() || isNaN(time)) return E_ARG;
   let h = geti(F_HIST_HEAD);
   const n = geti(F_HIST_N);
@@ -59,6 +77,12 @@ export function engineHistoryTrim(block: usize, time: f64): i32 {
 
 /** Records the history holds (for tests and the host's checks); E_ARG outside lag mode. */
 export function engineHistoryRecords(block: usize): i32 {
+  const r = engineHistoryRecordsIn(block);
+  forget(); // read only: nothing to copy back
+  return r;
+}
+
+function engineHistoryRecordsIn(block: usize): i32 {
   if (!ready(block) || !histOn()) return E_ARG;
   return geti(F_HIST_N) - geti(F_HIST_HEAD);
 }
@@ -72,6 +96,12 @@ export function engineHistoryRecords(block: usize): i32 {
  * offset.
  */
 export function engineSeqRebase(block: usize, offset: f64): i32 {
+  const r = engineSeqRebaseIn(block, offset);
+  leave();
+  return r;
+}
+
+function engineSeqRebaseIn(block: usize, offset: f64): i32 {
   if (!ready(block) || !histOn() || MX != 0) return E_ARG;
   const step = getf(F_SEQ_STEP);
   if (!(offset >= 0 && offset <= getf(F_SEQ)) || Math.floor(offset / step) * step != offset) return E_ARG;

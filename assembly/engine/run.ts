@@ -15,7 +15,7 @@ import {
   ROOM_OUTBOX, ROOM_RING, F_SEQ, DX_DONE_SEQ, DX_TIMER_SEQ, EMIT_MEM_BYTES, K_AIRLOCK, K_MEM, MX_TASK_CAP, ROOM_TASKS, TT_AWAITING,
   TT_HOME, F_ZONES, F_HIST_N, F_HIST_CAP,
 } from "./layout";
-import { addf, da, dc, dx, geti, getf, mask, MX, offset, Q_HEAD, room, row, seti, setf, xi, zoneOf } from "./state";
+import { addf, da, dc, dx, getf, geti, leave, mask, MX, offset, Q_HEAD, room, row, setf, seti, xi, zoneOf } from "./state";
 import { emitCheck, emitTake } from "./emit";
 import { exchange } from "./inbox";
 import { drain } from "./drain";
@@ -178,6 +178,12 @@ function readRunAhead(): void {
  * negative code.
  */
 export function engineRun(block: usize, until: f64, msgAt: f64): i32 {
+  const r = engineRunIn(block, until, msgAt);
+  leave();
+  return r;
+}
+
+function engineRunIn(block: usize, until: f64, msgAt: f64): i32 {
   if (!ready(block)) return E_ARG;
   clearFault();
   if (isNaN(until) || until < getf(F_NOW) || isNaN(msgAt)) return E_ARG;
@@ -251,6 +257,12 @@ function checkEvent(time: f64, kind: i32, subject: i32): i32 {
 
 /** Schedule (kind, subject) `delay` ns (an integer >= 0) from now, in the engine's queue; E_FULL when it has no room. */
 export function enginePost(block: usize, delay: f64, kind: i32, subject: i32): i32 {
+  const r = enginePostIn(block, delay, kind, subject);
+  leave();
+  return r;
+}
+
+function enginePostIn(block: usize, delay: f64, kind: i32, subject: i32): i32 {
   if (!ready(block)) return E_ARG;
   const e = checkEvent(getf(F_NOW) + delay, kind, subject);
   if (e != 0 || !(delay >= 0)) return e != 0 ? e : E_ARG;
@@ -268,6 +280,12 @@ export function enginePost(block: usize, delay: f64, kind: i32, subject: i32): i
  * not the engine's next; its counter does not move. Codes as enginePost.
  */
 export function enginePostAt(block: usize, time: f64, seq: f64, kind: i32, subject: i32): i32 {
+  const r = enginePostAtIn(block, time, seq, kind, subject);
+  leave();
+  return r;
+}
+
+function enginePostAtIn(block: usize, time: f64, seq: f64, kind: i32, subject: i32): i32 {
   if (!ready(block) || !histOn() || !isFinite(seq)) return E_ARG;
   const e = checkEvent(time, kind, subject);
   if (e != 0) return e;
@@ -283,6 +301,12 @@ export function enginePostAt(block: usize, time: f64, seq: f64, kind: i32, subje
  * when the queue lacks room.
  */
 export function enginePostBatch(block: usize, src: usize, n: i32): i32 {
+  const r = enginePostBatchIn(block, src, n);
+  leave();
+  return r;
+}
+
+function enginePostBatchIn(block: usize, src: usize, n: i32): i32 {
   if (!ready(block)) return E_ARG;
   if (n < 0) return E_COUNT;
   let e = checkBuf(src, <i64>n * POST_BYTES, 1, 8); if (e != OK) return e;
@@ -309,6 +333,12 @@ export function enginePostBatch(block: usize, src: usize, n: i32): i32 {
  * DA table, the queue or the task table lacks room.
  */
 export function engineEmit(block: usize, src: usize, n: i32): i32 {
+  const r = engineEmitIn(block, src, n);
+  leave();
+  return r;
+}
+
+function engineEmitIn(block: usize, src: usize, n: i32): i32 {
   if (!ready(block)) return E_ARG;
   const e = emitCheck(src, n, true);
   if (e != 0) return e;
@@ -326,6 +356,12 @@ export function engineEmit(block: usize, src: usize, n: i32): i32 {
  * engineSeqAt); the engine's counter does not move. Codes as engineEmit.
  */
 export function engineEmitAt(block: usize, src: usize, n: i32, time: f64, seq0: f64): i32 {
+  const r = engineEmitAtIn(block, src, n, time, seq0);
+  leave();
+  return r;
+}
+
+function engineEmitAtIn(block: usize, src: usize, n: i32, time: f64, seq0: f64): i32 {
   if (!ready(block) || !histOn() || !isFinite(seq0) || !(time >= getf(F_NOW)) || time != Math.floor(time) || time > 9007199254740991) return E_ARG;
   const e = emitCheck(src, n, true);
   if (e != 0) return e;
@@ -341,6 +377,12 @@ export function engineEmitAt(block: usize, src: usize, n: i32, time: f64, seq0: 
  * E_ARG, E_FULL: inbox.ts.
  */
 export function engineExchange(block: usize): i32 {
+  const r = engineExchangeIn(block);
+  leave();
+  return r;
+}
+
+function engineExchangeIn(block: usize): i32 {
   if (!ready(block)) return E_ARG;
   return exchange();
 }
@@ -352,6 +394,12 @@ export function engineExchange(block: usize): i32 {
  * upload; returns how many messages were applied. E_ARG, E_ID: drain.ts.
  */
 export function engineDrain(block: usize, gt: usize, now: f64): i32 {
+  const r = engineDrainIn(block, gt, now);
+  leave();
+  return r;
+}
+
+function engineDrainIn(block: usize, gt: usize, now: f64): i32 {
   if (!ready(block) || checkBuf(gt, GT_BYTES, 1, 8) != OK) return E_ARG;
   return drain(block, gt, now);
 }
@@ -363,6 +411,12 @@ export function engineDrain(block: usize, gt: usize, now: f64): i32 {
  * n. E_COUNT, E_ARG, E_ID, E_K, E_FULL: arrive.ts.
  */
 export function engineArrive(block: usize, gt: usize, src: usize, n: i32, ids: usize): i32 {
+  const r = engineArriveIn(block, gt, src, n, ids);
+  leave();
+  return r;
+}
+
+function engineArriveIn(block: usize, gt: usize, src: usize, n: i32, ids: usize): i32 {
   if (!ready(block) || checkBuf(gt, GT_BYTES, 1, 8) != OK) return E_ARG;
   return arrive(block, gt, src, n, ids);
 }
@@ -373,6 +427,12 @@ export function engineArrive(block: usize, gt: usize, src: usize, n: i32, ids: u
  * returns the timers handed over. E_ARG, E_ID, E_FULL: sweep.ts.
  */
 export function engineSweep(block: usize, gt: usize, which: i32): i32 {
+  const r = engineSweepIn(block, gt, which);
+  leave();
+  return r;
+}
+
+function engineSweepIn(block: usize, gt: usize, which: i32): i32 {
   if (!ready(block) || checkBuf(gt, GT_BYTES, 1, 8) != OK) return E_ARG;
   return sweep(block, gt, which);
 }
@@ -382,6 +442,12 @@ export function engineTasksBlockBytes(): i32 { return GT_BYTES; }
 
 /** The proxy's answer (V_*) to DA d's pull request, read when its pull completes. */
 export function engineSetVerdict(block: usize, d: i32, v: i32): i32 {
+  const r = engineSetVerdictIn(block, d, v);
+  leave();
+  return r;
+}
+
+function engineSetVerdictIn(block: usize, d: i32, v: i32): i32 {
   if (!ready(block)) return E_ARG;
   if (d < 0 || d >= geti(F_DA_CAP)) return E_ID;
   if (v < 0 || v > 3) return E_ARG;
@@ -391,6 +457,12 @@ export function engineSetVerdict(block: usize, d: i32, v: i32): i32 {
 
 /** n answers at once (i32 pairs DA, verdict at `src`); every pair is checked before any is written. */
 export function engineSetVerdicts(block: usize, src: usize, n: i32): i32 {
+  const r = engineSetVerdictsIn(block, src, n);
+  leave();
+  return r;
+}
+
+function engineSetVerdictsIn(block: usize, src: usize, n: i32): i32 {
   if (!ready(block)) return E_ARG;
   if (n < 0) return E_COUNT;
   const e = checkBuf(src, <i64>n * 2, 4); if (e != OK) return e;
@@ -413,6 +485,12 @@ export function engineSetVerdicts(block: usize, src: usize, n: i32): i32 {
  * 0 or 1). E_FULL when the task table needs room.
  */
 export function engineTaskState(block: usize, t: i32, home: i32, awaiting: i32): i32 {
+  const r = engineTaskStateIn(block, t, home, awaiting);
+  leave();
+  return r;
+}
+
+function engineTaskStateIn(block: usize, t: i32, home: i32, awaiting: i32): i32 {
   if (!ready(block) || MX == 0) return E_ARG;
   if (t < 0 || home < 0 || home >= geti(F_ZONES)) return E_ID;
   if (awaiting < 0 || awaiting > 1) return E_ARG;
@@ -430,6 +508,12 @@ export function engineTaskState(block: usize, t: i32, home: i32, awaiting: i32):
  * table lacks room.
  */
 export function engineLandRequest(block: usize, home: i32, t: i32, pd: i32, pz: i32, computeNs: f64): i32 {
+  const r = engineLandRequestIn(block, home, t, pd, pz, computeNs);
+  leave();
+  return r;
+}
+
+function engineLandRequestIn(block: usize, home: i32, t: i32, pd: i32, pz: i32, computeNs: f64): i32 {
   if (!ready(block) || MX == 0) return E_ARG;
   clearFault();
   if (home < geti(F_Z0) || home >= geti(F_Z1) || pz < 0 || pz >= geti(F_ZONES) || pd < 0) return E_ID;
@@ -451,6 +535,12 @@ export function engineLandRequest(block: usize, home: i32, t: i32, pd: i32, pz: 
  * done) when a table lacks room.
  */
 export function engineLandAnswer(block: usize, d: i32, ok: i32, computeNs: f64, remaining: f64, target: f64, drift: f64, started: i32): i32 {
+  const r = engineLandAnswerIn(block, d, ok, computeNs, remaining, target, drift, started);
+  leave();
+  return r;
+}
+
+function engineLandAnswerIn(block: usize, d: i32, ok: i32, computeNs: f64, remaining: f64, target: f64, drift: f64, started: i32): i32 {
   if (!ready(block) || MX == 0) return E_ARG;
   clearFault();
   if (d < 0 || d >= geti(F_DA_CAP) || load<u8>(da(d) + DA_STATE) == 0) return E_ID;

@@ -27,7 +27,7 @@ import {
   F_WHEEL_OWNER, F_WHEELS, F_WINDOW_AT, F_Z0, F_Z1, F_ZONE_OF, F_ZONES, F_ZT_BYTES, F_RESERVE, F_STALE,
   BLOCK_BYTES, F_TRACE_H0, F_TRACE_H1, F_TRACE_N, TRACE_SEED0, TRACE_SEED1, F_TRACE_ON, F_DELTA, F_HOP, F_LOSS, F_MAGIC, F_R_NET, F_R_ZONE, F_WINDOW, F_ALPHA, MAGIC, K_SNAPSHOT, REC, RING_DESC, ROOM_HEAP, ROOM_OUTBOX, ROOM_RING, RR_BITS, STREAM_BYTES, EV_BYTES,
 } from "./layout";
-import { enter, geti, getf, jsRound, MX, ptr, seti, setf, setxi, xf, xi, xp } from "./state";
+import { enter, forget, getf, geti, jsRound, leave, MX, ptr, refresh, setf, seti, setxi, xf, xi, xp } from "./state";
 import {
   DX_BYTES, MEM_REC_BYTES, MX_BASE, MX_BURST_RATE, MX_BURST_SCALE, MX_BYTES, MX_CAP, MX_COMPRESSION, MX_DAX, MX_HIGH,
   MX_IN_WAIT, MX_KAPPA, MX_LEDGERS, MX_OUT, MX_OVERCLAIM_MAX, MX_OVERCLAIM_PROB, MX_PICK_A, MX_PICK_B, MX_PICK_IDS,
@@ -55,6 +55,7 @@ let top: u64 = 0;
 
 /** The sizes engineInit lays out, from the block's parameters (E_* when they are out of range). */
 function check(block: usize): i32 {
+  forget();
   let e = checkBuf(block, BLOCK_BYTES, 1, 8); if (e != OK) return e;
   enter(block);
   const N = geti(F_NODES), Z = geti(F_ZONES), A = geti(F_ATOMS);
@@ -256,6 +257,12 @@ function clearTasks(from: i32, to: i32): void {
 
 /** Bytes engineInit needs for the parameters in the block (or an E_* code). */
 export function engineBytes(block: usize): f64 {
+  const r = engineBytesIn(block);
+  forget(); // read only: nothing to copy back
+  return r;
+}
+
+function engineBytesIn(block: usize): f64 {
   const e = check(block);
   if (e != OK) return <f64>e;
   const end = layout(0, false) + 16;
@@ -288,6 +295,12 @@ function zigTables(zig: usize): void {
  * E_BOUNDS when the region is too small or outside memory.
  */
 export function engineInit(block: usize, base: usize, bytes: f64): i32 {
+  const r = engineInitIn(block, base, bytes);
+  leave();
+  return r;
+}
+
+function engineInitIn(block: usize, base: usize, bytes: f64): i32 {
   const e = check(block);
   if (e != OK) return e;
   const end = layout(0, false) + 16;
@@ -304,7 +317,7 @@ export function engineInit(block: usize, base: usize, bytes: f64): i32 {
   const z0 = geti(F_Z0), z1 = geti(F_Z1);
   if (z0 < 0 || z1 > Z || z0 > z1) return E_ID;
   layout(base, true);
-  enter(block); // the tables' pointers are set now
+  refresh(); // the tables' pointers are set now
   seti(F_Z0, z0); seti(F_Z1, z1);
   const n0 = load<i32>(offs + (<usize>z0 << 2)), n1 = load<i32>(offs + (<usize>z1 << 2));
   seti(F_N0, n0); seti(F_N1, n1);
@@ -370,13 +383,22 @@ function overlaps(a: usize, an: f64, b: usize, bn: f64): bool {
 
 /** Whether the block holds an engine engineInit laid out (else the call returns E_ARG). */
 export function ready(block: usize): bool {
+  forget();
   if (checkBuf(block, BLOCK_BYTES, 1, 8) != OK) return false;
   enter(block);
-  return geti(F_MAGIC) == MAGIC;
+  if (geti(F_MAGIC) == MAGIC) return true;
+  forget();
+  return false;
 }
 
 /** Bytes the room the last E_FULL asked for needs (engineGrow's region). */
 export function engineRoomBytes(block: usize): f64 {
+  const r = engineRoomBytesIn(block);
+  forget(); // read only: nothing to copy back
+  return r;
+}
+
+function engineRoomBytesIn(block: usize): f64 {
   if (!ready(block)) return <f64>E_ARG;
   const what = geti(F_ROOM_WHAT), need = geti(F_ROOM_NEED);
   if (what < 0 || (what >= ROOM_RING && what != ROOM_TASKS && what != ROOM_HIST && (((what - ROOM_RING) & 15) != 0 || ((what - ROOM_RING) >> 4) >= geti(F_ZONES)))) return <f64>E_ARG;
@@ -398,7 +420,13 @@ function grownCap(have: i32, need: i32): i32 {
 
 /** Move the table the last E_FULL asked room for into [base, base + bytes) (engineRoomBytes(block) of them). */
 export function engineGrow(block: usize, base: usize, bytes: f64): i32 {
-  const need = engineRoomBytes(block);
+  const r = engineGrowIn(block, base, bytes);
+  leave();
+  return r;
+}
+
+function engineGrowIn(block: usize, base: usize, bytes: f64): i32 {
+  const need = engineRoomBytesIn(block);
   if (need < 0) return <i32>need;
   if (base < __heap_base) return E_NULL;
   if (!(bytes >= need) || <f64>base + bytes > <f64>memory.size() * 65536) return E_BOUNDS;
@@ -408,7 +436,7 @@ export function engineGrow(block: usize, base: usize, bytes: f64): i32 {
     const das = ptr(F_DAS), cold = ptr(F_DAS_COLD), free = ptr(F_DA_FREE), masks = ptr(F_MASKS);
     const dax = MX != 0 ? xp(MX_DAX) : 0, recs = MX != 0 ? xp(MX_RECS) : 0, owner = MX != 0 ? xp(MX_REC_OWNER) : 0;
     placeDas(p, cap);
-    enter(block);
+    refresh();
     if (MX != 0) {
       memory.copy(xp(MX_DAX), dax, <usize>old * DX_BYTES);
       memory.copy(xp(MX_RECS), recs, <usize>old * MEM_REC_BYTES);

@@ -1,22 +1,46 @@
-// The engine's state block, read through module globals: `enter` loads the
-// block's pointers once per call from the host, and the mechanisms read and
-// write the block's fields and tables through the accessors here.
+// The engine's state block, at a fixed address in the core's own memory
+// (below heapBase): each export that takes a block copies the host's block
+// in (`enter`, through `ready` or setup's check) and back out as it returns
+// (`leave`), so that every field the mechanisms read and write is a
+// constant address. The tables' pointers are loaded from the block once per
+// call into the module globals here. Engines that share an instance take
+// turns: a call holds its own block's copy from its start to its end.
 import { E_FULL } from "../abi";
 import {
-  F_ATOMS, F_BITMAPS, F_DAS, F_DAS_COLD, F_FREE, F_MASKS, F_MEMX, F_OFFSETS, F_Q_HEAD, F_Q_TAIL, F_ROOM_NEED, F_ROOM_WHAT, F_ROW_BYTES, F_ZONE_OF, DA_BYTES, DA_COLD_BYTES,
-  DX_BYTES, MX_DAX, MX_PRESSURED,
+  BLOCK_BYTES, F_ATOMS, F_BITMAPS, F_DAS, F_DAS_COLD, F_FREE, F_MASKS, F_MEMX, F_OFFSETS, F_Q_HEAD, F_Q_TAIL, F_ROOM_NEED, F_ROOM_WHAT, F_ROW_BYTES, F_ZONE_OF,
+  DA_BYTES, DA_COLD_BYTES, DX_BYTES, MX_DAX, MX_PRESSURED,
 } from "./layout";
 
-/** The block of the call in progress. */
-export let E: usize = 0;
+/** The block of the call in progress: the host's block, copied in. */
+export const E: usize = memory.data(BLOCK_BYTES, 16);
+/** The host's block the copy at E goes back to when the call returns (0: none). */
+let HOST: usize = 0;
 export let DAS: usize = 0, DAS_COLD: usize = 0, MASKS: usize = 0, ZONE_OF: usize = 0, OFFSETS: usize = 0, BITMAPS: usize = 0, FREE: usize = 0;
 export let Q_HEAD: usize = 0, Q_TAIL: usize = 0;
 export let ATOMS: i32 = 0, ROW_BYTES: i32 = 0;
 /** The memory extension block (0: the memory model is off) and the DAs' memory records. */
 export let MX: usize = 0, DAX: usize = 0;
 
+/** Start a call on the host's block (checked by the caller: BLOCK_BYTES, 8-aligned): copy it in, load its pointers. */
 export function enter(block: usize): void {
-  E = block;
+  copyBlock(E, block);
+  HOST = block;
+  refresh();
+}
+
+/** The call's block copy back to the host's block (a no-op when no block was entered since the last). */
+export function leave(): void {
+  if (HOST != 0) copyBlock(HOST, E);
+  HOST = 0;
+}
+
+/** No block to copy back (a check failed before or after enter, with nothing written). */
+export function forget(): void {
+  HOST = 0;
+}
+
+/** The block's table pointers into the globals again (after setup moved a table). */
+export function refresh(): void {
   DAS = ptr(F_DAS);
   DAS_COLD = ptr(F_DAS_COLD);
   MASKS = ptr(F_MASKS);
@@ -30,6 +54,20 @@ export function enter(block: usize): void {
   ROW_BYTES = geti(F_ROW_BYTES);
   MX = ptr(F_MEMX);
   DAX = MX != 0 ? <usize>load<u32>(MX + (<usize>MX_DAX << 3)) : 0;
+}
+
+/** BLOCK_BYTES from src to dst (two blocks, 8-aligned; they do not overlap), 64 bytes a step. */
+function copyBlock(dst: usize, src: usize): void {
+  for (let o: usize = 0; o < <usize>BLOCK_BYTES; o += 64) {
+    if (ASC_FEATURE_SIMD) {
+      v128.store(dst + o, v128.load(src + o));
+      v128.store(dst + o, v128.load(src + o, 16), 16);
+      v128.store(dst + o, v128.load(src + o, 32), 32);
+      v128.store(dst + o, v128.load(src + o, 48), 48);
+    } else {
+      for (let w: usize = 0; w < 64; w += 8) store<u64>(dst + o + w, load<u64>(src + o + w));
+    }
+  }
 }
 
 // @ts-ignore: decorator

@@ -6,7 +6,7 @@
 // restructuring. Off by default: the run pays one test per event.
 import { E_ARG, OK, checkBuf } from "../abi";
 import { F_TRACE_H0, F_TRACE_H1, F_TRACE_N, F_TRACE_ON, TRACE_SEED0, TRACE_SEED1 } from "./layout";
-import { addf, geti, getf, seti, setf } from "./state";
+import { addf, forget, getf, geti, leave, setf, seti } from "./state";
 import { ready } from "./setup";
 
 // @ts-ignore: decorator
@@ -33,6 +33,12 @@ export function traceEvent(time: f64, kind: i32, subject: i32): void {
 
 /** Start the trace afresh (on = 1) or stop it (on = 0; what it folded stays readable). */
 export function engineTrace(block: usize, on: i32): i32 {
+  const r = engineTraceIn(block, on);
+  leave();
+  return r;
+}
+
+function engineTraceIn(block: usize, on: i32): i32 {
   if (!ready(block) || on < 0 || on > 1) return E_ARG;
   if (on == 1) {
     seti(F_TRACE_H0, TRACE_SEED0);
@@ -45,6 +51,12 @@ export function engineTrace(block: usize, on: i32): i32 {
 
 /** The trace's state into 16 bytes at `out`: lane 0 and lane 1 (i32), then the events folded in (f64). */
 export function engineTraceState(block: usize, out: usize): i32 {
+  const r = engineTraceStateIn(block, out);
+  forget(); // read only: nothing to copy back
+  return r;
+}
+
+function engineTraceStateIn(block: usize, out: usize): i32 {
   if (!ready(block)) return E_ARG;
   const e = checkBuf(out, 16, 1, 8); if (e != OK) return e;
   store<i32>(out, geti(F_TRACE_H0));
