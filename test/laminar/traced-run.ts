@@ -21,10 +21,13 @@ export interface TracedRun {
  * Run `config` in P partitions (the gateway replicated in each), every
  * partition's events fingerprinted. With `gatewayOnce` (the threads' way from
  * two up, docs/parallel.md), one more partition runs the gateway side alone
- * (its trace first) and the P Zone partitions replay its log.
+ * (its trace first) and the P Zone partitions replay its log. With
+ * `oneInstance`, every partition's engine lives in one core instance (they
+ * take turns in its memory, call by call) instead of one instance each.
  */
-export function tracedRun(config: Config, P = 1, gatewayOnce = false): TracedRun {
-  const cores = Array.from({ length: gatewayOnce ? P + 1 : P }, () => loadCore("auto"));
+export function tracedRun(config: Config, P = 1, gatewayOnce = false, oneInstance = false): TracedRun {
+  const shared = oneInstance ? loadCore("auto") : null;
+  const cores = Array.from({ length: gatewayOnce ? P + 1 : P }, () => shared ?? loadCore("auto"));
   const set = new PartitionSet(config, cores, gatewayOnce);
   const fps = set.models.map(() => new Fingerprint());
   set.models.forEach((m, i) => {

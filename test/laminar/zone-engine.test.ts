@@ -107,6 +107,24 @@ describe("the core's Zone engine gives the TypeScript model's result", () => {
     }
   });
 
+  it("engines that share one core instance run as they do in instances of their own (each call's block copy goes back)", () => {
+    // the engine's block is copied into the core's own memory for each call and back as it returns: partitions whose
+    // engines take turns in one instance, window by window, must give the same traces and result as one instance each
+    const cases: [string[], boolean[]][] = [
+      [[...base, "reservation.enabled=true", "workload.squatterRatio=0.02"], [false, true]],
+      [[...mem, "workload.rho=1.1", "airlock.suspendMs=1"], [false]], // the gateway once: without the memory model
+    ];
+    for (const [sets, onces] of cases) {
+      const config = applySets(defaultConfig(), [...sets, "sim.engine=core"]);
+      for (const once of onces) {
+        const P = 2;
+        const apart = tracedRun(config, P, once), together = tracedRun(config, P, once, true);
+        expect(together.traces).toEqual(apart.traces);
+        expect(outcome(together.result)).toBe(outcome(apart.result));
+      }
+    }
+  });
+
   it("with Airlock on 2 and 4 partitions (landing requests and answers cross partitions)", () => {
     const sets = [...mem, "workload.rho=1.1", "airlock.suspendMs=1", "memory.burstRate=0.05", "memory.burstScale=0.5", "airlock.suspensionScope=all"];
     for (const P of [2, 4]) {
