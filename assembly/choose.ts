@@ -28,6 +28,8 @@ const ROW4_FREE = 0, ROW4_LONG = 1, ROW4_SHORT = 2, ROW_ANY = 3;
   cand: usize, n: i32, now: f32, m: i32, contiguous: i32,
   gamma: f32, degradeAge: f32, noise: usize, aos: bool = false, rec: usize = 0,
 ): i32 {
+  // a record (aos) holds its row's summary: one test for every width (bestOf)
+  if (aos) return bestOf(ROW_ANY, field, nodeCount, table, words, cand, n, now, m, contiguous, gamma, degradeAge, noise, aos, rec);
   if (words == 4) {
     // 256-atom rows (the default), unrolled: 12% faster a call in isolation
     if (!contiguous) return bestOf(ROW4_FREE, field, nodeCount, table, words, cand, n, now, m, 0, gamma, degradeAge, noise, aos, rec);
@@ -37,9 +39,48 @@ const ROW4_FREE = 0, ROW4_LONG = 1, ROW4_SHORT = 2, ROW_ANY = 3;
   return bestOf(ROW_ANY, field, nodeCount, table, words, cand, n, now, m, contiguous, gamma, degradeAge, noise, aos, rec);
 }
 
-/** A node's record in the Zone engine's replicas (bytes): f32 S, H, dS, dH, stamp, REC_STEP apart, then its bitmap row at REC_ROW. */
+/**
+ * A node's record in the Zone engine's replicas (bytes): f32 S, H, dS, dH,
+ * stamp, REC_STEP apart; i32 its row's free atoms (REC_FREE) and longest run
+ * of free atoms (REC_RUN), written with the row (rowStats); then its bitmap
+ * row at REC_ROW.
+ */
 export const REC_STEP: usize = 4;
-export const REC_S: usize = 0, REC_H: usize = 4, REC_DS: usize = 8, REC_DH: usize = 12, REC_STAMP: usize = 16, REC_ROW: usize = 32;
+export const REC_S: usize = 0, REC_H: usize = 4, REC_DS: usize = 8, REC_DH: usize = 12, REC_STAMP: usize = 16;
+export const REC_FREE: usize = 20, REC_RUN: usize = 24, REC_ROW: usize = 32;
+
+/**
+ * A record's row (`words` words at p + REC_ROW) summed up into REC_FREE and
+ * REC_RUN, so that a candidate's row test is one load: popcount >= m is
+ * REC_FREE >= m, and a run of m contiguous free atoms exists exactly when
+ * the longest run is at least m.
+ */
+export function rowStats(p: usize, words: i32): void {
+  const row = p + REC_ROW;
+  let free = 0, best = 0, cur = 0;
+  for (let w = 0; w < words; w++) {
+    const x = load<u64>(row + (<usize>w << 3));
+    free += <i32>popcnt<u64>(x);
+    if (x == ALL_FREE) { cur += 64; continue; }
+    // the run from the words before ends in this word's low ones; the word's top ones start the next
+    cur += <i32>ctz<u64>(~x);
+    if (cur > best) best = cur;
+    const top = <i32>clz<u64>(~x);
+    // the runs inside: the low run cleared (x & (x + 1)), the top run cleared, then each lowest run in turn
+    let y = (x & (x + 1)) & (ALL_FREE >> <u64>top);
+    while (y != 0) {
+      const s = ctz<u64>(y), len = <i32>ctz<u64>(~(y >> s));
+      if (len > best) best = len;
+      y &= y + (y & (0 - y)); // the lowest run cleared
+    }
+    cur = top;
+  }
+  if (cur > best) best = cur;
+  store<i32>(p + REC_FREE, free);
+  store<i32>(p + REC_RUN, best);
+}
+
+const ALL_FREE: u64 = 0xffff_ffff_ffff_ffff;
 
 /**
  * Node j's values in a field: at the returned address p, S at p, H at p + fs,
@@ -91,6 +132,8 @@ export const REC_S: usize = 0, REC_H: usize = 4, REC_DS: usize = 8, REC_DH: usiz
 ): i32 {
   const fs = fieldStep(nodeCount, aos);
   const stride = <usize>words << 3;
+  // a record's test (aos): its free atoms, or its longest run for a contiguous demand
+  const stat = contiguous ? REC_RUN : REC_FREE;
   let best: f32 = -Infinity;
   let bi: i32 = E_NOFIT;
   for (let i = 0; i < n; i++) {
@@ -98,13 +141,16 @@ export const REC_S: usize = 0, REC_H: usize = 4, REC_DS: usize = 8, REC_DH: usiz
     const p = nodeAt(field, j, aos, rec);
     const age = pos(now - load<f32>(p + 4 * fs));
     if (age > degradeAge) continue; // long-degrade: out of the candidate set
-    const row = rowOf(p, table, j, stride, aos);
     let placable: bool;
-    if (test == ROW4_FREE) {
-      placable = <i32>(popcnt<u64>(load<u64>(row)) + popcnt<u64>(load<u64>(row, 8)) + popcnt<u64>(load<u64>(row, 16)) + popcnt<u64>(load<u64>(row, 24))) >= m;
-    } else if (test == ROW4_LONG) placable = rowFirstRunLong4(row, m) >= 0;
-    else if (test == ROW4_SHORT) placable = rowFirstRun(row, 4, m) >= 0;
-    else placable = contiguous ? rowFirstRun(row, words, m) >= 0 : rowFree(row, words) >= m;
+    if (aos) placable = load<i32>(p + stat) >= m; // the record's summary of its row (rowStats)
+    else {
+      const row = rowOf(p, table, j, stride, aos);
+      if (test == ROW4_FREE) {
+        placable = <i32>(popcnt<u64>(load<u64>(row)) + popcnt<u64>(load<u64>(row, 8)) + popcnt<u64>(load<u64>(row, 16)) + popcnt<u64>(load<u64>(row, 24))) >= m;
+      } else if (test == ROW4_LONG) placable = rowFirstRunLong4(row, m) >= 0;
+      else if (test == ROW4_SHORT) placable = rowFirstRun(row, 4, m) >= 0;
+      else placable = contiguous ? rowFirstRun(row, words, m) >= 0 : rowFree(row, words) >= m;
+    }
     if (!placable) continue;
     const u = projectedUtility(p, fs, age, gamma, aos) + load<f32>(noise + (<usize>i << 2));
     // the first placable wins even at U = -Infinity; chosen without a branch (the best kept as its bits, which

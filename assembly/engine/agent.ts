@@ -3,7 +3,6 @@
 // replica, the move to the chosen node's queue), the bounce, and the pull,
 // start and completion of a winner.
 import { probeCore } from "../probe-core";
-import { bmCountAtLeast, bmFirstRun } from "../bitmap";
 import { utility } from "../score";
 import { streamExp, streamFloat, streamInt } from "../stream";
 import { C_ATOMS, C_DEGRADE_AGE, C_GAMMA, P_SIGMA } from "../blocks";
@@ -14,16 +13,16 @@ import {
   CLASS_F, D_EXPIRED, D_MOVING, D_RESIDENT, F_ACTION_COST, F_BOUNCE_COST, F_BOUNCES, F_CANDIDATES, F_COMPLETED, F_DEADLINE,
   F_HOP, F_LOSS, F_OS_JITTER_MS, F_PACKETS_LOST, F_PATIENCE_FLOOR, F_PROBE, F_PROBE_ACTIONS, F_R_ZONE, F_REDIRECT_COST,
   F_RESERVE, F_RUNNING, F_SCORE_OPS, F_SILENCE, FLAG_PULL, FLAG_SECONDARY, K_ADDRESS, K_COMPLETE, NS_PER_MS,
-  STREAM_BYTES, V_DUP, V_NONE, V_START, F_ACCEPT_PROJECTED, F_RUN_OUT, DX_DECLARED, MX_OVERCLAIM_MAX, MX_OVERCLAIM_PROB,
+  STREAM_BYTES, V_DUP, V_NONE, V_START, F_ACCEPT_PROJECTED, DX_DECLARED, MX_OVERCLAIM_MAX, MX_OVERCLAIM_PROB,
   TT_AWAITING,
 } from "./layout";
-import { addf, ATOMS, da, dc, dx, E, getf, geti, jsRound, MX, offset, ptr, xf, zoneOf } from "./state";
+import { addf, da, dc, dx, E, getf, geti, jsRound, MX, offset, ptr, xf, zoneOf } from "./state";
 import { post } from "./events";
 import { enqueue, releaseAtoms } from "./queue";
 import { disarmTtl } from "./reserve";
 import { daEnd, retire } from "./ends";
 import { netStream, nodeRecBytes, replicaAt } from "./zone";
-import { REC_DH, REC_DS, REC_H, REC_ROW, REC_S, REC_STAMP } from "../choose";
+import { REC_DH, REC_DS, REC_FREE, REC_H, REC_RUN, REC_S, REC_STAMP } from "../choose";
 import { streamNormalFinish } from "../stream";
 import { fault } from "./fault";
 import { execute, memStream, stopExecution, taskRec, updatePressure } from "./runtime";
@@ -112,7 +111,6 @@ function chooseTarget(n: i32, z: i32, nz: i32, m: i32, contiguous: i32): i32 {
  * utility and noise choose. The index into cand of the best, or E_NOFIT.
  */
 function scoreProjected(zt: usize, rec: usize, k: i32, nowMs: f64, m: i32, contiguous: i32, cand: usize, noise: usize, gamma: f32): i32 {
-  const out = ptr(F_RUN_OUT);
   let best = -Infinity, bi = -1;
   for (let i = 0; i < k; i++) {
     const f = zt + <usize>load<i32>(cand + (<usize>i << 2)) * rec;
@@ -120,11 +118,8 @@ function scoreProjected(zt: usize, rec: usize, k: i32, nowMs: f64, m: i32, conti
     if (age > 1e20) continue; // DEGRADE_AGE: a missing row
     const sp = Math.max(0, <f64>load<f32>(f + REC_S) + age * <f64>load<f32>(f + REC_DS));
     const hp = Math.max(0, <f64>load<f32>(f + REC_H) + age * <f64>load<f32>(f + REC_DH));
-    let ok = sp >= <f64>m;
-    if (!ok) {
-      const row = f + REC_ROW;
-      ok = (contiguous != 0 ? bmFirstRun(row, 1, ATOMS, m, out) : bmCountAtLeast(row, 1, ATOMS, m, out)) == 1;
-    }
+    // else its replica row fits the demand (the record's summary of it, choose.ts rowStats)
+    const ok = sp >= <f64>m || load<i32>(f + (contiguous != 0 ? REC_RUN : REC_FREE)) >= m;
     if (!ok) continue;
     const u = <f64>utility(<f32>sp, <f32>hp, gamma) + <f64>load<f32>(noise + (<usize>i << 2));
     if (bi < 0 || u > best) { best = u; bi = i; }

@@ -472,3 +472,58 @@ describe("the Zone engine's exports", () => {
     expect(k.engineLandAnswer(block, 0, 2, 0, 1, 1, 1, 0)).toBe(Status.E_ARG);
   });
 });
+
+describe("the Zone tables' records", () => {
+  /** A row's free atoms and longest run of free atoms, bit by bit (the twin of choose.ts rowStats). */
+  function stats(u8: Uint8Array, row: number, bytes: number): [number, number] {
+    let free = 0, best = 0, cur = 0;
+    for (let b = 0; b < bytes * 8; b++) {
+      if ((u8[row + (b >> 3)] >> (b & 7)) & 1) { free++; cur++; best = Math.max(best, cur); } else cur = 0;
+    }
+    return [free, best];
+  }
+
+  /** Every record of every Zone table (the master and each published copy) against its row; how many rows have more than one free run. */
+  function checkRecords(core: ReturnType<typeof loadCore>, ze: ZoneEngine): { checked: number; fragmented: number } {
+    const u8 = core.arena.u8, i32 = core.arena.i32;
+    const rowBytes = ze.geti(EF.ROW_BYTES), rec = 32 + rowBytes, copies = ze.geti(EF.COPIES), offsets = ze.geti(EF.OFFSETS) >> 2;
+    let fragmented = 0, checked = 0;
+    for (let z = 0; z < ze.geti(EF.ZONES); z++) {
+      const nz = i32[offsets + z + 1] - i32[offsets + z];
+      const master = i32[(ze.geti(EF.MASTER) >> 2) + z], zt = i32[(ze.geti(EF.ZT_BYTES) >> 2) + z];
+      for (let v = 0; v <= copies; v++) {
+        for (let r = 0; r < nz; r++) {
+          const p = master + v * zt + r * rec;
+          const [free, run] = stats(u8, p + 32, rowBytes);
+          expect([i32[(p + 20) >> 2], i32[(p + 24) >> 2]]).toEqual([free, run]);
+          if (run < free) fragmented++;
+          checked++;
+        }
+      }
+    }
+    return { checked, fragmented };
+  }
+
+  it("each record's summary of its row (free atoms, longest free run) matches the row: random rows at the start, and in every table under load", () => {
+    for (const atoms of [64, 256, 1024]) {
+      const core = loadCore("auto");
+      const m = new LaminarModel(core, applySets(defaultConfig(), ["cluster.nodes=300", "sim.durationS=0.1", "sim.engine=core", `cluster.atomsPerNode=${atoms}`, "workload.rho=0.9"]));
+      // rows of random runs (taken and free, 1 to a quarter of a row each) before the engine publishes them as snapshot 0
+      const cluster = (m as unknown as { cluster: { row(n: number): number; nodes: number } }).cluster;
+      const u8 = core.arena.u8, at = cluster.row(0), bytes = cluster.nodes * (atoms >> 3);
+      let seed = 12345 + atoms, free = 1;
+      const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) % n;
+      u8.fill(0, at, at + bytes);
+      for (let b = 0; b < bytes * 8;) {
+        for (let run = 1 + rand(atoms >> 2); run > 0 && b < bytes * 8; run--, b++) if (free) u8[at + (b >> 3)] |= 1 << (b & 7);
+        free ^= 1;
+      }
+      m.start();
+      const start = checkRecords(core, m.zoneEngine!);
+      expect(start.fragmented).toBeGreaterThan(start.checked / 3); // the master and the published copy 0
+      m.runUntil(60e6);
+      const later = checkRecords(core, m.zoneEngine!);
+      expect(later.checked).toBe(start.checked);
+    }
+  });
+});
