@@ -2,7 +2,7 @@
 // and probeCandidates (probe.ts). Not an export of the core: callers have
 // checked every argument.
 import { E_NOFIT } from "./abi";
-import { utilityOf, utilityOfLanes } from "./fastmath";
+import { utilityConst, utilityOf, utilityOfLanesK } from "./fastmath";
 import { rowFirstRun, rowFirstRunLong4, rowFree } from "./row";
 
 // @ts-ignore: decorator
@@ -28,8 +28,11 @@ const ROW4_FREE = 0, ROW4_LONG = 1, ROW4_SHORT = 2, ROW_ANY = 3;
   cand: usize, n: i32, now: f32, m: i32, contiguous: i32,
   gamma: f32, degradeAge: f32, noise: usize, aos: bool = false, rec: usize = 0,
 ): i32 {
-  // a record (aos) holds its row's summary: one test for every width (bestOf)
-  if (aos) return bestOf(ROW_ANY, field, nodeCount, table, words, cand, n, now, m, contiguous, gamma, degradeAge, noise, aos, rec);
+  // a record (aos) holds its row's summary: one test for every width
+  if (aos) {
+    if (ASC_FEATURE_SIMD) return bestOfRecords(field, cand, n, now, m, contiguous, gamma, degradeAge, noise, rec);
+    return bestOf(ROW_ANY, field, nodeCount, table, words, cand, n, now, m, contiguous, gamma, degradeAge, noise, aos, rec);
+  }
   if (words == 4) {
     // 256-atom rows (the default), unrolled: 12% faster a call in isolation
     if (!contiguous) return bestOf(ROW4_FREE, field, nodeCount, table, words, cand, n, now, m, 0, gamma, degradeAge, noise, aos, rec);
@@ -113,14 +116,42 @@ const ALL_FREE: u64 = 0xffff_ffff_ffff_ffff;
 // @ts-ignore: decorator
 @inline function projectedUtility(p: usize, fs: usize, age: f32, gamma: f32, aos: bool): f32 {
   if (ASC_FEATURE_SIMD) {
-    if (aos) {
-      const v = v128.load(p);
-      return utilityOfLanes(f32x4.pmax(f32x4.splat(0), f32x4.add(v, f32x4.mul(f32x4.splat(age), v128.shuffle<f32>(v, v, 2, 3, 2, 3)))), gamma);
-    }
+    if (aos) return recordUtility(p, age, gamma, utilityConst(0), utilityConst(1), utilityConst(2), utilityConst(3), utilityConst(4));
   }
   const sp = pos(load<f32>(p) + age * load<f32>(p + 2 * fs));
   const hp = pos(load<f32>(p + fs) + age * load<f32>(p + 3 * fs));
   return utilityOf(sp, hp, gamma);
+}
+
+/** The utility of the record at p, age ms after its stamp, with utilityOfLanes' constants given (SIMD build only). */
+// @ts-ignore: decorator
+@inline function recordUtility(p: usize, age: f32, gamma: f32, k0: v128, k1: v128, k2: v128, k3: v128, k4: v128): f32 {
+  const v = v128.load(p);
+  return utilityOfLanesK(f32x4.pmax(f32x4.splat(0), f32x4.add(v, f32x4.mul(f32x4.splat(age), v128.shuffle<f32>(v, v, 2, 3, 2, 3)))), gamma, k0, k1, k2, k3, k4);
+}
+
+/**
+ * bestOf on records (aos) in the SIMD build: the same choice, with the
+ * utility's vector constants loaded once before the loop (V8 would build
+ * each again at every use, three instructions apiece).
+ */
+// @ts-ignore: decorator
+@inline function bestOfRecords(field: usize, cand: usize, n: i32, now: f32, m: i32, contiguous: i32, gamma: f32, degradeAge: f32, noise: usize, rec: usize): i32 {
+  const stat = contiguous ? REC_RUN : REC_FREE;
+  const k0 = utilityConst(0), k1 = utilityConst(1), k2 = utilityConst(2), k3 = utilityConst(3), k4 = utilityConst(4);
+  let best: f32 = -Infinity;
+  let bi: i32 = E_NOFIT;
+  for (let i = 0; i < n; i++) {
+    const p = field + <usize>load<i32>(cand + (<usize>i << 2)) * rec;
+    const age = pos(now - load<f32>(p + REC_STAMP));
+    if (age > degradeAge) continue; // long-degrade: out of the candidate set
+    if (load<i32>(p + stat) < m) continue; // not placable (the record's summary of its row, rowStats)
+    const u = recordUtility(p, age, gamma, k0, k1, k2, k3, k4) + load<f32>(noise + (<usize>i << 2));
+    const take = <i32>(bi < 0) | <i32>(u > best);
+    bi = select<i32>(i, bi, take != 0);
+    best = reinterpret<f32>(select<i32>(reinterpret<i32>(u), reinterpret<i32>(best), take != 0));
+  }
+  return bi;
 }
 
 /** bestCandidate's loop with the row test `test` (a constant at each call). */

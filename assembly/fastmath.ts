@@ -83,14 +83,38 @@ const INV_2_15: f32 = 1.0 / 32768.0;
  */
 // @ts-ignore: decorator
 @inline export function utilityOfLanes(sh: v128, gamma: f32): f32 {
+  return utilityOfLanesK(sh, gamma, f32x4.splat(1.0), i32x4.splat(0x7fffff), i32x4.splat(0x7fff), f32x4.splat(INV_2_15), i32x4.splat(127));
+}
+
+/**
+ * utilityOfLanes' constants, in the core's memory: a loop that loads them
+ * before it starts (utilityConst) holds them in registers, where V8 would
+ * rebuild each vector constant at every use (three instructions each).
+ */
+const UTILITY_CONST: usize = memory.data<u32>([
+  0x3f800000, 0x3f800000, 0x3f800000, 0x3f800000, // 1.0
+  0x7fffff, 0x7fffff, 0x7fffff, 0x7fffff, // the mantissa
+  0x7fff, 0x7fff, 0x7fff, 0x7fff, // its low 15 bits
+  0x38000000, 0x38000000, 0x38000000, 0x38000000, // 2^-15 (INV_2_15)
+  127, 127, 127, 127, // the exponent's bias
+], 16);
+
+/** utilityOfLanes' constant i (0 to 4, in utilityOfLanesK's order), loaded. SIMD build only. */
+// @ts-ignore: decorator
+@inline export function utilityConst(i: i32): v128 {
+  return v128.load(UTILITY_CONST + (<usize>i << 4));
+}
+
+/** utilityOfLanes with its constants given (the same values: utilityConst 0 to 4). SIMD build only. */
+// @ts-ignore: decorator
+@inline export function utilityOfLanesK(sh: v128, gamma: f32, one: v128, mant: v128, low15: v128, inv215: v128, bias: v128): f32 {
   // lanes 0 and 1 (1 + s and 1 + h; x + 1 is 1 + x exactly); lanes 2 and 3 are computed and not read
-  const one = f32x4.splat(1.0);
   const x = f32x4.add(sh, one);
   const y = f32x4.pmax(one, x);
-  const e = f32x4.convert_i32x4_s(i32x4.sub(i32x4.shr_u(y, 23), i32x4.splat(127)));
-  const m = v128.and(y, i32x4.splat(0x7fffff));
+  const e = f32x4.convert_i32x4_s(i32x4.sub(i32x4.shr_u(y, 23), bias));
+  const m = v128.and(y, mant);
   const i = i32x4.shl(i32x4.shr_u(m, 15), 2);
-  const t = f32x4.mul(f32x4.convert_i32x4_s(v128.and(m, i32x4.splat(0x7fff))), f32x4.splat(INV_2_15));
+  const t = f32x4.mul(f32x4.convert_i32x4_s(v128.and(m, low15)), inv215);
   // each lane's two neighbours in the table as one 8-byte word: [a0, c0, a1, c1]
   const ac = v128.load64_lane(LOG2_LUT + <usize>i32x4.extract_lane(i, 1), v128.load64_zero(LOG2_LUT + <usize>i32x4.extract_lane(i, 0)), 1);
   const a = v128.shuffle<f32>(ac, ac, 0, 2, 0, 2), c = v128.shuffle<f32>(ac, ac, 1, 3, 1, 3);
