@@ -2,7 +2,7 @@
 // and probeCandidates (probe.ts). Not an export of the core: callers have
 // checked every argument.
 import { E_NOFIT } from "./abi";
-import { log2OnePlus4, utilityConst, utilityOf, utilityOfLanesK } from "./fastmath";
+import { utilityConst, utilityOf, utilityOfLanesK } from "./fastmath";
 import { rowFirstRun, rowFirstRunLong4, rowFree } from "./row";
 
 // @ts-ignore: decorator
@@ -141,42 +141,7 @@ const ALL_FREE: u64 = 0xffff_ffff_ffff_ffff;
   const k0 = utilityConst(0), k1 = utilityConst(1), k2 = utilityConst(2), k3 = utilityConst(3), k4 = utilityConst(4);
   let best: f32 = -Infinity;
   let bi: i32 = E_NOFIT;
-  // four candidates at a time, a candidate per lane: their records transposed into S, H, dS and dH across the
-  // lanes, their utilities computed together (lane by lane the same f32 operations as recordUtility's), then
-  // taken in order as the loop below takes them one by one
-  const zero = f32x4.splat(0), nowv = f32x4.splat(now), degv = f32x4.splat(degradeAge), mv = i32x4.splat(m), gv = f32x4.splat(gamma);
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const c = cand + (<usize>i << 2);
-    const p0 = field + <usize>load<i32>(c) * rec, p1 = field + <usize>load<i32>(c, 4) * rec;
-    const p2 = field + <usize>load<i32>(c, 8) * rec, p3 = field + <usize>load<i32>(c, 12) * rec;
-    const v0 = v128.load(p0), v1 = v128.load(p1), v2 = v128.load(p2), v3 = v128.load(p3);
-    const stamp = f32x4.replace_lane(f32x4.replace_lane(f32x4.replace_lane(f32x4.splat(load<f32>(p0 + REC_STAMP)),
-      1, load<f32>(p1 + REC_STAMP)), 2, load<f32>(p2 + REC_STAMP)), 3, load<f32>(p3 + REC_STAMP));
-    const st = i32x4.replace_lane(i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(load<i32>(p0 + stat)),
-      1, load<i32>(p1 + stat)), 2, load<i32>(p2 + stat)), 3, load<i32>(p3 + stat));
-    const age = f32x4.pmax(zero, f32x4.sub(nowv, stamp)); // pos(now - stamp), lane by lane
-    // kept: not long-degraded, and placable (the record's summary of its row)
-    const keep = i32x4.bitmask(v128.andnot(i32x4.ge_s(st, mv), f32x4.gt(age, degv)));
-    if (keep == 0) continue;
-    const lo01 = v128.shuffle<f32>(v0, v1, 0, 4, 1, 5), lo23 = v128.shuffle<f32>(v2, v3, 0, 4, 1, 5);
-    const hi01 = v128.shuffle<f32>(v0, v1, 2, 6, 3, 7), hi23 = v128.shuffle<f32>(v2, v3, 2, 6, 3, 7);
-    const S = v128.shuffle<f32>(lo01, lo23, 0, 1, 4, 5), H = v128.shuffle<f32>(lo01, lo23, 2, 3, 6, 7);
-    const dS = v128.shuffle<f32>(hi01, hi23, 0, 1, 4, 5), dH = v128.shuffle<f32>(hi01, hi23, 2, 3, 6, 7);
-    const ls = log2OnePlus4(f32x4.pmax(zero, f32x4.add(S, f32x4.mul(age, dS))), k0, k1, k2, k3, k4);
-    const lh = log2OnePlus4(f32x4.pmax(zero, f32x4.add(H, f32x4.mul(age, dH))), k0, k1, k2, k3, k4);
-    const u4 = f32x4.add(f32x4.sub(ls, f32x4.mul(gv, lh)), v128.load(noise + (<usize>i << 2)));
-    // taken in order, without a branch (with a branch per lane, V8 computed the utilities again inside each)
-    let u = f32x4.extract_lane(u4, 0), take = (<i32>((keep & 1) != 0) & (<i32>(bi < 0) | <i32>(u > best))) != 0;
-    bi = select<i32>(i, bi, take); best = reinterpret<f32>(select<i32>(reinterpret<i32>(u), reinterpret<i32>(best), take));
-    u = f32x4.extract_lane(u4, 1); take = (<i32>((keep & 2) != 0) & (<i32>(bi < 0) | <i32>(u > best))) != 0;
-    bi = select<i32>(i + 1, bi, take); best = reinterpret<f32>(select<i32>(reinterpret<i32>(u), reinterpret<i32>(best), take));
-    u = f32x4.extract_lane(u4, 2); take = (<i32>((keep & 4) != 0) & (<i32>(bi < 0) | <i32>(u > best))) != 0;
-    bi = select<i32>(i + 2, bi, take); best = reinterpret<f32>(select<i32>(reinterpret<i32>(u), reinterpret<i32>(best), take));
-    u = f32x4.extract_lane(u4, 3); take = (<i32>((keep & 8) != 0) & (<i32>(bi < 0) | <i32>(u > best))) != 0;
-    bi = select<i32>(i + 3, bi, take); best = reinterpret<f32>(select<i32>(reinterpret<i32>(u), reinterpret<i32>(best), take));
-  }
-  for (; i < n; i++) {
+  for (let i = 0; i < n; i++) {
     const p = field + <usize>load<i32>(cand + (<usize>i << 2)) * rec;
     const age = pos(now - load<f32>(p + REC_STAMP));
     if (age > degradeAge) continue; // long-degrade: out of the candidate set
