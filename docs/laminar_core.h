@@ -14,8 +14,10 @@
  *
  *   - laminar_ptr (u32) is a byte offset into the module's memory. The host
  *     owns the layout: [heapBase(), memoryBytes()) is free for it to use; below
- *     heapBase() are the core's lookup tables (any pointer there, including 0,
- *     is rejected with LAMINAR_E_NULL). The core never grows memory; the host
+ *     heapBase() are the core's lookup tables and scratch, among them the Zone
+ *     engine's copy of the engine block of the call in progress (docs/abi.md,
+ *     "The core's own memory"; any pointer there, including 0, is rejected
+ *     with LAMINAR_E_NULL). The core never grows memory; the host
  *     may (memory.grow), after which it must re-fetch the memory's base address.
  *   - int32_t / uint32_t are wasm i32; float is f32; double is f64.
  *   - A non-negative return is a result; a negative return is a status code
