@@ -280,7 +280,7 @@ function advance(base: usize, cap: i32, cur: f64): void {
   }
   // open bucket cur: its blocks' events into the run, sorted by (time, seq)
   const slot = <i32>(<i64>cur & MASK), bk = bucketsAt(base, cap) + (<usize>slot << 3);
-  let r = load<i32>(bk), n = 0, sum = touched;
+  let r = load<i32>(bk), n = 0, sum = touched, hint = 0;
   // every block's line at once (the links are read, not the blocks, to find the next)
   for (let q = r; q >= 0; q = load<i32>(linkAt(base, cap, q))) sum ^= load<i32>(blockAt(base, q), B_N);
   touched = sum;
@@ -293,13 +293,19 @@ function advance(base: usize, cap: i32, cur: f64): void {
       // after the engine's own for later times in the bucket, and would otherwise move one record at a time)
       let i = n;
       if (n > 0 && !before(runAt(base, cap, n - 1), p)) {
-        let lo = 0, hi = n - 1; // the record at hi comes after p's
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (before(runAt(base, cap, mid), p)) lo = mid + 1;
-          else hi = mid;
+        // right after the last one inserted, as a replayed batch's DAs go (one time, rising numbers), or else
+        // found by a binary search: the first record p is not after
+        if (hint > 0 && hint < n && before(runAt(base, cap, hint - 1), p) && !before(runAt(base, cap, hint), p)) i = hint;
+        else {
+          let lo = 0, hi = n - 1; // the record at hi comes after p's
+          while (lo < hi) {
+            const mid = (lo + hi) >>> 1;
+            if (before(runAt(base, cap, mid), p)) lo = mid + 1;
+            else hi = mid;
+          }
+          i = lo;
         }
-        i = lo;
+        hint = i + 1;
         if (n - i <= 4) shiftUp(base, cap, i, n);
         else memory.copy(runAt(base, cap, i + 1), runAt(base, cap, i), <usize>(n - i) * EV_BYTES);
       }

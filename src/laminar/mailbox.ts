@@ -142,12 +142,54 @@ export function mergeInto(out: Float64Array, o: number, lists: Float64Array[], c
     if (some >= 0) out.set(lists[some].subarray(0, total * REC), o);
     return total;
   }
+  if (k === 2) return merge2(out, o, lists[0], counts[0], lists[1], counts[1]);
   const pos = new Array<number>(k).fill(0);
   for (let end = o + total * REC; o < end; o += REC) {
     const best = nextRun(lists, counts, pos), f = lists[best], at = pos[best]++ * REC;
     for (let x = 0; x < REC; x++) out[o + x] = f[at + x];
   }
   return total;
+}
+
+/**
+ * mergeInto for two runs, both non-empty (two threads: the gateway's
+ * partition takes the two Zone partitions' runs every half window): the
+ * same order (b's record first only when strictly before a's), with the
+ * runs' positions in locals and each record copied field by field (the
+ * general merge's run search and position array cost several times more a
+ * record); the rest of the run left over copied whole.
+ */
+function merge2(out: Float64Array, o: number, a: Float64Array, na: number, b: Float64Array, nb: number): number {
+  const ea = na * REC, eb = nb * REC;
+  let i = 0, j = 0;
+  while (i < ea && j < eb) {
+    const ta = a[i], tb = b[j];
+    if (tb < ta || (tb === ta && b[j + 1] < a[i + 1])) {
+      copyRec(out, o, b, j);
+      j += REC;
+    } else {
+      copyRec(out, o, a, i);
+      i += REC;
+    }
+    o += REC;
+  }
+  if (i < ea) out.set(a.subarray(i, ea), o);
+  else if (j < eb) out.set(b.subarray(j, eb), o);
+  return na + nb;
+}
+
+/** One record (REC doubles) from f at `at` to out at o. */
+function copyRec(out: Float64Array, o: number, f: Float64Array, at: number): void {
+  out[o] = f[at];
+  out[o + 1] = f[at + 1];
+  out[o + 2] = f[at + 2];
+  out[o + 3] = f[at + 3];
+  out[o + 4] = f[at + 4];
+  out[o + 5] = f[at + 5];
+  out[o + 6] = f[at + 6];
+  out[o + 7] = f[at + 7];
+  out[o + 8] = f[at + 8];
+  out[o + 9] = f[at + 9];
 }
 
 /** Whether the record at offset i goes strictly before the one at offset j (time, then Zone). */

@@ -247,8 +247,13 @@ export class LaminarModel extends LaminarState {
    */
   accept(f: Float64Array, at: number): void {
     if (forGateway(f, at)) {
-      // with the gateway run elsewhere, only a pull request from a Zone here matters here: its completion, and the proxy's answer
-      if (this.logReader !== null && (f[at + F_KIND] !== M_PULL || !this.ownsZone(f[at + F_C]))) return;
+      if (this.logReader !== null) {
+        // the gateway runs elsewhere: only a pull request from a Zone here matters here, for its completion (the
+        // proxy's answer comes in the log). It is not queued: drain would only pass over it, and its pull, which
+        // comes after its delivery, keeps the partition from going quiet until then as the queued record would.
+        if (f[at + F_KIND] === M_PULL && this.ownsZone(f[at + F_C])) this.pullAnswered(f, at);
+        return;
+      }
       if (this.ginAt !== 0) {
         this.acceptRuns([f.subarray(at, at + REC)], [1]);
         return;
@@ -310,7 +315,12 @@ export class LaminarModel extends LaminarState {
   /** A gateway-side message joins the queue drain applies: counted, and a pull request from a Zone here schedules the pull's completion. */
   private queued(f: Float64Array, at: number): void {
     this.msgsPending++;
-    if (f[at + F_KIND] === M_PULL && this.ownsZone(f[at + F_C])) this.engine.post(f[at] + this.hopNs - this.deltaNs + f[at + F_X] - this.engine.now, K_PULL, f[at + F_B]);
+    if (f[at + F_KIND] === M_PULL && this.ownsZone(f[at + F_C])) this.pullAnswered(f, at);
+  }
+
+  /** Pull request f[at] (from a Zone here): its pull completes when the proxy's answer is back. */
+  private pullAnswered(f: Float64Array, at: number): void {
+    this.engine.post(f[at] + this.hopNs - this.deltaNs + f[at + F_X] - this.engine.now, K_PULL, f[at + F_B]);
   }
 
   /** A message that becomes an event at its delivery time (one for a Zone here, or a reactivation). */
