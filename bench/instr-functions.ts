@@ -57,7 +57,7 @@ function tidy(name: string, wasm: string[]): string {
  * first-level data misses on reads and writes; DLmr and DLmw, the last
  * level's).
  */
-export function functionCosts(dir: string, wasm: string[], events: string[] = ["Ir"]): Map<string, number> {
+export function functionCosts(dir: string, wasm: string[], events: string[] = ["Ir"], file = "callgrind.out"): Map<string, number> {
   const dump = readdirSync(dir).find((f) => f.startsWith("jit-") && f.endsWith(".dump"));
   if (dump === undefined) throw new Error(`no jitdump in ${dir} (did node run with --perf-prof there?)`);
   const ranges = jitRanges(join(dir, dump));
@@ -75,7 +75,7 @@ export function functionCosts(dir: string, wasm: string[], events: string[] = ["
   let fn = "", callLine = false;
   /** The cost line's fields to add up (after the address and the line). */
   let cols: number[] = [];
-  const text = readFileSync(join(dir, "callgrind.out"), "utf8");
+  const text = readFileSync(join(dir, file), "utf8");
   for (let i = 0; i < text.length; ) {
     let j = text.indexOf("\n", i);
     if (j < 0) j = text.length;
@@ -100,6 +100,6 @@ export function functionCosts(dir: string, wasm: string[], events: string[] = ["
       add(r !== null ? tidy(r.name, wasm) : fn.startsWith("0x") ? "(other JIT code)" : `native ${fn.split("(")[0].replace(/ \[.*$/, "")}`, c);
     }
   }
-  if (cols.length === 0) throw new Error(`${join(dir, "callgrind.out")} names no events`);
+  if (cols.length === 0) throw new Error(`${join(dir, file)} names no events`);
   return costs;
 }

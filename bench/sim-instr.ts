@@ -6,13 +6,18 @@
 // repeat.
 //
 //   npm run bench:instr -- [--nodes=5000] [--rho=0.8] [--durations=0.1,0.4] [--rounds=1]
-//        [--set=name=value ...] [--base=DIR] [--functions[=N] [--misses]] [--json] [--help]
+//        [--set=name=value ...] [--base=DIR] [--functions[=N] [--misses] [--threads=W]] [--json] [--help]
 //
 // --functions says where the instructions go instead: each build runs under
 // callgrind with V8 writing a perf jitdump, and the steady state's
 // instructions per task are split by function, JavaScript and WebAssembly
 // by name (instr-functions.ts). With --misses, the first-level data misses
-// (reads and writes, the cache geometry below) by function instead.
+// (reads and writes, the cache geometry below) by function instead. With
+// --threads=W, the run on W worker threads (`laminar sim --workers W`),
+// each thread counted apart (callgrind's --separate-threads; valgrind runs
+// them one at a time, so a thread's waits count the instructions its
+// waiting loop ran): where each thread's instructions go, the gateway's
+// thread first.
 //
 // Each build runs `laminar sim` (one thread, sim.drainS=0) at the two
 // durations, each in its own process under cachegrind, with V8 made nearly
@@ -39,7 +44,7 @@
 // run is about fifty times slower: a 5,000-node, 0.4 s run takes about
 // three minutes; the runs go two at a time.
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,6 +66,8 @@ for this build and optionally another (docs/bench.md). Needs valgrind.
   --functions=N        instead, instructions per task by function (the N largest; bare: 30),
                        under callgrind, JavaScript and WebAssembly named
   --misses             with --functions: first-level data misses per task by function
+  --threads=W          with --functions: the run on W worker threads, each thread apart
+                       (e.g. --nodes=32000 --durations=0.04,0.1 --threads=2)
   --split              the run threads take: the gateway side once and the Zones replaying
                        its log (bench:sim's --split run, on one thread)
   --json               the summary as JSON
@@ -99,6 +106,9 @@ const WIDTH = Math.max(1, Math.min(2, availableParallelism()));
 /** --split: count the run that threads take, the gateway side once beside a Zone partition replaying its log (bench:sim's --split child). */
 const SPLIT = process.argv.includes("--split");
 
+/** --threads=W: the run on W worker threads, each counted apart (0: the run on this thread). */
+const THREADS = Number(process.argv.find((a) => a.startsWith("--threads="))?.slice(10) ?? 0);
+
 /** Whether `setarch -R` runs a command without address-space randomisation here. */
 const SETARCH = spawnSync("setarch", ["-R", "true"]).status === 0;
 
@@ -120,7 +130,7 @@ function simUnder(tool: string[], node: string[], root: string, sets: string[], 
   const cli = resolve(root, "dist", "src", "cli", "main.js");
   const run = SPLIT
     ? [resolve(root, "dist", "bench", "sim-laminar.js"), "--child", "1", "split", ...sets, `sim.durationS=${duration}`]
-    : [cli, "sim", "--no-progress", "--json", "--workers", "1", ...sets.flatMap((s) => ["--set", s]), "--set", `sim.durationS=${duration}`];
+    : [cli, "sim", "--no-progress", "--json", "--workers", String(Math.max(1, THREADS)), ...sets.flatMap((s) => ["--set", s]), "--set", `sim.durationS=${duration}`];
   const args = [...tool, "--smc-check=all-non-file", process.execPath, ...V8_FLAGS, ...node, ...run];
   const [cmd, argv] = SETARCH ? ["setarch", ["-R", "valgrind", ...args]] : ["valgrind", args];
   return new Promise((done, fail) => {
@@ -141,29 +151,51 @@ async function runOnce(root: string, sets: string[], duration: string): Promise<
   return { arrived, instructions: count(stderr, /I\s+refs/), d1Misses: count(stderr, /D1\s+misses/), llMisses: count(stderr, /LLd\s+misses/) };
 }
 
-/** One run under callgrind, with V8's jitdump (written to the working directory): instructions by function, and the tasks arrived. */
-async function runFunctions(root: string, sets: string[], duration: string, misses: boolean): Promise<{ arrived: number; costs: Map<string, number> }> {
+/**
+ * One run under callgrind, with V8's jitdump (written to the working directory): instructions by function, and
+ * the tasks arrived; with --threads, a map per worker thread (those that ran the engine, in the order valgrind
+ * numbered them), the gateway's first.
+ */
+async function runFunctions(root: string, sets: string[], duration: string, misses: boolean): Promise<{ arrived: number; costs: Map<string, number>[] }> {
   const dir = mkdtempSync(resolve(tmpdir(), "laminar-instr-"));
   try {
     const tool = ["--tool=callgrind", "--dump-instr=yes", "--compress-strings=no", "--compress-pos=no", `--callgrind-out-file=${resolve(dir, "callgrind.out")}`];
     if (misses) tool.push("--cache-sim=yes", ...CACHES);
+    if (THREADS > 0) tool.push("--separate-threads=yes");
     const { arrived } = await simUnder(tool, ["--perf-prof"], root, sets, duration, dir);
-    return { arrived, costs: functionCosts(dir, watNames(resolve(root, "build", "laminar-simd.wat")), misses ? ["D1mr", "D1mw"] : ["Ir"]) };
+    const wasm = watNames(resolve(root, "build", "laminar-simd.wat")), events = misses ? ["D1mr", "D1mw"] : ["Ir"];
+    if (THREADS === 0) return { arrived, costs: [functionCosts(dir, wasm, events)] };
+    const files = readdirSync(dir).filter((f) => /^callgrind\.out-\d+$/.test(f)).sort((a, b) => Number(a.slice(14)) - Number(b.slice(14)));
+    const workers = files.map((f) => functionCosts(dir, wasm, events, f)).filter((m) => [...m.keys()].some((k) => k.startsWith("wasm $assembly/engine/")));
+    if (workers.length !== THREADS) throw new Error(`the run on ${THREADS} threads left ${workers.length} threads that ran the engine, not ${THREADS}`);
+    const gateway = workers.findIndex((m) => (m.get(GATEWAY_FN) ?? 0) > 0);
+    return { arrived, costs: gateway > 0 ? [workers[gateway], ...workers.filter((_, i) => i !== gateway)] : workers };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A function only the thread that runs the gateway side runs (its micro-batch). */
+const GATEWAY_FN = "wasm $assembly/engine/gateway/batch";
 
 /** --functions: per task in the steady state, by function, for each build (instructions, or with `misses` first-level data misses); the top `top` of this build's. */
 async function functions(roots: string[], sets: string[], durations: string[], top: number, json: boolean, misses: boolean): Promise<void> {
   const jobs = durations.flatMap((d) => roots.map((root) => () => runFunctions(root, sets, d, misses)));
   if (!json) process.stderr.write(`bench:instr: ${jobs.length} runs under callgrind, ${WIDTH} at a time (a few minutes each)...\n`);
   const runs = await pool(jobs, WIDTH);
+  const threads = Math.max(1, THREADS);
+  for (let t = 0; t < threads; t++) functionsOf(t, runs, roots, sets, durations, top, json, misses);
+}
+
+/** --functions' report on one thread (t: the run's map t; with --threads, its t-th worker thread, the gateway's first). */
+function functionsOf(
+  t: number, runs: { arrived: number; costs: Map<string, number>[] }[], roots: string[], sets: string[], durations: string[], top: number, json: boolean, misses: boolean,
+): void {
   const per = roots.map((_, b) => {
     const short = runs[b], long = runs[roots.length + b], tasks = long.arrived - short.arrived;
     if (!(tasks > 0)) throw new Error(`the longer run had no more tasks than the shorter (${long.arrived} against ${short.arrived}): widen --durations`);
-    const m = new Map<string, number>();
-    for (const k of new Set([...short.costs.keys(), ...long.costs.keys()])) m.set(k, ((long.costs.get(k) ?? 0) - (short.costs.get(k) ?? 0)) / tasks);
+    const m = new Map<string, number>(), sc = short.costs[t], lc = long.costs[t];
+    for (const k of new Set([...sc.keys(), ...lc.keys()])) m.set(k, ((lc.get(k) ?? 0) - (sc.get(k) ?? 0)) / tasks);
     return { tasks, m, total: [...m.values()].reduce((a, x) => a + x, 0) };
   });
   const rows = [...per[0].m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, v]) => ({ name, this: v, base: per.length > 1 ? per[1].m.get(name) ?? 0 : null }));
@@ -174,11 +206,13 @@ async function functions(roots: string[], sets: string[], durations: string[], t
   };
   if (json) {
     const what = misses ? "d1Misses" : "instructions";
-    process.stdout.write(`${JSON.stringify({ durations: durations.map(Number), sets, tasks: per[0].tasks, counted: what, totals: per.map((p) => ({ [what]: p.total, ...kinds(p.m) })), functions: rows })}\n`);
+    const thread = THREADS > 0 ? { thread: t + 1, threads: THREADS, gateway: (runs[0].costs[t].get(GATEWAY_FN) ?? 0) > 0 } : {};
+    process.stdout.write(`${JSON.stringify({ durations: durations.map(Number), sets, ...thread, tasks: per[0].tasks, counted: what, totals: per.map((p) => ({ [what]: p.total, ...kinds(p.m) })), functions: rows })}\n`);
     return;
   }
   const f = (x: number) => x.toFixed(misses ? 1 : 0).padStart(8);
-  process.stdout.write(`${misses ? "first-level data misses" : "instructions"} per task by function, steady state (${durations[1]} s less ${durations[0]} s; ${sets.join(" ")}${SPLIT ? "; the gateway once" : ""}):\n`);
+  const which = THREADS === 0 ? "" : `; thread ${t + 1} of ${THREADS}${(runs[0].costs[t].get(GATEWAY_FN) ?? 0) > 0 ? ", the gateway's" : ""}, per task of the whole run`;
+  process.stdout.write(`${misses ? "first-level data misses" : "instructions"} per task by function, steady state (${durations[1]} s less ${durations[0]} s; ${sets.join(" ")}${SPLIT ? "; the gateway once" : ""}${which}):\n`);
   per.forEach((p, b) => {
     const k = kinds(p.m);
     process.stdout.write(`  ${b === 0 ? "this" : "base"}: ${f(p.total)} in all: WebAssembly ${k.wasm.toFixed(misses ? 1 : 0)}, JavaScript ${k.js.toFixed(misses ? 1 : 0)}, the rest (V8's builtins, compiler and collector, libraries) ${k.other.toFixed(misses ? 1 : 0)}\n`);
@@ -218,13 +252,19 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const valued = ["nodes", "rho", "durations", "rounds", "set", "base"];
+  const valued = ["nodes", "rho", "durations", "rounds", "set", "base", "threads"];
   for (const a of args) {
     if (a === "--json" || a === "--functions" || a === "--misses" || a === "--split" || valued.some((v) => a.startsWith(`--${v}=`)) || a.startsWith("--functions=")) continue;
     throw new Error(`unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} --functions= --misses --split --json)`);
   }
   const fnArg = args.find((a) => a === "--functions" || a.startsWith("--functions="));
   if (args.includes("--misses") && fnArg === undefined) throw new Error("--misses goes with --functions (without it, the totals already count the misses)");
+  const threadsArg = args.find((a) => a.startsWith("--threads="));
+  if (threadsArg !== undefined) {
+    if (!/^\d+$/.test(threadsArg.slice(10)) || !(THREADS >= 2 && THREADS <= 64)) throw new Error(`--threads takes an integer from 2 to 64, got ${threadsArg.slice(10)}`);
+    if (fnArg === undefined) throw new Error("--threads goes with --functions (it says where each thread's instructions go)");
+    if (SPLIT) throw new Error("--threads and --split are two different runs: give one");
+  }
   const top = fnArg === undefined || fnArg === "--functions" ? 30 : Number(fnArg.slice(12));
   if (fnArg !== undefined && fnArg !== "--functions" && !(/^\d+$/.test(fnArg.slice(12)) && top >= 1)) throw new Error(`--functions takes a positive integer, got ${fnArg.slice(12)}`);
   const opt = (name: string, dflt: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;

@@ -24,6 +24,9 @@ describe("bench:instr", () => {
       ["--set=nope=1", "bench:instr: unknown parameter \"nope\""],
       ["--functions=x", "bench:instr: --functions takes a positive integer, got x"],
       ["--split --set=memory.enabled=true", "bench:instr: --split needs a run that can take the gateway once"],
+      ["--functions --threads=1", "bench:instr: --threads takes an integer from 2 to 64, got 1"],
+      ["--threads=2", "bench:instr: --threads goes with --functions"],
+      ["--functions --threads=2 --split", "bench:instr: --threads and --split are two different runs"],
     ]) {
       const r = spawnSync(process.execPath, [bench, ...arg.split(" ")], { encoding: "utf8", timeout: 60_000 });
       expect(r.status, arg).toBe(2);
@@ -81,6 +84,22 @@ describe("bench:instr", () => {
     const sp = JSON.parse(split.stdout) as typeof s;
     expect(sp.tasks).toBe(s.tasks);
     expect(sp.functions.find((f) => f.name === "js replay src/laminar/log-replay.js")?.this).toBeGreaterThan(0);
+  }, 600_000);
+
+  it.skipIf(!valgrind)("counts each worker thread apart, the gateway's first (--functions --threads=2; needs valgrind)", () => {
+    const r = spawnSync(process.execPath, [bench, "--nodes=1200", "--durations=0.005,0.02", "--functions=400", "--threads=2", "--json"], { encoding: "utf8", timeout: 600_000 });
+    expect(r.status, r.stderr).toBe(0);
+    type Thread = { thread: number; threads: number; gateway: boolean; tasks: number; functions: { name: string; this: number }[] };
+    const [g, z] = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Thread);
+    expect([g.thread, z.thread, g.threads, g.gateway, z.gateway]).toEqual([1, 2, 2, true, false]);
+    expect(z.tasks).toBe(g.tasks);
+    const has = (t: Thread, name: string) => (t.functions.find((f) => f.name === name)?.this ?? 0) > 0;
+    // the gateway's micro-batch on its thread only; both threads run Zones (the probe action) and replay its log
+    expect([has(g, "wasm $assembly/engine/gateway/batch"), has(z, "wasm $assembly/engine/gateway/batch")]).toEqual([true, false]);
+    for (const t of [g, z]) {
+      expect(has(t, "wasm $assembly/engine/agent/chooseTarget")).toBe(true);
+      expect(has(t, "js replay src/laminar/log-replay.js")).toBe(true);
+    }
   }, 600_000);
 });
 if (!valgrind) console.log("bench:instr: valgrind is not installed, so its run test is skipped (Debian: apt-get install valgrind)");
