@@ -273,26 +273,6 @@ export class LaminarModel extends LaminarState {
   }
 
   /**
-   * Records [0, n) of f, this partition's own messages of a window in
-   * canonical order, taken as accept takes them one by one, in one loop
-   * (the threads' window end: its own pull requests schedule their
-   * completions; with the gateway's log read here, nothing else of them
-   * does anything).
-   */
-  acceptOwn(f: Float64Array, n: number): void {
-    if (this.logReader === null) {
-      for (let i = 0; i < n; i++) this.accept(f, i * REC);
-      return;
-    }
-    const end = n * REC, kindAt = F_KIND, destAt = F_DEST, zoneAt = F_C, pull = M_PULL, toGateway = TO_GATEWAY;
-    for (let at = 0; at < end; at += REC) {
-      const kind = f[at + kindAt];
-      if (f[at + destAt] !== toGateway || kind === M_REACTIVATE) this.acceptEvent(f, at);
-      else if (kind === pull && this.ownsZone(f[at + zoneAt])) this.pullAnswered(f, at);
-    }
-  }
-
-  /**
    * The gateway run once takes the messages of a half or a window: sorted
    * runs, one from each Zone partition (`lists[k]` holding `counts[k]`
    * records from offset 0), merged in canonical order into its queue in
