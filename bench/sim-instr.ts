@@ -191,6 +191,7 @@ async function functions(roots: string[], sets: string[], durations: string[], t
 function functionsOf(
   t: number, runs: { arrived: number; costs: Map<string, number>[] }[], roots: string[], sets: string[], durations: string[], top: number, json: boolean, misses: boolean,
 ): void {
+  const gateway = THREADS > 0 && (runs[0].costs[t].get(GATEWAY_FN) ?? 0) > 0;
   const per = roots.map((_, b) => {
     const short = runs[b], long = runs[roots.length + b], tasks = long.arrived - short.arrived;
     if (!(tasks > 0)) throw new Error(`the longer run had no more tasks than the shorter (${long.arrived} against ${short.arrived}): widen --durations`);
@@ -206,12 +207,12 @@ function functionsOf(
   };
   if (json) {
     const what = misses ? "d1Misses" : "instructions";
-    const thread = THREADS > 0 ? { thread: t + 1, threads: THREADS, gateway: (runs[0].costs[t].get(GATEWAY_FN) ?? 0) > 0 } : {};
+    const thread = THREADS > 0 ? { thread: t + 1, threads: THREADS, gateway } : {};
     process.stdout.write(`${JSON.stringify({ durations: durations.map(Number), sets, ...thread, tasks: per[0].tasks, counted: what, totals: per.map((p) => ({ [what]: p.total, ...kinds(p.m) })), functions: rows })}\n`);
     return;
   }
   const f = (x: number) => x.toFixed(misses ? 1 : 0).padStart(8);
-  const which = THREADS === 0 ? "" : `; thread ${t + 1} of ${THREADS}${(runs[0].costs[t].get(GATEWAY_FN) ?? 0) > 0 ? ", the gateway's" : ""}, per task of the whole run`;
+  const which = THREADS === 0 ? "" : `; thread ${t + 1} of ${THREADS}${gateway ? ", the gateway's" : ""}, per task of the whole run`;
   process.stdout.write(`${misses ? "first-level data misses" : "instructions"} per task by function, steady state (${durations[1]} s less ${durations[0]} s; ${sets.join(" ")}${SPLIT ? "; the gateway once" : ""}${which}):\n`);
   per.forEach((p, b) => {
     const k = kinds(p.m);

@@ -145,8 +145,8 @@ export function mergeInto(out: Float64Array, o: number, lists: Float64Array[], c
   if (k === 2) return merge2(out, o, lists[0], counts[0], lists[1], counts[1]);
   const pos = new Array<number>(k).fill(0);
   for (let end = o + total * REC; o < end; o += REC) {
-    const best = nextRun(lists, counts, pos), f = lists[best], at = pos[best]++ * REC;
-    for (let x = 0; x < REC; x++) out[o + x] = f[at + x];
+    const best = nextRun(lists, counts, pos);
+    copyRec(out, o, lists[best], pos[best]++ * REC);
   }
   return total;
 }
