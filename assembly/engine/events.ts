@@ -6,13 +6,21 @@
 // between two of the engine's own: pushSeq.)
 //
 // A timing wheel of S buckets of W ns over [cur, cur + S) (cur: the open
-// bucket, absolute), and a 4-ary heap for what lies beyond. Most events
+// bucket, absolute), a second wheel of S2 coarse buckets of R of those
+// beyond it, and a 4-ary heap for what lies beyond both. Most events
 // are a hop, a window or a batch ahead: they are appended to their bucket
 // in O(1); a bucket is sorted when it opens, into the run, which pop reads
 // in order. A run call opens no bucket that starts at or after its end;
 // an event for the open bucket or an earlier one (the host posts after a
-// run call has opened a later bucket) is inserted into the run in order. When the wheel moves on, the heap's events that fall inside its
-// new span move to their buckets, so every heap event lies past the span.
+// run call has opened a later bucket) is inserted into the run in order.
+// A long task's completion (tens to hundreds of milliseconds ahead) goes to
+// the coarse wheel, also in O(1): coarse bucket c holds fine buckets
+// [cR, cR + R), and once the fine wheel's span takes all of them in, its
+// events move to their fine buckets (an append each). The coarse wheel
+// holds coarse buckets [L, L + S2), L = floor((cur + S) / R), the first not
+// yet wholly inside the fine span. When the wheels move on, the heap's
+// events that fall inside their new spans move to their buckets, so every
+// heap event lies past both.
 //
 // A bucket is a list of 64-byte blocks (one cache line) of two events each:
 // events posted at about the same time for about the same time share a
@@ -26,7 +34,7 @@
 // last blocks, a bit per non-empty bucket, and the blocks' links.
 import {
   EV_BYTES, F_FAR_SIZE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE, F_NOW, F_POOL_FREE, F_POOL_FRESH, F_Q_CUR, F_RUN_LEN, F_RUN_POS,
-  F_SEQ, F_SEQ_STEP, F_WHEEL_N,
+  F_SEQ, F_SEQ_STEP, F_WHEEL_N, F_WHEEL2_N,
 } from "./layout";
 import { copyWords, E, getf, geti, ptr, seti, setf } from "./state";
 
@@ -35,6 +43,11 @@ const W: f64 = <f64>(1 << SHIFT);
 const INV_W: f64 = 1.0 / W;
 const S: i32 = 32768;
 const MASK: i32 = S - 1;
+/** The coarse wheel: S2 buckets of R = 2^R_SHIFT fine ones (262 us each; the two wheels reach about 1.09 s ahead). */
+const R_SHIFT: i32 = 9;
+const INV_R: f64 = 1.0 / <f64>(1 << R_SHIFT);
+const S2: i32 = 4096;
+const MASK2: i32 = S2 - 1;
 /** A block: 4 bytes unused, events in it (i32), two event records, 8 bytes unused (its link: linkAt). */
 const BLOCK: usize = 64;
 const B_N: usize = 4, B_REC: usize = 8;
@@ -50,16 +63,23 @@ const B_N: usize = 4, B_REC: usize = 8;
 @inline function bucketsAt(base: usize, cap: i32): usize { return base + <usize>cap * (BLOCK + 2 * <usize>EV_BYTES); }
 // @ts-ignore: decorator
 @inline function bitsAt(base: usize, cap: i32): usize { return bucketsAt(base, cap) + (<usize>S << 3); }
+/** The coarse wheel's buckets (as the fine wheel's: first and last block) and its bits. */
+// @ts-ignore: decorator
+@inline function buckets2At(base: usize, cap: i32): usize { return bitsAt(base, cap) + (<usize>S >> 3); }
+// @ts-ignore: decorator
+@inline function bits2At(base: usize, cap: i32): usize { return buckets2At(base, cap) + (<usize>S2 << 3); }
+/** Bytes of both wheels' buckets and bits (one stretch, from bucketsAt). */
+const WHEELS_BYTES: usize = (<usize>S << 3) + (<usize>S >> 3) + (<usize>S2 << 3) + (<usize>S2 >> 3);
 /** Block i's link: the next block of its bucket, or of the free list (-1: none). */
 // @ts-ignore: decorator
-@inline function linkAt(base: usize, cap: i32, i: i32): usize { return bitsAt(base, cap) + (<usize>S >> 3) + (<usize>i << 2); }
+@inline function linkAt(base: usize, cap: i32, i: i32): usize { return bucketsAt(base, cap) + WHEELS_BYTES + (<usize>i << 2); }
 /** The region's first 64-byte line (the host's regions are 16-aligned: 48 bytes of slack). */
 // @ts-ignore: decorator
 @inline function aligned(p: usize): usize { return (p + 63) & ~<usize>63; }
 
 /** Bytes of a queue region for cap events. */
 export function queueBytes(cap: i32): i32 {
-  return 48 + cap * (<i32>BLOCK + 2 * EV_BYTES + 4) + (S << 3) + (S >> 3);
+  return 48 + cap * (<i32>BLOCK + 2 * EV_BYTES + 4) + <i32>WHEELS_BYTES;
 }
 
 /** An empty queue in the region at p (cap events), the clock at 0. */
@@ -75,12 +95,18 @@ export function queueInit(p: usize, cap: i32): void {
   seti(F_POOL_FRESH, 0);
   seti(F_FAR_SIZE, 0);
   seti(F_WHEEL_N, 0);
-  const b = bucketsAt(base, cap);
+  seti(F_WHEEL2_N, 0);
+  const b = bucketsAt(base, cap), b2 = buckets2At(base, cap);
   for (let i = 0; i < S; i++) {
     store<i32>(b + (<usize>i << 3), -1);
     store<i32>(b + (<usize>i << 3), -1, 4);
   }
   memory.fill(bitsAt(base, cap), 0, <usize>(S >> 3));
+  for (let i = 0; i < S2; i++) {
+    store<i32>(b2 + (<usize>i << 3), -1);
+    store<i32>(b2 + (<usize>i << 3), -1, 4);
+  }
+  memory.fill(bits2At(base, cap), 0, <usize>(S2 >> 3));
 }
 
 /** Move the queue into a new region (at p, for cap >= its size); the old one is the host's to reuse. */
@@ -92,7 +118,7 @@ export function queueMove(p: usize, cap: i32): void {
   seti(F_RUN_POS, 0);
   seti(F_RUN_LEN, runLen - pos);
   memory.copy(farAt(base, cap, 0), farAt(old, oc, 0), <usize>geti(F_FAR_SIZE) * EV_BYTES);
-  memory.copy(bucketsAt(base, cap), bucketsAt(old, oc), (<usize>S << 3) + <usize>(S >> 3));
+  memory.copy(bucketsAt(base, cap), bucketsAt(old, oc), WHEELS_BYTES);
   memory.copy(linkAt(base, cap, 0), linkAt(old, oc, 0), <usize>geti(F_POOL_FRESH) << 2);
   seti(F_HEAP, <i32>base);
   seti(F_HEAP_CAP, cap);
@@ -137,7 +163,16 @@ export function push(time: f64, kind: i32, subject: i32): void {
   const b = Math.floor(time * INV_W), cur = getf(F_Q_CUR);
   if (b <= cur) runInsert(base, cap, time, seq, kind, subject);
   else if (b < cur + <f64>S) wheelAppend(base, cap, <i32>(<i64>b & MASK), time, seq, kind, subject);
-  else farPush(base, cap, time, seq, kind, subject);
+  else beyond(base, cap, b, cur, time, seq, kind, subject);
+}
+
+/** An event past the fine wheel's span (fine bucket b >= cur + S): into its coarse bucket, or the heap past that wheel's span. */
+function beyond(base: usize, cap: i32, b: f64, cur: f64, time: f64, seq: f64, kind: i32, subject: i32): void {
+  const c = Math.floor(b * INV_R);
+  if (c < Math.floor((cur + <f64>S) * INV_R) + <f64>S2) {
+    seti(F_WHEEL2_N, geti(F_WHEEL2_N) + 1);
+    append(base, cap, buckets2At(base, cap), bits2At(base, cap), <i32>(<i64>c & MASK2), time, seq, kind, subject);
+  } else farPush(base, cap, time, seq, kind, subject);
 }
 
 /** Schedule `delay` ns from now. */
@@ -175,8 +210,14 @@ function runInsert(base: usize, cap: i32, time: f64, seq: f64, kind: i32, subjec
  */
 // @ts-ignore: decorator
 @inline function wheelAppend(base: usize, cap: i32, slot: i32, time: f64, seq: f64, kind: i32, subject: i32): void {
-  const bk = bucketsAt(base, cap) + (<usize>slot << 3), last = load<i32>(bk, 4);
   seti(F_WHEEL_N, geti(F_WHEEL_N) + 1);
+  append(base, cap, bucketsAt(base, cap), bitsAt(base, cap), slot, time, seq, kind, subject);
+}
+
+/** wheelAppend's work on either wheel, whose buckets and bits lie at `heads` and `bits`. */
+// @ts-ignore: decorator
+@inline function append(base: usize, cap: i32, heads: usize, bits: usize, slot: i32, time: f64, seq: f64, kind: i32, subject: i32): void {
+  const bk = heads + (<usize>slot << 3), last = load<i32>(bk, 4);
   if (last >= 0 && (last & 1) == 0) {
     const t = blockAt(base, last >> 1);
     store<i32>(t, 2, B_N);
@@ -196,7 +237,7 @@ function runInsert(base: usize, cap: i32, time: f64, seq: f64, kind: i32, subjec
   write(b + B_REC, time, seq, kind, subject);
   if (last < 0) {
     store<i32>(bk, r);
-    const w = bitsAt(base, cap) + (<usize>(slot >> 6) << 3);
+    const w = bits + (<usize>(slot >> 6) << 3);
     store<u64>(w, load<u64>(w) | (<u64>1 << <u64>(slot & 63)));
   } else store<i32>(linkAt(base, cap, last >> 1), r);
   store<i32>(bk, r << 1, 4);
@@ -236,33 +277,50 @@ function farPop(base: usize, cap: i32, dst: usize): void {
   if (i != n) copyRec(farAt(base, cap, i), last);
 }
 
-/** The run is empty and an event is pending: the next bucket (absolute) that has one, perhaps the heap's first. */
-function nextBucket(base: usize, cap: i32): f64 {
-  let cur = getf(F_Q_CUR);
-  if (geti(F_WHEEL_N) == 0) {
-    cur = Math.floor(load<f64>(farAt(base, cap, 0)) * INV_W);
-  } else {
-    const bits = bitsAt(base, cap), p = <i32>((<i64>cur + 1) & MASK);
-    let found = -1;
-    // first non-empty bucket at p or after, then from 0
-    for (let pass = 0; pass < 2 && found < 0; pass++) {
-      const from = pass == 0 ? p : 0, to = pass == 0 ? S : p;
-      let w = from >> 6;
-      let word = load<u64>(bits + (<usize>w << 3)) & (~(<u64>0) << <u64>(from & 63));
-      for (;;) {
-        if (word != 0) {
-          const j = (w << 6) + <i32>ctz(word);
-          if (j < to) found = j;
-          break;
-        }
-        w++;
-        if ((w << 6) >= to) break;
-        word = load<u64>(bits + (<usize>w << 3));
+/** The first set bit of a wheel's n bits at bit p or after, else from bit 0 (-1: none). */
+function firstSet(bits: usize, n: i32, p: i32): i32 {
+  for (let pass = 0; pass < 2; pass++) {
+    const from = pass == 0 ? p : 0, to = pass == 0 ? n : p;
+    if (from >= to) continue;
+    let w = from >> 6;
+    let word = load<u64>(bits + (<usize>w << 3)) & (~(<u64>0) << <u64>(from & 63));
+    for (;;) {
+      if (word != 0) {
+        const j = (w << 6) + <i32>ctz(word);
+        if (j < to) return j;
+        break;
       }
+      w++;
+      if ((w << 6) >= to) break;
+      word = load<u64>(bits + (<usize>w << 3));
     }
-    cur = cur + 1 + <f64>((found - p) & MASK);
   }
-  return cur;
+  return -1;
+}
+
+/**
+ * The run is empty and an event is pending: the next bucket (absolute) that
+ * has one. With the fine wheel empty: the fine bucket of the coarse wheel's
+ * earliest event or of the heap's first, whichever comes first.
+ */
+function nextBucket(base: usize, cap: i32): f64 {
+  const cur = getf(F_Q_CUR);
+  if (geti(F_WHEEL_N) != 0) {
+    const p = <i32>((<i64>cur + 1) & MASK);
+    return cur + 1 + <f64>((firstSet(bitsAt(base, cap), S, p) - p) & MASK);
+  }
+  let next = Infinity;
+  if (geti(F_FAR_SIZE) > 0) next = Math.floor(load<f64>(farAt(base, cap, 0)) * INV_W);
+  if (geti(F_WHEEL2_N) != 0) {
+    // the coarse wheel's first non-empty bucket holds its earliest events
+    const p = <i32>(<i64>Math.floor((cur + <f64>S) * INV_R) & MASK2);
+    const slot = firstSet(bits2At(base, cap), S2, p);
+    for (let r = load<i32>(buckets2At(base, cap) + (<usize>slot << 3)); r >= 0; r = load<i32>(linkAt(base, cap, r))) {
+      const q = blockAt(base, r);
+      for (let e = 0, k = load<i32>(q, B_N); e < k; e++) next = Math.min(next, Math.floor(load<f64>(q + B_REC + <usize>e * EV_BYTES) * INV_W));
+    }
+  }
+  return next;
 }
 
 /** What advance's reads of a bucket's blocks read (kept, so that they are not dropped as dead). */
@@ -270,13 +328,17 @@ let touched: i32 = 0;
 
 /** The run is empty and an event is pending: open bucket `cur` (nextBucket's; moving the heap's events in range first). */
 function advance(base: usize, cap: i32, cur: f64): void {
+  const limit = cur + <f64>S, from = Math.floor((getf(F_Q_CUR) + <f64>S) * INV_R), to = Math.floor(limit * INV_R);
   setf(F_Q_CUR, cur);
-  // the heap's events inside the new span go to their buckets
-  const limit = cur + <f64>S, tmp = runAt(base, cap, 0);
-  while (geti(F_FAR_SIZE) > 0 && Math.floor(load<f64>(farAt(base, cap, 0)) * INV_W) < limit) {
+  // the coarse buckets now wholly inside the fine span go to their fine buckets
+  if (to > from && geti(F_WHEEL2_N) != 0) cascade(base, cap, from, Math.min(to, from + <f64>S2));
+  // the heap's events inside the new spans go to their buckets
+  const tmp = runAt(base, cap, 0);
+  while (geti(F_FAR_SIZE) > 0 && Math.floor(load<f64>(farAt(base, cap, 0)) * INV_W * INV_R) < to + <f64>S2) {
     farPop(base, cap, tmp); // the run is empty: its first record is scratch
-    const t = load<f64>(tmp);
-    wheelAppend(base, cap, <i32>(<i64>Math.floor(t * INV_W) & MASK), t, load<f64>(tmp, 8), load<i32>(tmp, 16), load<i32>(tmp, 20));
+    const t = load<f64>(tmp), b = Math.floor(t * INV_W);
+    if (b < limit) wheelAppend(base, cap, <i32>(<i64>b & MASK), t, load<f64>(tmp, 8), load<i32>(tmp, 16), load<i32>(tmp, 20));
+    else beyond(base, cap, b, cur, t, load<f64>(tmp, 8), load<i32>(tmp, 16), load<i32>(tmp, 20));
   }
   // open bucket cur: its blocks' events into the run, sorted by (time, seq)
   const slot = <i32>(<i64>cur & MASK), bk = bucketsAt(base, cap) + (<usize>slot << 3);
@@ -337,8 +399,13 @@ export function queueRebase(offset: f64): void {
     const p = farAt(base, cap, i);
     store<f64>(p, load<f64>(p, 8) - offset, 8);
   }
-  const bits = bitsAt(base, cap), bk = bucketsAt(base, cap);
-  for (let w = 0; w < (S >> 6); w++) {
+  rebaseWheel(base, cap, bucketsAt(base, cap), bitsAt(base, cap), S, offset);
+  rebaseWheel(base, cap, buckets2At(base, cap), bits2At(base, cap), S2, offset);
+}
+
+/** queueRebase's work on one wheel's (n buckets) events. */
+function rebaseWheel(base: usize, cap: i32, bk: usize, bits: usize, n: i32, offset: f64): void {
+  for (let w = 0; w < (n >> 6); w++) {
     let word = load<u64>(bits + (<usize>w << 3));
     while (word != 0) {
       const slot = (w << 6) + <i32>ctz(word);
@@ -353,6 +420,33 @@ export function queueRebase(offset: f64): void {
       }
     }
   }
+}
+
+/** Coarse buckets [from, to) (absolute; at most S2 of them) into their fine buckets, their blocks freed. */
+function cascade(base: usize, cap: i32, from: f64, to: f64): void {
+  const heads = buckets2At(base, cap), bits = bits2At(base, cap);
+  let moved = 0;
+  for (let c = from; c < to; c++) {
+    const slot = <i32>(<i64>c & MASK2), bk = heads + (<usize>slot << 3);
+    let r = load<i32>(bk);
+    if (r < 0) continue;
+    while (r >= 0) {
+      const q = blockAt(base, r), next = load<i32>(linkAt(base, cap, r)), k = load<i32>(q, B_N);
+      for (let e = 0; e < k; e++) {
+        const p = q + B_REC + <usize>e * EV_BYTES, t = load<f64>(p);
+        wheelAppend(base, cap, <i32>(<i64>Math.floor(t * INV_W) & MASK), t, load<f64>(p, 8), load<i32>(p, 16), load<i32>(p, 20));
+      }
+      moved += k;
+      store<i32>(linkAt(base, cap, r), geti(F_POOL_FREE));
+      seti(F_POOL_FREE, r);
+      r = next;
+    }
+    store<i32>(bk, -1);
+    store<i32>(bk, -1, 4);
+    const w = bits + (<usize>(slot >> 6) << 3);
+    store<u64>(w, load<u64>(w) & ~(<u64>1 << <u64>(slot & 63)));
+  }
+  seti(F_WHEEL2_N, geti(F_WHEEL2_N) - moved);
 }
 
 /** Buckets opened so far (the run loop reads a new run's records ahead once per opening). */

@@ -33,7 +33,7 @@ export const F_WHEELS = 78, F_WHEEL_BYTES = 79, F_WHEEL_OWNER = 80, F_WHEEL_CHEC
 // outbox (its region also holds the inbox, inbox.ts: F_IN_N records after the outbox's F_OUT_CAP)
 export const F_OUTBOX = 83, F_OUT_N = 84, F_OUT_CAP = 85, F_IN_N = 119;
 // kernels' blocks and scratch
-export const F_PROBE = 86, F_ROW0 = 88, F_BATCH = 89, F_RUN_OUT = 90, F_SIGMA = 94; // 87 and 91 to 93: unused
+export const F_PROBE = 86, F_ROW0 = 88, F_BATCH = 89, F_RUN_OUT = 90, F_SIGMA = 94; // 91 to 93: unused
 /** The memory extension block (MX_BYTES; 0: the memory model is off): runtime memory, the kernel OOM rule, Airlock. */
 export const F_MEMX = 95;
 /**
@@ -55,7 +55,7 @@ export const F_PROBE_ACTIONS = 100, F_SCORE_OPS = 101, F_PACKETS_LOST = 102, F_B
 export const F_DA_ENDS = 120, END_SLOTS = 20;
 // the event queue's own state (events.ts)
 export const F_Q_CUR = 140, F_RUN_POS = 141, F_RUN_LEN = 142, F_POOL_FREE = 143, F_POOL_FRESH = 144, F_FAR_SIZE = 145,
-  F_WHEEL_N = 146;
+  F_WHEEL_N = 146, F_WHEEL2_N = 87;
 /** Reports one touch of a node can generate at most (the host sets it: broadcastNs / minReportGapNs + 2). */
 export const F_TOUCH_BOUND = 147;
 /** For engineInit: the utility's gamma (da.lambda) and a missing row's extra Heat (zhaf.degradeHeat). */

@@ -2,7 +2,8 @@
 // (time, sequence) order, simultaneous ones in the order they were posted,
 // however they were posted: many into one 512 ns bucket in any order (the
 // bucket is sorted when it opens), some at equal times, some far ahead (the
-// heap beyond the wheel), some for a bucket already open. Checked against a
+// coarse wheel beyond the fine one, the heap beyond both), some for a bucket
+// already open. Checked against a
 // plain sort of what was posted, over random posting orders.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -22,7 +23,13 @@ describe("the engine's event queue", () => {
           fc.integer({ min: 0, max: 511 }), // one bucket, in any order
           fc.constantFrom(100, 100, 300), // equal times: posting order
           fc.integer({ min: 0, max: 40_000 }), // the next buckets
-          fc.integer({ min: 20_000_000, max: 30_000_000 }), // past the wheel's span: the heap
+          // the coarse wheel (buckets of 512 fine ones, 262,144 ns): its first bucket, past the fine wheel's span (512 ns
+          // x 32,768 from the open bucket, about 1,953 here), then any, then about the end of its span (4,096 buckets on,
+          // whose last bucket shares its place in the ring with the first)
+          fc.integer({ min: 16_400_000, max: 17_000_000 }),
+          fc.integer({ min: 20_000_000, max: 1_000_000_000 }),
+          fc.integer({ min: 1_090_000_000, max: 1_090_600_000 }),
+          fc.integer({ min: 1_100_000_000, max: 3_000_000_000 }), // past both wheels: the heap
         ), { minLength: 1, maxLength: 400 }),
         fc.integer({ min: 0, max: 3 }),
         (offsets, flavor) => {
@@ -37,7 +44,7 @@ describe("the engine's event queue", () => {
           const want = offsets.map((o, i) => [base + o, i]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
           const got: number[][] = [];
           for (let guard = 0; guard < 100_000; guard++) {
-            const r = ze.run(base + 31_000_000, Infinity);
+            const r = ze.run(base + 3_001_000_000, Infinity);
             if (r === RAN_TO) break;
             if (r === HOST_EVENT && ze.hostKind === K_MEM) got.push([ze.now, ze.hostSubject]);
           }
