@@ -36,6 +36,7 @@ import {
   EV_BYTES, F_FAR_SIZE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE, F_NOW, F_POOL_FREE, F_POOL_FRESH, F_Q_CUR, F_RUN_LEN, F_RUN_POS,
   F_SEQ, F_SEQ_STEP, F_WHEEL_N, F_WHEEL2_N,
 } from "./layout";
+import { QUEUE_COUNTS } from "./scratch";
 import { copyWords, E, getf, geti, ptr, seti, setf } from "./state";
 
 const SHIFT: i32 = 9;
@@ -342,10 +343,19 @@ function advance(base: usize, cap: i32, cur: f64): void {
   }
   // open bucket cur: its blocks' events into the run, sorted by (time, seq)
   const slot = <i32>(<i64>cur & MASK), bk = bucketsAt(base, cap) + (<usize>slot << 3);
-  let r = load<i32>(bk), n = 0, sum = touched, hint = 0;
+  let r = load<i32>(bk), n = 0, sum = touched, hint = 0, total = 0;
   // every block's line at once (the links are read, not the blocks, to find the next)
-  for (let q = r; q >= 0; q = load<i32>(linkAt(base, cap, q))) sum ^= load<i32>(blockAt(base, q), B_N);
+  for (let q = r; q >= 0; q = load<i32>(linkAt(base, cap, q))) {
+    const k = load<i32>(blockAt(base, q), B_N);
+    sum ^= k;
+    total += k;
+  }
   touched = sum;
+  if (total >= BIG_BUCKET) {
+    openBig(base, cap, cur, r, total);
+    n = total;
+    r = -1;
+  }
   while (r >= 0) {
     const b = blockAt(base, r), next = load<i32>(linkAt(base, cap, r)), k = load<i32>(b, B_N);
     for (let e = 0; e < k; e++) {
@@ -386,6 +396,60 @@ function advance(base: usize, cap: i32, cur: f64): void {
   seti(F_RUN_POS, 0);
   seti(F_RUN_LEN, n);
   opened++;
+}
+
+/**
+ * A bucket of many events (BIG_BUCKET or more: a batch's DAs reaching
+ * their launchpads, each a random jitter late, so posted in no order of
+ * time) opened by a counting sort on the nanosecond within the bucket (event
+ * times are whole nanoseconds: checkEvent), its blocks freed; then an
+ * insertion pass orders each nanosecond's events by sequence number, equal
+ * ones the later posted first, as the insertion into the run does. (Inserting
+ * them one by one moved a long tail of the run up for each: 34 records on
+ * average in a Zone partition at 32,000 nodes on two threads.)
+ */
+function openBig(base: usize, cap: i32, cur: f64, first: i32, total: i32): void {
+  const counts = QUEUE_COUNTS, t0 = cur * W;
+  memory.fill(counts, 0, <usize>W << 2);
+  for (let q = first; q >= 0; q = load<i32>(linkAt(base, cap, q))) {
+    const b = blockAt(base, q);
+    for (let e = 0, k = load<i32>(b, B_N); e < k; e++) {
+      const c = counts + (<usize>(<i32>(load<f64>(b + B_REC + <usize>e * EV_BYTES) - t0) & (<i32>W - 1)) << 2);
+      store<i32>(c, load<i32>(c) + 1);
+    }
+  }
+  let at = 0;
+  for (let i: usize = 0; i < <usize>W; i++) {
+    const c = counts + (i << 2), k = load<i32>(c);
+    store<i32>(c, at);
+    at += k;
+  }
+  let q = first;
+  while (q >= 0) {
+    const b = blockAt(base, q), next = load<i32>(linkAt(base, cap, q));
+    for (let e = 0, k = load<i32>(b, B_N); e < k; e++) {
+      const p = b + B_REC + <usize>e * EV_BYTES, c = counts + (<usize>(<i32>(load<f64>(p) - t0) & (<i32>W - 1)) << 2), i = load<i32>(c);
+      store<i32>(c, i + 1);
+      copyRec(runAt(base, cap, i), p);
+    }
+    store<i32>(linkAt(base, cap, q), geti(F_POOL_FREE));
+    seti(F_POOL_FREE, q);
+    q = next;
+  }
+  // each record down past the ones before it that it is not after (at its nanosecond: by sequence number)
+  for (let i = 1; i < total; i++) {
+    const p = runAt(base, cap, i);
+    if (before(runAt(base, cap, i - 1), p)) continue;
+    const time = load<f64>(p), seq = load<f64>(p, 8), kind = load<i32>(p, 16), subject = load<i32>(p, 20);
+    let j = i;
+    while (j > 0) {
+      const o = runAt(base, cap, j - 1), to = load<f64>(o);
+      if (to < time || (to == time && load<f64>(o, 8) < seq)) break;
+      copyRec(runAt(base, cap, j), o);
+      j--;
+    }
+    write(runAt(base, cap, j), time, seq, kind, subject);
+  }
 }
 
 /** Every pending event's sequence number less `offset` (lag mode's rebase, lag.ts): their order is unchanged. */
@@ -448,6 +512,9 @@ function cascade(base: usize, cap: i32, from: f64, to: f64): void {
   }
   seti(F_WHEEL2_N, geti(F_WHEEL2_N) - moved);
 }
+
+/** Events in a bucket from which it opens by openBig's counting sort. */
+const BIG_BUCKET: i32 = 64;
 
 /** Buckets opened so far (the run loop reads a new run's records ahead once per opening). */
 export let opened: i32 = 0;

@@ -1,5 +1,6 @@
 // The probe action's scratch and the engine's ziggurat tables (for the probe
-// action's noise and the node reports' jitter), in the core's own memory
+// action's noise and the node reports' jitter), and the event queue's counts
+// while a big bucket opens, in the core's own memory
 // (below heapBase) rather than in the host's engine region: at fixed
 // addresses, the probe action's loops (chooseTarget, with probeCore inlined)
 // hold them as constants, and the registers they took before go to the
@@ -16,3 +17,5 @@ export const PROBE_SEEN: usize = memory.data(65536 >> 3, 16);
 /** The candidates (i32) and their noise (f32), k of each. */
 export const PROBE_CAND: usize = memory.data(4096 << 2, 16);
 export const PROBE_NOISE: usize = memory.data(4096 << 2, 16);
+/** The event queue's counts while a big bucket opens (events.ts openBig): one i32 per nanosecond of a bucket. */
+export const QUEUE_COUNTS: usize = memory.data(512 << 2, 16);
