@@ -30,8 +30,8 @@
 // opens, so their misses overlap instead of each waiting for the one before.
 //
 // One region of the host's (queueBytes(cap)) holds it all for up to cap
-// pending events: the blocks, the run, the heap, the buckets' first and
-// last blocks, a bit per non-empty bucket, and the blocks' links.
+// pending events: the blocks, the run, the heap, both wheels' buckets'
+// first and last blocks, a bit per non-empty bucket, and the blocks' links.
 import {
   EV_BYTES, F_FAR_SIZE, F_HEAP, F_HEAP_CAP, F_HEAP_SIZE, F_NOW, F_POOL_FREE, F_POOL_FRESH, F_Q_CUR, F_RUN_LEN, F_RUN_POS,
   F_SEQ, F_SEQ_STEP, F_WHEEL_N, F_WHEEL2_N,
@@ -327,7 +327,7 @@ function nextBucket(base: usize, cap: i32): f64 {
 /** What advance's reads of a bucket's blocks read (kept, so that they are not dropped as dead). */
 let touched: i32 = 0;
 
-/** The run is empty and an event is pending: open bucket `cur` (nextBucket's; moving the heap's events in range first). */
+/** The run is empty and an event is pending: open bucket `cur` (nextBucket's; moving the coarse wheel's and the heap's events in range first). */
 function advance(base: usize, cap: i32, cur: f64): void {
   const limit = cur + <f64>S, from = Math.floor((getf(F_Q_CUR) + <f64>S) * INV_R), to = Math.floor(limit * INV_R);
   setf(F_Q_CUR, cur);
