@@ -21,6 +21,7 @@ export * from "./wheel";
 export { memRecordBytes, memTick } from "./memory";
 export { streamDraw } from "./streamdraw";
 export { arrivalsBlockBytes, arrivalsDraw } from "./arrivals";
+export { mergeRecords } from "./merge";
 export * from "./engine/run";
 export { engineDispatch, engineDispatchAll } from "./engine/gateway";
 export { engineBytes, engineInit, engineRoomBytes, engineGrow } from "./engine/setup";

@@ -287,6 +287,7 @@ typedef struct laminar_mem_block {
   X(int32_t, streamDraw, (int32_t kind, laminar_ptr state, laminar_ptr zig, laminar_ptr out, int32_t n, double arg)) \
   X(int32_t, arrivalsBlockBytes, (void))                                                                 \
   X(int32_t, arrivalsDraw, (laminar_ptr block, laminar_ptr out, int32_t n))                            \
+  X(int32_t, mergeRecords, (laminar_ptr dst, laminar_ptr a, int32_t na, laminar_ptr b, int32_t nb, int32_t words)) \
   X(int32_t, engineBlockBytes, (void))                                                                  \
   X(int32_t, engineDaBytes, (void))                                                                     \
   X(int32_t, engineEmitBytes, (void))                                                                   \
@@ -497,6 +498,11 @@ int32_t streamDraw(int32_t kind, laminar_ptr state, laminar_ptr zig, laminar_ptr
 int32_t arrivalsBlockBytes(void);
 /** Up to n tasks into out; fewer only when the window is over. */
 int32_t arrivalsDraw(laminar_ptr block, laminar_ptr out, int32_t n);
+
+/* Merging records (docs/abi.md, "Merging records"): two runs of double[words] records, each in
+ * (word 0, word 1) order, merged into dst; b's record first only when strictly before a's. */
+/** na + nb; E_COUNT (a count below 0), E_ARG (words outside [2, 64], dst overlapping a or b) or a buffer code. */
+int32_t mergeRecords(laminar_ptr dst, laminar_ptr a, int32_t na, laminar_ptr b, int32_t nb, int32_t words);
 
 /* --- Zone admission engine (docs/abi.md, "Zone engine") ---
  * block: LAMINAR_ENGINE_BLOCK_BYTES, 8-aligned, zeroed, then the parameter fields written

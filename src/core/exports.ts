@@ -58,6 +58,8 @@ export interface CoreExports {
   streamDraw(kind: number, state: number, zig: number, out: number, n: number, arg: number): number;
   arrivalsBlockBytes(): number;
   arrivalsDraw(block: number, out: number, n: number): number;
+  // two sorted runs of records merged (assembly/merge.ts, docs/abi.md "Merging records"): f64 records of `words`
+  mergeRecords(dst: number, a: number, na: number, b: number, nb: number, words: number): number;
 
   // --- Zone admission engine (assembly/engine/, docs/abi.md "Zone engine"; block: src/core/engine-layout.ts) ---
   engineBlockBytes(): number;

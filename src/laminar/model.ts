@@ -111,6 +111,9 @@ export class LaminarModel extends LaminarState {
   private ginAt = 0;
   private ginCap = 0;
   private ginN = 0;
+  /** Two runs' records copied into core memory for mergeRecords (mergeCap records each, at mergeAt). */
+  private mergeAt = 0;
+  private mergeCap = 0;
   private drainVerdicts = 0;
   /** With drainAt, the start latencies engineDrain counts (its tasks block's HIST). */
   private startHist: CoreStartHist | null = null;
@@ -304,12 +307,31 @@ export class LaminarModel extends LaminarState {
         this.ginCap = cap;
       }
     }
-    const f = ze.f64view(), o = (this.ginAt >> 3) + this.ginN * REC;
-    mergeInto(f, o, lists, counts);
-    if (this.nextMsgAt === Infinity) this.nextMsgAt = f[o];
+    const o = (this.ginAt >> 3) + this.ginN * REC;
+    if (lists.length === 2 && counts[0] > 0 && counts[1] > 0) this.merge2(lists, counts, o);
+    else mergeInto(ze.f64view(), o, lists, counts);
+    if (this.nextMsgAt === Infinity) this.nextMsgAt = ze.f64view()[o];
     this.ginN += total;
     this.msgsPending += total;
     return true;
+  }
+
+  /**
+   * acceptRuns for two non-empty runs: copied whole into core memory, then
+   * merged there into the queue at word o (the core's mergeRecords, the
+   * order mergeInto gives), instead of record by record in TypeScript.
+   */
+  private merge2(lists: Float64Array[], counts: ArrayLike<number>, o: number): void {
+    const na = counts[0], nb = counts[1];
+    if (Math.max(na, nb) > this.mergeCap) {
+      this.mergeCap = Math.max(2 * this.mergeCap, na, nb, 1024);
+      this.mergeAt = this.core.arena.alloc(2 * this.mergeCap * REC * 8, 16);
+    }
+    const f = this.zoneEngine!.f64view(), a = this.mergeAt, b = a + this.mergeCap * REC * 8;
+    f.set(lists[0].subarray(0, na * REC), a >> 3);
+    f.set(lists[1].subarray(0, nb * REC), b >> 3);
+    const r = this.core.exports.mergeRecords(o * 8, a, na, b, nb, REC);
+    if (r !== na + nb) throw new Error(`mergeRecords failed with status ${r}`);
   }
 
   /** A gateway-side message joins the queue drain applies: counted, and a pull request from a Zone here schedules the pull's completion. */
