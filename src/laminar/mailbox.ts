@@ -152,12 +152,13 @@ export function mergeInto(out: Float64Array, o: number, lists: Float64Array[], c
 }
 
 /**
- * mergeInto for two runs, both non-empty (two threads: the gateway's
- * partition takes the two Zone partitions' runs every half window): the
- * same order (b's record first only when strictly before a's), with the
- * runs' positions in locals and each record copied field by field (the
- * general merge's run search and position array cost several times more a
- * record); the rest of the run left over copied whole.
+ * mergeInto for two runs, both non-empty: the same order (b's record first
+ * only when strictly before a's), with the runs' positions in locals and
+ * each record copied field by field (the general merge's run search and
+ * position array cost several times more a record); the rest of the run
+ * left over copied whole. The gateway run once on two threads merges its two
+ * Zone partitions' runs in the core instead (mergeRecords, assembly/merge.ts,
+ * whose twin this is: test/core/merge.test.ts).
  */
 function merge2(out: Float64Array, o: number, a: Float64Array, na: number, b: Float64Array, nb: number): number {
   const ea = na * REC, eb = nb * REC;
