@@ -278,6 +278,13 @@ function farPop(base: usize, cap: i32, dst: usize): void {
   if (i != n) copyRec(farAt(base, cap, i), last);
 }
 
+/** Block r back on the free list (its events read: a bucket opened or cascaded). */
+// @ts-ignore: decorator
+@inline function freeBlock(base: usize, cap: i32, r: i32): void {
+  store<i32>(linkAt(base, cap, r), geti(F_POOL_FREE));
+  seti(F_POOL_FREE, r);
+}
+
 /** The first set bit of a wheel's n bits at bit p or after, else from bit 0 (-1: none). */
 function firstSet(bits: usize, n: i32, p: i32): i32 {
   for (let pass = 0; pass < 2; pass++) {
@@ -384,8 +391,7 @@ function advance(base: usize, cap: i32, cur: f64): void {
       copyRec(runAt(base, cap, i), p);
       n++;
     }
-    store<i32>(linkAt(base, cap, r), geti(F_POOL_FREE));
-    seti(F_POOL_FREE, r);
+    freeBlock(base, cap, r);
     r = next;
   }
   store<i32>(bk, -1);
@@ -414,7 +420,7 @@ function openBig(base: usize, cap: i32, cur: f64, first: i32, total: i32): void 
   for (let q = first; q >= 0; q = load<i32>(linkAt(base, cap, q))) {
     const b = blockAt(base, q);
     for (let e = 0, k = load<i32>(b, B_N); e < k; e++) {
-      const c = counts + (<usize>(<i32>(load<f64>(b + B_REC + <usize>e * EV_BYTES) - t0) & (<i32>W - 1)) << 2);
+      const c = nsCount(counts, load<f64>(b + B_REC + <usize>e * EV_BYTES), t0);
       store<i32>(c, load<i32>(c) + 1);
     }
   }
@@ -428,12 +434,11 @@ function openBig(base: usize, cap: i32, cur: f64, first: i32, total: i32): void 
   while (q >= 0) {
     const b = blockAt(base, q), next = load<i32>(linkAt(base, cap, q));
     for (let e = 0, k = load<i32>(b, B_N); e < k; e++) {
-      const p = b + B_REC + <usize>e * EV_BYTES, c = counts + (<usize>(<i32>(load<f64>(p) - t0) & (<i32>W - 1)) << 2), i = load<i32>(c);
+      const p = b + B_REC + <usize>e * EV_BYTES, c = nsCount(counts, load<f64>(p), t0), i = load<i32>(c);
       store<i32>(c, i + 1);
       copyRec(runAt(base, cap, i), p);
     }
-    store<i32>(linkAt(base, cap, q), geti(F_POOL_FREE));
-    seti(F_POOL_FREE, q);
+    freeBlock(base, cap, q);
     q = next;
   }
   // each record down past the ones before it that it is not after (at its nanosecond: by sequence number)
@@ -450,6 +455,12 @@ function openBig(base: usize, cap: i32, cur: f64, first: i32, total: i32): void 
     }
     write(runAt(base, cap, j), time, seq, kind, subject);
   }
+}
+
+/** openBig's count for an event at `time` in the bucket that starts at t0 (its nanosecond within it). */
+// @ts-ignore: decorator
+@inline function nsCount(counts: usize, time: f64, t0: f64): usize {
+  return counts + (<usize>(<i32>(time - t0) & (<i32>W - 1)) << 2);
 }
 
 /** Every pending event's sequence number less `offset` (lag mode's rebase, lag.ts): their order is unchanged. */
@@ -501,8 +512,7 @@ function cascade(base: usize, cap: i32, from: f64, to: f64): void {
         wheelAppend(base, cap, <i32>(<i64>Math.floor(t * INV_W) & MASK), t, load<f64>(p, 8), load<i32>(p, 16), load<i32>(p, 20));
       }
       moved += k;
-      store<i32>(linkAt(base, cap, r), geti(F_POOL_FREE));
-      seti(F_POOL_FREE, r);
+      freeBlock(base, cap, r);
       r = next;
     }
     store<i32>(bk, -1);
