@@ -142,41 +142,12 @@ export function mergeInto(out: Float64Array, o: number, lists: Float64Array[], c
     if (some >= 0) out.set(lists[some].subarray(0, total * REC), o);
     return total;
   }
-  if (k === 2) return merge2(out, o, lists[0], counts[0], lists[1], counts[1]);
   const pos = new Array<number>(k).fill(0);
   for (let end = o + total * REC; o < end; o += REC) {
     const best = nextRun(lists, counts, pos);
     copyRec(out, o, lists[best], pos[best]++ * REC);
   }
   return total;
-}
-
-/**
- * mergeInto for two runs, both non-empty: the same order (b's record first
- * only when strictly before a's), with the runs' positions in locals and
- * each record copied field by field (the general merge's run search and
- * position array cost several times more a record); the rest of the run
- * left over copied whole. The gateway run once on two threads merges its two
- * Zone partitions' runs in the core instead (mergeRecords, assembly/merge.ts,
- * whose twin this is: test/core/merge.test.ts).
- */
-function merge2(out: Float64Array, o: number, a: Float64Array, na: number, b: Float64Array, nb: number): number {
-  const ea = na * REC, eb = nb * REC;
-  let i = 0, j = 0;
-  while (i < ea && j < eb) {
-    const ta = a[i], tb = b[j];
-    if (tb < ta || (tb === ta && b[j + 1] < a[i + 1])) {
-      copyRec(out, o, b, j);
-      j += REC;
-    } else {
-      copyRec(out, o, a, i);
-      i += REC;
-    }
-    o += REC;
-  }
-  if (i < ea) out.set(a.subarray(i, ea), o);
-  else if (j < eb) out.set(b.subarray(j, eb), o);
-  return na + nb;
 }
 
 /** One record (REC doubles) from f at `at` to out at o. */

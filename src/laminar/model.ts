@@ -308,7 +308,7 @@ export class LaminarModel extends LaminarState {
       }
     }
     const o = (this.ginAt >> 3) + this.ginN * REC;
-    if (lists.length === 2 && counts[0] > 0 && counts[1] > 0) this.merge2(lists, counts, o);
+    if (lists.length === 2 && counts[0] > 0 && counts[1] > 0) this.mergeInCore(lists, counts, o);
     else mergeInto(ze.f64view(), o, lists, counts);
     if (this.nextMsgAt === Infinity) this.nextMsgAt = ze.f64view()[o];
     this.ginN += total;
@@ -321,7 +321,7 @@ export class LaminarModel extends LaminarState {
    * merged there into the queue at word o (the core's mergeRecords, the
    * order mergeInto gives), instead of record by record in TypeScript.
    */
-  private merge2(lists: Float64Array[], counts: ArrayLike<number>, o: number): void {
+  private mergeInCore(lists: Float64Array[], counts: ArrayLike<number>, o: number): void {
     const na = counts[0], nb = counts[1];
     if (Math.max(na, nb) > this.mergeCap) {
       this.mergeCap = Math.max(2 * this.mergeCap, na, nb, 1024);
