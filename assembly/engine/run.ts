@@ -13,9 +13,9 @@ import {
   F_HEAP_SIZE, F_HOP, F_HOST_KIND, F_RUN_LEN, F_RUN_POS, F_TOUCH_BOUND, F_N0, F_N1, F_Z0, F_Z1, F_HOST_SUBJECT, F_NOW, F_OUT_CAP,
   F_OUT_N, F_PROCESSED, K_ADDRESS, K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_HIST,
   ROOM_OUTBOX, ROOM_RING, F_SEQ, DX_DONE_SEQ, DX_TIMER_SEQ, EMIT_MEM_BYTES, K_AIRLOCK, K_MEM, MX_TASK_CAP, ROOM_TASKS, TT_AWAITING,
-  TT_HOME, F_ZONES, F_HIST_N, F_HIST_CAP,
+  TT_HOME, F_ZONES, F_HIST_N, F_HIST_CAP, F_NODES, EM_NODE,
 } from "./layout";
-import { addf, da, dc, dx, getf, geti, leave, mask, MX, offset, Q_HEAD, room, row, setf, seti, xi, zoneOf } from "./state";
+import { addf, copyWords, da, dc, dx, getf, geti, leave, mask, MX, offset, Q_HEAD, room, row, setf, seti, xi, zoneOf } from "./state";
 import { emitCheck, emitTake } from "./emit";
 import { exchange } from "./inbox";
 import { drain } from "./drain";
@@ -367,6 +367,42 @@ function engineEmitAtIn(block: usize, src: usize, n: i32, time: f64, seq0: f64):
   if (e != 0) return e;
   emitTake(src, n, time, true, seq0, false);
   return 0;
+}
+
+/**
+ * A batch of the gateway's log at a Zone partition (engineDispatchAll's n
+ * emission records at src, each DA's launchpad drawn, -1 for one lost on
+ * the hop): the records whose launchpad is one of this engine's nodes moved
+ * to the front, in their order, bit for bit; the rest is left as it falls.
+ * Returns how many (the host hands them over with engineEmitAt). E_COUNT,
+ * region codes for src, E_ID when a launchpad lies outside the cluster
+ * (below -1, or at or past its node count); an error moves nothing.
+ */
+export function engineStageOwn(block: usize, src: usize, n: i32): i32 {
+  const r = engineStageOwnIn(block, src, n);
+  leave();
+  return r;
+}
+
+function engineStageOwnIn(block: usize, src: usize, n: i32): i32 {
+  if (!ready(block)) return E_ARG;
+  if (n < 0) return E_COUNT;
+  const stride = <usize>(MX != 0 ? EMIT_MEM_BYTES : EMIT_BYTES);
+  const e = checkBuf(src, <i64>n * stride, 1, 8); if (e != OK) return e;
+  const n0 = geti(F_N0), n1 = geti(F_N1), nodes = geti(F_NODES), end = src + <usize>n * stride;
+  for (let r = src; r < end; r += stride) {
+    const v = load<i32>(r + EM_NODE);
+    if (v < -1 || v >= nodes) return E_ID;
+  }
+  let o = src, own = 0;
+  for (let r = src; r < end; r += stride) {
+    const v = load<i32>(r + EM_NODE);
+    if (v < n0 || v >= n1) continue;
+    if (o != r) copyWords(o, r, stride);
+    o += stride;
+    own++;
+  }
+  return own;
 }
 
 /**

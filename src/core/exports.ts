@@ -77,6 +77,7 @@ export interface CoreExports {
   engineDispatch(block: number, src: number, n: number, cum: number, rng: number, lost: number): number;
   engineDispatchAll(block: number, src: number, n: number, cum: number, rng: number, lost: number): number;
   engineEmitAt(block: number, src: number, n: number, time: number, seq0: number): number;
+  engineStageOwn(block: number, src: number, n: number): number;
   enginePostAt(block: number, time: number, seq: number, kind: number, subject: number): number;
   engineTrace(block: number, on: number): number;
   engineTraceState(block: number, out: number): number;

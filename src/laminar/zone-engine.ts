@@ -354,25 +354,22 @@ export class ZoneEngine {
    * Returns how many.
    */
   stageOwn(ops: Float64Array<ArrayBufferLike>, at: number, n: number): number {
-    const w = EMIT_BYTES >> 3, n0 = this.geti(EF.N0), n1 = this.geti(EF.N1), nodes = this.geti(EF.NODES);
+    const w = EMIT_BYTES >> 3;
     this.logsEmissions();
     this.stageRoom(n);
     this.views();
     // the batch whole after the staged records (a copy between buffers, bit for bit), then this engine's records
-    // moved up over the others', as i32 within core memory (a record's i32 pairs read as f64 could be NaNs, which
-    // a copy through numbers may canonicalise)
-    const i32 = this.i32, first = (this.emitAt >> 2) + this.emitN * 2 * w;
-    this.f64.set(ops.subarray(at, at + w * n), first >> 1);
-    let own = 0;
-    for (let i = 0; i < n; i++) {
-      const r = first + 2 * w * i, v = i32[r + (EM.NODE >> 2)];
-      if (v < n0 || v >= n1) {
-        if (v < -1 || v >= nodes) throw new Error(`gateway log: a DA handed over to node ${v}, outside the cluster's ${nodes}`);
-        continue;
-      }
-      if (own !== i) i32.copyWithin(first + 2 * w * own, r, r + 2 * w);
-      own++;
+    // moved up over the others' in core memory (engineStageOwn)
+    const first = this.emitAt + this.emitN * EMIT_BYTES;
+    this.f64.set(ops.subarray(at, at + w * n), first >> 3);
+    const own = this.k.engineStageOwn(this.block, first, n);
+    if (own === Status.E_ID) {
+      const nodes = this.geti(EF.NODES);
+      let v = 0;
+      for (let i = 0; i < n && v >= -1 && v < nodes; i++) v = this.i32[((first + i * EMIT_BYTES) >> 2) + (EM.NODE >> 2)];
+      throw new Error(`gateway log: a DA handed over to node ${v}, outside the cluster's ${nodes}`);
     }
+    this.check(own, "engineStageOwn");
     this.emitN += own;
     return own;
   }

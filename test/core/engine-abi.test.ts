@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { Fingerprint } from "../../src/sim/fingerprint.js";
 import { packageRoot } from "../../src/core/paths.js";
 import { applySets, defaultConfig } from "../../src/config/params-config.js";
@@ -290,6 +291,46 @@ describe("the Zone engine's exports", () => {
     i32[(last + EM.FLAGS) >> 2] = 0;
     expect(k.engineEmit(block, src, 3)).toBe(0);
     expect([ze.live, ze.geti(EF.HEAP_SIZE)]).toEqual([live + 3, size + 3]);
+  });
+
+  for (const index of [0, 1]) it(`engineStageOwn picks a Zone partition's DAs out of a batch, in order and bit for bit, and refuses a launchpad outside the cluster moving nothing (partition ${index} of 2)`, () => {
+    const core = loadCore("auto"), k = core.exports;
+    const config = applySets(defaultConfig(), ["cluster.nodes=2000", "sim.durationS=0.05", "sim.engine=core"]);
+    const m = new LaminarModel(core, config, { index, count: 2, role: "zones" });
+    m.start();
+    const ze = m.zoneEngine!, block = ze.block, n0 = ze.geti(EF.N0), n1 = ze.geti(EF.N1), nodes = ze.geti(EF.NODES);
+    expect([n0 < n1, index === 0 ? n0 === 0 && n1 < nodes : n0 > 0 && n1 === nodes]).toEqual([true, true]);
+    const W = EMIT_BYTES >> 2, cap = 64, src = core.arena.alloc(cap * EMIT_BYTES, 16);
+    // launchpads anywhere in the cluster, -1 (lost on the hop), and either side of the partition's bounds
+    const edges = [-1, n0 - 1, n0, n1 - 1, n1].filter((v) => v >= -1 && v < nodes);
+    fc.assert(fc.property(
+      fc.array(fc.oneof(fc.integer({ min: -1, max: nodes - 1 }), fc.constantFrom(...edges)), { maxLength: cap }),
+      fc.array(fc.integer(), { minLength: cap * W, maxLength: cap * W }),
+      (launchpads, words) => {
+        const i32 = core.arena.i32, at = src >> 2, n = launchpads.length;
+        // every word random (f64 fields whose bits are NaNs among them), then the launchpads
+        for (let i = 0; i < cap * W; i++) i32[at + i] = words[i];
+        for (let i = 0; i < n; i++) i32[at + i * W + (EM.NODE >> 2)] = launchpads[i];
+        const want: number[][] = [];
+        for (let i = 0; i < n; i++) if (launchpads[i] >= n0 && launchpads[i] < n1) want.push([...i32.subarray(at + i * W, at + (i + 1) * W)]);
+        expect(k.engineStageOwn(block, src, n)).toBe(want.length);
+        for (let j = 0; j < want.length; j++) expect([...core.arena.i32.subarray(at + j * W, at + (j + 1) * W)]).toEqual(want[j]);
+      },
+    ), { numRuns: 200, seed: 24 + index });
+    // a launchpad outside the cluster: E_ID, nothing moved
+    const i32 = core.arena.i32, at = src >> 2;
+    for (const bad of [-2, nodes]) {
+      for (let i = 0; i < 3; i++) i32[at + i * W + (EM.NODE >> 2)] = i === 2 ? bad : i === 0 ? nodes - 1 : n0;
+      const before = [...i32.subarray(at, at + 3 * W)];
+      expect(k.engineStageOwn(block, src, 3)).toBe(Status.E_ID);
+      expect([...i32.subarray(at, at + 3 * W)]).toEqual(before);
+    }
+    expect(k.engineStageOwn(block, src, -1)).toBe(Status.E_COUNT);
+    expect(k.engineStageOwn(block, src + 4, 1)).toBe(Status.E_ALIGN);
+    expect(k.engineStageOwn(block, 8, 1)).toBe(Status.E_NULL);
+    expect(k.engineStageOwn(block, core.arena.u8.length - 32, 1)).toBe(Status.E_BOUNDS);
+    expect(k.engineStageOwn(0, src, 1)).toBe(Status.E_ARG);
+    expect(k.engineStageOwn(block, src, 0)).toBe(0);
   });
 
   it("the gateway's batch (engineDispatch, engineDispatchAll) draws what the TypeScript batch draws, and refuses bad input changing nothing", () => {
