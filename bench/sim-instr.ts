@@ -48,7 +48,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { functionCosts, watNames } from "./instr-functions.js";
+import { annotate, functionCosts, watNames, type Annotated } from "./instr-functions.js";
 import { median } from "./run.js";
 
 const USAGE = `Usage: npm run bench:instr -- [options]
@@ -70,6 +70,9 @@ for this build and optionally another (docs/bench.md). Needs valgrind.
                        (e.g. --nodes=32000 --durations=0.04,0.1 --threads=2)
   --split              the run threads take: the gateway side once and the Zones replaying
                        its log (bench:sim's --split run, on one thread)
+  --annotate=NAME      instead, the machine code of the functions whose name (as --functions
+                       prints it) contains NAME, each instruction with its count per task, in
+                       one run of the longer duration (start-up included); needs objdump
   --json               the summary as JSON
   -h, --help           this text`;
 
@@ -175,6 +178,59 @@ async function runFunctions(root: string, sets: string[], duration: string, miss
   }
 }
 
+/** --annotate: one run under callgrind (the longer duration), each compiled copy of the functions named `want`, instruction by instruction per task. */
+async function runAnnotate(root: string, sets: string[], duration: string, want: string): Promise<{ arrived: number; copies: Annotated[] }> {
+  const dir = mkdtempSync(resolve(tmpdir(), "laminar-instr-"));
+  try {
+    const tool = ["--tool=callgrind", "--dump-instr=yes", "--compress-strings=no", "--compress-pos=no", `--callgrind-out-file=${resolve(dir, "callgrind.out")}`];
+    const { arrived } = await simUnder(tool, ["--perf-prof"], root, sets, duration, dir);
+    return { arrived, copies: annotate(dir, watNames(resolve(root, "build", "laminar-simd.wat")), want, arrived) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Instructions below this many a task are left out of --annotate's listing (a line says how many). */
+const ANNOTATE_MIN = 0.01;
+
+/** At most this many compiled copies are listed, the busiest first. */
+const ANNOTATE_COPIES = 3;
+
+/** --annotate's report: for each build, the busiest compiled copies of the functions named `want`. */
+async function annotated(roots: string[], sets: string[], duration: string, want: string, json: boolean): Promise<void> {
+  if (!json) process.stderr.write(`bench:instr: ${roots.length} run(s) under callgrind, ${WIDTH} at a time (a few minutes each)...\n`);
+  const runs = await pool(roots.map((root) => () => runAnnotate(root, sets, duration, want)), WIDTH);
+  const builds = runs.map((r, b) => ({ build: b === 0 ? "this" : "base", tasks: r.arrived, copies: r.copies.slice(0, ANNOTATE_COPIES) }));
+  for (const b of builds) if (b.copies.length === 0) throw new Error(`--annotate=${want}: no compiled function whose name holds "${want}" ran in the ${b.build === "this" ? "run of this build" : "base's run"} (--functions lists what ran)`);
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ duration: Number(duration), sets, annotate: want, builds })}\n`);
+    return;
+  }
+  for (const b of builds) {
+    process.stdout.write(`${b.build}: instructions per task by machine instruction, one run of ${duration} s (start-up included; ${sets.join(" ")}; ${b.tasks} tasks)\n`);
+    for (const c of b.copies) {
+      process.stdout.write(`\n${c.name}: ${c.total.toFixed(1)} instructions a task, ${c.bytes} bytes of x86-64 at 0x${c.start.toString(16)}\n`);
+      let hidden = 0, hiddenPer = 0;
+      const flush = () => {
+        if (hidden > 0) process.stdout.write(`            ... ${hidden} instruction(s) below ${ANNOTATE_MIN} a task (${hiddenPer.toFixed(3)} in all)\n`);
+        hidden = 0;
+        hiddenPer = 0;
+      };
+      for (const l of c.lines) {
+        if (l.per < ANNOTATE_MIN) {
+          hidden++;
+          hiddenPer += l.per;
+          continue;
+        }
+        flush();
+        process.stdout.write(`  ${l.per.toFixed(3).padStart(9)}  ${l.address.toString(16)}  ${l.text}\n`);
+      }
+      flush();
+    }
+    if (b.copies.length === ANNOTATE_COPIES) process.stdout.write(`(the ${ANNOTATE_COPIES} busiest compiled copies; a narrower NAME picks one)\n`);
+  }
+}
+
 /** A function only the thread that runs the gateway side runs (its micro-batch). */
 const GATEWAY_FN = "wasm $assembly/engine/gateway/batch";
 
@@ -253,17 +309,23 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const valued = ["nodes", "rho", "durations", "rounds", "set", "base", "threads"];
+  const valued = ["nodes", "rho", "durations", "rounds", "set", "base", "threads", "annotate"];
   for (const a of args) {
     if (a === "--json" || a === "--functions" || a === "--misses" || a === "--split" || valued.some((v) => a.startsWith(`--${v}=`)) || a.startsWith("--functions=")) continue;
     throw new Error(`unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} --functions= --misses --split --json)`);
   }
   const fnArg = args.find((a) => a === "--functions" || a.startsWith("--functions="));
+  const want = args.find((a) => a.startsWith("--annotate="))?.slice(11);
+  if (want !== undefined) {
+    if (want === "") throw new Error("--annotate takes a function's name, or part of it (as --functions prints it), got nothing");
+    if (fnArg !== undefined) throw new Error("--annotate and --functions are two different reports: give one");
+    if (args.some((a) => a.startsWith("--rounds="))) throw new Error("--annotate counts one run of each build: --rounds does not go with it");
+  }
   if (args.includes("--misses") && fnArg === undefined) throw new Error("--misses goes with --functions (without it, the totals already count the misses)");
   const threadsArg = args.find((a) => a.startsWith("--threads="));
   if (threadsArg !== undefined) {
     if (!/^\d+$/.test(threadsArg.slice(10)) || !(THREADS >= 2 && THREADS <= 64)) throw new Error(`--threads takes an integer from 2 to 64, got ${threadsArg.slice(10)}`);
-    if (fnArg === undefined) throw new Error("--threads goes with --functions (it says where each thread's instructions go)");
+    if (fnArg === undefined) throw new Error(`--threads goes with --functions (it says where each thread's instructions go)${want !== undefined ? "; --annotate counts the run on one thread" : ""}`);
     if (SPLIT) throw new Error("--threads and --split are two different runs: give one");
   }
   const top = fnArg === undefined || fnArg === "--functions" ? 30 : Number(fnArg.slice(12));
@@ -299,6 +361,7 @@ async function main(): Promise<void> {
   }
   await new Promise<void>((done, fail) => execFile("valgrind", ["--version"], (err) => (err === null ? done() : fail(new Error("needs valgrind (Debian: apt-get install valgrind), which was not found")))));
   if (fnArg !== undefined) return functions(roots, sets, durations, top, args.includes("--json"), args.includes("--misses"));
+  if (want !== undefined) return annotated(roots, sets, durations[1], want, args.includes("--json"));
   // the two builds' runs of one duration side by side, so that whatever the pair shares falls on both alike
   const jobs: (() => Promise<Counts>)[] = [];
   for (let r = 0; r < rounds; r++) for (const d of durations) for (const root of roots) jobs.push(() => runOnce(root, sets, d));

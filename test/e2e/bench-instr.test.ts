@@ -27,6 +27,10 @@ describe("bench:instr", () => {
       ["--functions --threads=1", "bench:instr: --threads takes an integer from 2 to 64, got 1"],
       ["--threads=2", "bench:instr: --threads goes with --functions"],
       ["--functions --threads=2 --split", "bench:instr: --threads and --split are two different runs"],
+      ["--annotate=", "bench:instr: --annotate takes a function's name, or part of it"],
+      ["--annotate=chooseTarget --functions", "bench:instr: --annotate and --functions are two different reports"],
+      ["--annotate=chooseTarget --rounds=2", "bench:instr: --annotate counts one run of each build"],
+      ["--annotate=chooseTarget --threads=2", "bench:instr: --threads goes with --functions (it says where each thread's instructions go); --annotate counts the run on one thread"],
     ]) {
       const r = spawnSync(process.execPath, [bench, ...arg.split(" ")], { encoding: "utf8", timeout: 60_000 });
       expect(r.status, arg).toBe(2);
@@ -84,6 +88,27 @@ describe("bench:instr", () => {
     const sp = JSON.parse(split.stdout) as typeof s;
     expect(sp.tasks).toBe(s.tasks);
     expect(sp.functions.find((f) => f.name === "js replay src/laminar/log-replay.js")?.this).toBeGreaterThan(0);
+  }, 600_000);
+
+  it.skipIf(!valgrind)("lists a function's machine code, each instruction with its count per task (--annotate; needs valgrind)", () => {
+    const r = spawnSync(process.execPath, [bench, "--nodes=200", "--durations=0.005,0.02", "--annotate=agent/chooseTarget", "--json"], { encoding: "utf8", timeout: 600_000 });
+    expect(r.status, r.stderr).toBe(0);
+    type Copy = { name: string; start: number; bytes: number; total: number; lines: { address: number; per: number; text: string }[] };
+    const s = JSON.parse(r.stdout) as { annotate: string; builds: { build: string; tasks: number; copies: Copy[] }[] };
+    expect(s.builds.map((b) => b.build)).toEqual(["this"]);
+    const [c] = s.builds[0].copies;
+    expect(c.name).toBe("wasm $assembly/engine/agent/chooseTarget");
+    // its instructions lie in its code, in order, and their counts add up to its total; the probe action's loops run
+    // many times a call, its entry once
+    expect(c.lines.every((l, i) => l.address >= c.start && l.address < c.start + c.bytes && (i === 0 || l.address > c.lines[i - 1].address))).toBe(true);
+    expect(c.lines.reduce((a, l) => a + l.per, 0)).toBeCloseTo(c.total, 6);
+    expect(c.total).toBeGreaterThan(100);
+    expect(Math.max(...c.lines.map((l) => l.per))).toBeGreaterThan(4 * c.lines[0].per);
+    expect(c.lines[0].per).toBeGreaterThan(0);
+    expect(c.lines.some((l) => /^v\w+ps /.test(l.text))).toBe(true); // the SIMD build's packed single-precision arithmetic
+    const none = spawnSync(process.execPath, [bench, "--nodes=200", "--durations=0.005,0.02", "--annotate=noSuchFunction"], { encoding: "utf8", timeout: 600_000 });
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('no compiled function whose name holds "noSuchFunction" ran');
   }, 600_000);
 
   it.skipIf(!valgrind)("counts each worker thread apart, the gateway's first (--functions --threads=2; needs valgrind)", () => {
