@@ -304,6 +304,7 @@ typedef struct laminar_mem_block {
   X(int32_t, engineDispatchAll, (laminar_ptr block, laminar_ptr src, int32_t n, laminar_ptr cum, laminar_ptr rng, laminar_ptr lost)) \
   X(int32_t, engineEmitAt, (laminar_ptr block, laminar_ptr src, int32_t n, double time, double seq0)) \
   X(int32_t, engineStageOwn, (laminar_ptr block, laminar_ptr src, int32_t n)) \
+  X(int32_t, engineStagePulls, (laminar_ptr block, laminar_ptr src, int32_t n, laminar_ptr dst)) \
   X(int32_t, enginePostAt, (laminar_ptr block, double time, double seq, int32_t kind, int32_t subject)) \
   X(int32_t, engineLagMode, (laminar_ptr block, double step))                                          \
   X(double, engineSeqAt, (laminar_ptr block, double time, double seq))                                 \
@@ -558,6 +559,8 @@ int32_t engineDispatchAll(laminar_ptr block, laminar_ptr src, int32_t n, laminar
 int32_t engineEmitAt(laminar_ptr block, laminar_ptr src, int32_t n, double time, double seq0);
 /** A batch of engineDispatchAll's records at a Zone partition: those whose launchpad is one of this engine's nodes moved to the front, in order; returns how many. */
 int32_t engineStageOwn(laminar_ptr block, laminar_ptr src, int32_t n);
+/** A Zone partition's own messages (10-f64 records for the gateway side): each pull request of its Zones as a post record of its completion at dst; returns how many. */
+int32_t engineStagePulls(laminar_ptr block, laminar_ptr src, int32_t n, laminar_ptr dst);
 /** Lag mode: schedule (kind, subject) at absolute time with sequence number seq (the engine's counter unmoved). */
 int32_t enginePostAt(laminar_ptr block, double time, double seq, int32_t kind, int32_t subject);
 /** Lag mode on: the engine's own sequence numbers in steps of step (a power of two), and a history of its counter. */

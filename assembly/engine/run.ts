@@ -7,13 +7,14 @@
 // when a table needs room (the host gives a region, engineGrow moves the
 // table, and the call is made again; nothing of the event has happened yet).
 import { checkBuf, E_ARG, E_COUNT, E_ID, OK } from "../abi";
+import { region, regionsCheck, regionsReset } from "../regions";
 import { ready } from "./setup";
 import {
   BLOCK_BYTES, DA_NEXT, DA_BYTES, DA_NODE, DA_STATE, DA_VERDICT, EMIT_BYTES, EV_BYTES, F_DA_CAP, F_DA_LIVE, F_HEAP_CAP,
   F_HEAP_SIZE, F_HOP, F_HOST_KIND, F_RUN_LEN, F_RUN_POS, F_TOUCH_BOUND, F_N0, F_N1, F_Z0, F_Z1, F_HOST_SUBJECT, F_NOW, F_OUT_CAP,
   F_OUT_N, F_PROCESSED, K_ADDRESS, K_ARBITRATE, K_BCAST, K_COMPLETE, K_PULL, K_SNAPSHOT, K_UPLOAD, K_WHEEL, ROOM_HEAP, ROOM_HIST,
   ROOM_OUTBOX, ROOM_RING, F_SEQ, DX_DONE_SEQ, DX_TIMER_SEQ, EMIT_MEM_BYTES, K_AIRLOCK, K_MEM, MX_TASK_CAP, ROOM_TASKS, TT_AWAITING,
-  TT_HOME, F_ZONES, F_HIST_N, F_HIST_CAP, F_NODES, EM_NODE,
+  TT_HOME, F_ZONES, F_HIST_N, F_HIST_CAP, F_NODES, EM_NODE, F_DELTA, M_PULL, M_REACTIVATE, REC, TO_GATEWAY,
 } from "./layout";
 import { addf, copyWords, da, dc, dx, getf, geti, leave, mask, MX, offset, Q_HEAD, room, row, setf, seti, xi, zoneOf } from "./state";
 import { emitCheck, emitTake } from "./emit";
@@ -403,6 +404,53 @@ function engineStageOwnIn(block: usize, src: usize, n: i32): i32 {
     own++;
   }
   return own;
+}
+
+/**
+ * A Zone partition's own messages back at a window's end, for a host that
+ * runs the gateway side elsewhere (the simulator's threads with the gateway
+ * once): n message records at src (REC f64 each, 8-aligned), all for the
+ * gateway side; for each pull request from one of this engine's Zones, a
+ * post record (POST_BYTES, as enginePostBatch takes them: f64 time, i32
+ * K_PULL, i32 the DA) at dst, the pull's completion at its delivery plus
+ * hop - delta plus its compute time (the clock plus that delay from the
+ * clock, the host's arithmetic), in the records' order. Returns how many;
+ * nothing is scheduled (the host posts them with the rest of its posts).
+ * E_COUNT, region codes for src and dst (room for n records there), E_ARG
+ * (a block not laid out, a record not for the gateway side, dst sharing a
+ * byte with src); an error writes nothing.
+ */
+export function engineStagePulls(block: usize, src: usize, n: i32, dst: usize): i32 {
+  const r = engineStagePullsIn(block, src, n, dst);
+  leave();
+  return r;
+}
+
+function engineStagePullsIn(block: usize, src: usize, n: i32, dst: usize): i32 {
+  if (!ready(block)) return E_ARG;
+  if (n < 0) return E_COUNT;
+  regionsReset();
+  region(src, <i64>n * REC, 8, 0, false);
+  region(dst, <i64>n * (POST_BYTES >> 3), 8, 0, true);
+  const e = regionsCheck(); if (e != 0) return e;
+  const RB = <usize>REC << 3, end = src + <usize>n * RB;
+  for (let p = src; p < end; p += RB) {
+    if (load<f64>(p, 24) != TO_GATEWAY || <i32>load<f64>(p, 16) == M_REACTIVATE) return E_ARG;
+  }
+  const z0 = geti(F_Z0), z1 = geti(F_Z1), now = getf(F_NOW), hop = getf(F_HOP), delta = getf(F_DELTA);
+  let o = dst;
+  for (let p = src; p < end; p += RB) {
+    if (<i32>load<f64>(p, 16) != M_PULL) continue;
+    const z = load<f64>(p, 48);
+    if (!(z >= <f64>z0 && z < <f64>z1)) continue;
+    // the host's arithmetic (model.ts pullAnswered, ZoneEngine.post): the delay from the clock, then the clock plus it
+    const delay = load<f64>(p) + hop - delta + load<f64>(p, 56) - now;
+    store<f64>(o, now + delay);
+    store<i32>(o, K_PULL, 8);
+    store<i32>(o, <i32>load<f64>(p, 40), 12);
+    o += <usize>POST_BYTES;
+  }
+  return <i32>((o - dst) >> 4);
 }
 
 /**

@@ -78,6 +78,7 @@ export interface CoreExports {
   engineDispatchAll(block: number, src: number, n: number, cum: number, rng: number, lost: number): number;
   engineEmitAt(block: number, src: number, n: number, time: number, seq0: number): number;
   engineStageOwn(block: number, src: number, n: number): number;
+  engineStagePulls(block: number, src: number, n: number, dst: number): number;
   enginePostAt(block: number, time: number, seq: number, kind: number, subject: number): number;
   engineTrace(block: number, on: number): number;
   engineTraceState(block: number, out: number): number;

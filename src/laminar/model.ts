@@ -276,6 +276,18 @@ export class LaminarModel extends LaminarState {
   }
 
   /**
+   * A Zone partition's own messages of a half, back at a window's end while
+   * the gateway side runs elsewhere (src/run/thread-once.ts): n records
+   * from offset 0 of f, taken as accept takes them one by one (only the
+   * pull requests of its Zones matter here: their completions are posted),
+   * in the core's Zone engine (engineStagePulls) where it runs one.
+   */
+  acceptOwn(f: Float64Array, n: number): void {
+    if (this.logReader !== null && this.zoneEngine !== null) this.zoneEngine.stagePulls(f, 0, n);
+    else for (let i = 0; i < n; i++) this.accept(f, i * REC);
+  }
+
+  /**
    * The gateway run once takes the messages of a half or a window: sorted
    * runs, one from each Zone partition (`lists[k]` holding `counts[k]`
    * records from offset 0), merged in canonical order into its queue in

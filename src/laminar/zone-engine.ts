@@ -102,6 +102,9 @@ export class ZoneEngine {
   private postAt = 0;
   private postCap = 0;
   private postN = 0;
+  /** Message records copied in from a shared region (stagePulls): their region in core memory, and its capacity in records. */
+  private msgAt = 0;
+  private msgCap = 0;
   /** dispatch's buffers: the lost DAs' tasks, and the gateway's stream while the engine draws from it. */
   private lostAt = 0;
   private lostCap = 0;
@@ -372,6 +375,28 @@ export class ZoneEngine {
     this.check(own, "engineStageOwn");
     this.emitN += own;
     return own;
+  }
+
+  /**
+   * A Zone partition's own messages of a half, back at a window's end
+   * (src/run/thread-once.ts, the gateway run elsewhere): n records at word
+   * `at` of f, all for the gateway side; each pull request from one of its
+   * Zones posts its completion, as the model's accept does one by one
+   * (engineStagePulls, in core memory, into the posts the next run takes).
+   */
+  stagePulls(f: Float64Array<ArrayBufferLike>, at: number, n: number): void {
+    if (n === 0) return;
+    if (this.lag && this.stoppedAtEvent) throw new Error("zone engine: in lag mode the host posts only at the end of a run (its history places them before the events at that time)");
+    if (this.msgCap < n) {
+      this.msgCap = Math.max(n, 2 * this.msgCap, 1024);
+      this.msgAt = this.alloc(this.msgCap * REC_BYTES, 8);
+    }
+    while (this.postN + n > this.postCap) this.postAt = this.grown(this.postAt, (this.postCap *= 2), POST_BYTES, this.postN);
+    this.views();
+    this.f64.set(f.subarray(at, at + n * (REC_BYTES >> 3)), this.msgAt >> 3);
+    const k = this.k.engineStagePulls(this.block, this.msgAt, n, this.postAt + this.postN * POST_BYTES);
+    this.check(k, "engineStagePulls");
+    this.postN += k;
   }
 
   /** The task of the i-th DA the last dispatch lost. */

@@ -154,10 +154,7 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
     Atomics.notify(pipe, PIPE_ZONES + index);
     if (simNow % L === 0) {
       // a window's end: this partition's own pull requests, in order (those of other Zones are no concern of its)
-      for (const h of [(k + 3) % 4, r]) {
-        const f = regions[h][index], n = counts[h][index][0];
-        for (let i = 0; i < n; i++) zones.accept(f, i * REC);
-      }
+      for (const h of [(k + 3) % 4, r]) zones.acceptOwn(regions[h][index], counts[h][index][0]);
       zones.msgsPending -= unacked;
       unacked = 0;
     }

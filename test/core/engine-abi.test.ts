@@ -16,7 +16,8 @@ import { Status } from "../../src/core/status.js";
 import { EF, EM, EM_DECLARED, EMIT_BYTES, EMIT_MEM_BYTES, ENGINE_BLOCK_BYTES, MX, RAN_TO } from "../../src/core/engine-layout.js";
 import { LaminarModel } from "../../src/laminar/model.js";
 import { ZoneEngine } from "../../src/laminar/zone-engine.js";
-import { Mailbox, REC } from "../../src/laminar/mailbox.js";
+import { Mailbox, REC, TO_GATEWAY } from "../../src/laminar/mailbox.js";
+import { K_PULL, M_DA_END, M_PULL, M_REACTIVATE, M_UPLOAD } from "../../src/laminar/state.js";
 import { streamRng } from "../../src/sim/rng.js";
 
 /** A model on the engine, started: its block is laid out. */
@@ -331,6 +332,52 @@ describe("the Zone engine's exports", () => {
     expect(k.engineStageOwn(block, core.arena.u8.length - 32, 1)).toBe(Status.E_BOUNDS);
     expect(k.engineStageOwn(0, src, 1)).toBe(Status.E_ARG);
     expect(k.engineStageOwn(block, src, 0)).toBe(0);
+  });
+
+  it("engineStagePulls turns a Zone partition's own pull requests into their completions' posts, as the model's accept does, and refuses what is not for the gateway side writing nothing", () => {
+    const core = loadCore("auto"), k = core.exports;
+    const config = applySets(defaultConfig(), ["cluster.nodes=2000", "sim.durationS=0.05", "sim.engine=core"]);
+    const m = new LaminarModel(core, config, { index: 1, count: 2, role: "zones" });
+    m.start();
+    m.runTo(1_000_037); // a clock away from 0, so that the delay's arithmetic shows
+    const ze = m.zoneEngine!, block = ze.block, z0 = ze.geti(EF.Z0), z1 = ze.geti(EF.Z1), zones = ze.geti(EF.ZONES);
+    expect([z0 > 0, z0 < z1]).toEqual([true, true]);
+    const now = ze.getf(EF.NOW), hop = ze.getf(EF.HOP), delta = ze.getf(EF.DELTA);
+    expect(now).toBe(1_000_037);
+    const cap = 48, src = core.arena.alloc(cap * REC * 8, 8), dst = core.arena.alloc(cap * 16 + 16, 8);
+    const message = fc.record({
+      t: fc.double({ min: 0, max: 2 ** 45, noNaN: true }), from: fc.integer({ min: 0, max: zones - 1 }), kind: fc.constantFrom(M_DA_END, M_PULL, M_UPLOAD, M_PULL),
+      a: fc.double({ noNaN: true }), da: fc.integer({ min: 0, max: 2 ** 31 - 1 }), zone: fc.oneof(fc.integer({ min: 0, max: zones - 1 }), fc.constantFrom(z0 - 1, z0, z1 - 1, z1)),
+      x: fc.double({ min: 0, max: 1e9, noNaN: true }),
+    });
+    fc.assert(fc.property(fc.array(message, { maxLength: cap }), (msgs) => {
+      const f64 = core.arena.f64, i32 = core.arena.i32, at = src >> 3;
+      msgs.forEach((g, i) => f64.set([g.t, g.from, g.kind, TO_GATEWAY, g.a, g.da, g.zone, g.x, 0, 0], at + i * REC));
+      // the model's accept, one by one: a pull request of a Zone here posts its completion (pullAnswered, ZoneEngine.post)
+      const want = msgs.filter((g) => g.kind === M_PULL && g.zone >= z0 && g.zone < z1).map((g) => [now + (g.t + hop - delta + g.x - now), K_PULL, g.da]);
+      expect(k.engineStagePulls(block, src, msgs.length, dst)).toBe(want.length);
+      expect(want.map((_, j) => [f64[(dst >> 3) + 2 * j], i32[(dst >> 2) + 4 * j + 2], i32[(dst >> 2) + 4 * j + 3]])).toEqual(want);
+    }), { numRuns: 200, seed: 24 });
+    // one record not for the gateway side (a message for a Zone, a reactivation): E_ARG, nothing written
+    const f64 = core.arena.f64, at = src >> 3;
+    for (let i = 0; i < 3; i++) f64.set([1e6, z0, M_PULL, TO_GATEWAY, 0, 7, z0, 100, 0, 0], at + i * REC);
+    for (const [field, v] of [[3, z0], [2, M_REACTIVATE]] as const) {
+      const keep = f64[at + 2 * REC + field];
+      f64[at + 2 * REC + field] = v;
+      f64.fill(-5, dst >> 3, (dst >> 3) + 6);
+      expect(k.engineStagePulls(block, src, 3, dst)).toBe(Status.E_ARG);
+      expect([...f64.subarray(dst >> 3, (dst >> 3) + 6)]).toEqual([-5, -5, -5, -5, -5, -5]);
+      f64[at + 2 * REC + field] = keep;
+    }
+    expect(k.engineStagePulls(block, src, 3, dst)).toBe(3);
+    expect(k.engineStagePulls(block, src, -1, dst)).toBe(Status.E_COUNT);
+    expect(k.engineStagePulls(block, src + 4, 1, dst)).toBe(Status.E_ALIGN);
+    expect(k.engineStagePulls(block, src, 1, dst + 4)).toBe(Status.E_ALIGN);
+    expect(k.engineStagePulls(block, 8, 1, dst)).toBe(Status.E_NULL);
+    expect(k.engineStagePulls(block, src, 1, core.arena.u8.length - 8)).toBe(Status.E_BOUNDS);
+    expect(k.engineStagePulls(block, src, 3, src + 8)).toBe(Status.E_ARG); // dst over src
+    expect(k.engineStagePulls(0, src, 1, dst)).toBe(Status.E_ARG);
+    expect(k.engineStagePulls(block, src, 0, dst)).toBe(0);
   });
 
   it("the gateway's batch (engineDispatch, engineDispatchAll) draws what the TypeScript batch draws, and refuses bad input changing nothing", () => {
