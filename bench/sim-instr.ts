@@ -360,6 +360,7 @@ async function main(): Promise<void> {
     }
   }
   await new Promise<void>((done, fail) => execFile("valgrind", ["--version"], (err) => (err === null ? done() : fail(new Error("needs valgrind (Debian: apt-get install valgrind), which was not found")))));
+  if (want !== undefined && spawnSync("objdump", ["--version"]).status !== 0) throw new Error("--annotate needs binutils' objdump (Debian: apt-get install binutils), which was not found");
   if (fnArg !== undefined) return functions(roots, sets, durations, top, args.includes("--json"), args.includes("--misses"));
   if (want !== undefined) return annotated(roots, sets, durations[1], want, args.includes("--json"));
   // the two builds' runs of one duration side by side, so that whatever the pair shares falls on both alike
