@@ -37,7 +37,8 @@ const RB: usize = <usize>REC << 3;
  * moved. E_ARG (nothing done) unless the engine holds every Zone, without
  * the memory model, outside lag mode, with the inbox empty (the host has
  * applied every message of the last window), and every record is for the
- * gateway side's queue (M_DA_END, M_PULL, M_UPLOAD) in time order; E_FULL
+ * gateway side's queue (M_DA_END, M_PULL, M_UPLOAD) in time order, from one
+ * of the cluster's Zones; E_FULL
  * (nothing done) when the event queue lacks room.
  */
 export function exchange(): i32 {
@@ -46,7 +47,7 @@ export function exchange(): i32 {
   let pulls = 0, last = -Infinity;
   for (let i = 0; i < n; i++) {
     const p = out + <usize>i * RB, t = load<f64>(p), kind = <i32>load<f64>(p, 16);
-    if (t < last || load<f64>(p, 24) != TO_GATEWAY || (kind != M_DA_END && kind != M_PULL && kind != M_UPLOAD)) return E_ARG;
+    if (t < last || !zoneOk(load<f64>(p, 8)) || load<f64>(p, 24) != TO_GATEWAY || (kind != M_DA_END && kind != M_PULL && kind != M_UPLOAD)) return E_ARG;
     last = t;
     if (kind == M_PULL) pulls++;
   }
@@ -75,6 +76,12 @@ export function exchange(): i32 {
     push(now + delay, K_PULL, <i32>load<f64>(p, 40));
   }
   return n;
+}
+
+/** Whether a record's sending Zone is one of the cluster's (sortRun counts by it). */
+// @ts-ignore: decorator
+@inline function zoneOk(z: f64): bool {
+  return z >= 0 && z < <f64>geti(F_ZONES) && z == Math.floor(z);
 }
 
 /** Records [i, j) of `out` (equal times) into the same places of `inbox`, by Zone, stable. */

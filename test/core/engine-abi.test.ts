@@ -513,7 +513,9 @@ describe("the Zone engine's exports", () => {
     expect(k.engineExchange(block)).toBe(Status.E_ARG);
     f64()[rec(7) + 2] = 3; f64()[rec(9) + 3] = 0; // for a Zone
     expect(k.engineExchange(block)).toBe(Status.E_ARG);
-    f64()[rec(9) + 3] = -1; const t10 = f64()[rec(10)]; f64()[rec(10)] = t10 + 1e6; // a time after the next's
+    f64()[rec(9) + 3] = -1; f64()[rec(11) + 1] = Z; // from a Zone outside the cluster (the sort counts by it)
+    expect(k.engineExchange(block)).toBe(Status.E_ARG);
+    f64()[rec(11) + 1] = 0; const t10 = f64()[rec(10)]; f64()[rec(10)] = t10 + 1e6; // a time after the next's
     expect(k.engineExchange(block)).toBe(Status.E_ARG);
     write(n);
     ze.seti(EF.IN_N, 1); // the last window's inbox not applied
