@@ -10,6 +10,7 @@ import { packageRoot } from "../../src/core/paths.js";
 
 const bench = join(packageRoot(), "dist", "bench", "sim-instr.js");
 const valgrind = spawnSync("valgrind", ["--version"], { encoding: "utf8" }).status === 0;
+const objdump = spawnSync("objdump", ["--version"], { encoding: "utf8" }).status === 0;
 
 describe("bench:instr", () => {
   it("refuses a bad option with one line and exit 2, and lists every option it takes in its help", () => {
@@ -90,7 +91,7 @@ describe("bench:instr", () => {
     expect(sp.functions.find((f) => f.name === "js replay src/laminar/log-replay.js")?.this).toBeGreaterThan(0);
   }, 600_000);
 
-  it.skipIf(!valgrind)("lists a function's machine code, each instruction with its count per task (--annotate; needs valgrind)", () => {
+  it.skipIf(!valgrind || !objdump)("lists a function's machine code, each instruction with its count per task (--annotate; needs valgrind and objdump)", () => {
     const r = spawnSync(process.execPath, [bench, "--nodes=200", "--durations=0.005,0.02", "--annotate=agent/chooseTarget", "--json"], { encoding: "utf8", timeout: 600_000 });
     expect(r.status, r.stderr).toBe(0);
     type Copy = { name: string; start: number; bytes: number; total: number; lines: { address: number; per: number; text: string }[] };
@@ -128,3 +129,4 @@ describe("bench:instr", () => {
   }, 600_000);
 });
 if (!valgrind) console.log("bench:instr: valgrind is not installed, so its run test is skipped (Debian: apt-get install valgrind)");
+else if (!objdump) console.log("bench:instr: objdump is not installed, so the --annotate run test is skipped (Debian: apt-get install binutils)");
