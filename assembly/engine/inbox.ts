@@ -71,11 +71,21 @@ export function exchange(): i32 {
   for (let i = 0; i < n; i++) {
     const p = inbox + <usize>i * RB;
     if (<i32>load<f64>(p, 16) != M_PULL) continue;
-    // the host's arithmetic: the delay from the clock, then the clock plus the delay
-    const delay = load<f64>(p) + hop - delta + load<f64>(p, 56) - now;
-    push(now + delay, K_PULL, <i32>load<f64>(p, 40));
+    push(pullDone(p, now, hop, delta), K_PULL, <i32>load<f64>(p, 40));
   }
   return n;
+}
+
+/**
+ * When the pull request at p (a message record) completes: its delivery plus
+ * hop - delta plus its compute time, in the host's arithmetic (model.ts
+ * pullAnswered, ZoneEngine.post): the delay from the clock, then the clock
+ * plus the delay.
+ */
+// @ts-ignore: decorator
+@inline export function pullDone(p: usize, now: f64, hop: f64, delta: f64): f64 {
+  const delay = load<f64>(p) + hop - delta + load<f64>(p, 56) - now;
+  return now + delay;
 }
 
 /** Whether a record's sending Zone is one of the cluster's (sortRun counts by it). */

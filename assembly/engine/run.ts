@@ -18,7 +18,7 @@ import {
 } from "./layout";
 import { addf, copyWords, da, dc, dx, getf, geti, leave, mask, MX, offset, Q_HEAD, room, row, setf, seti, xi, zoneOf } from "./state";
 import { emitCheck, emitTake } from "./emit";
-import { exchange } from "./inbox";
+import { exchange, pullDone } from "./inbox";
 import { drain } from "./drain";
 import { arrive } from "./arrive";
 import { sweep } from "./sweep";
@@ -443,9 +443,7 @@ function engineStagePullsIn(block: usize, src: usize, n: i32, dst: usize): i32 {
     if (<i32>load<f64>(p, 16) != M_PULL) continue;
     const z = load<f64>(p, 48);
     if (!(z >= <f64>z0 && z < <f64>z1)) continue;
-    // the host's arithmetic (model.ts pullAnswered, ZoneEngine.post): the delay from the clock, then the clock plus it
-    const delay = load<f64>(p) + hop - delta + load<f64>(p, 56) - now;
-    store<f64>(o, now + delay);
+    store<f64>(o, pullDone(p, now, hop, delta));
     store<i32>(o, K_PULL, 8);
     store<i32>(o, <i32>load<f64>(p, 40), 12);
     o += <usize>POST_BYTES;
