@@ -280,14 +280,19 @@ export class ZoneEngine {
    * run), so their sequence numbers are those single posts would get.
    */
   post(delay: number, kind: number, subject: number): void {
-    if (!this.ready) throw new Error("zone engine: an event posted before the engine was laid out (the model's start())");
-    if (this.lag && this.stoppedAtEvent) throw new Error("zone engine: in lag mode the host posts only at the end of a run (its history places them before the events at that time)");
+    this.mayPost();
     if (this.postN === this.postCap) this.postAt = this.grown(this.postAt, (this.postCap *= 2), POST_BYTES, this.postN);
     this.views();
     const b = this.postAt + this.postN++ * POST_BYTES;
     this.f64[b >> 3] = this.f64[this.block >> 3] + delay; // the clock is the block's field 0
     this.i32[(b + 8) >> 2] = kind;
     this.i32[(b + 12) >> 2] = subject;
+  }
+
+  /** The host may post now (post, stagePulls): the engine is laid out, and in lag mode a run has ended, not stopped at an event. */
+  private mayPost(): void {
+    if (!this.ready) throw new Error("zone engine: an event posted before the engine was laid out (the model's start())");
+    if (this.lag && this.stoppedAtEvent) throw new Error("zone engine: in lag mode the host posts only at the end of a run (its history places them before the events at that time)");
   }
 
   /** A copy of a buffer's first n records in a new region of ncap records; returns it. */
@@ -398,7 +403,7 @@ export class ZoneEngine {
    */
   stagePulls(f: Float64Array<ArrayBufferLike>, at: number, n: number): void {
     if (n === 0) return;
-    if (this.lag && this.stoppedAtEvent) throw new Error("zone engine: in lag mode the host posts only at the end of a run (its history places them before the events at that time)");
+    this.mayPost();
     const w = REC_BYTES >> 3, chunk = Math.floor(CHUNK_BYTES / REC_BYTES);
     if (this.msgAt === 0) this.msgAt = this.alloc(chunk * REC_BYTES, 8);
     while (this.postN + n > this.postCap) this.postAt = this.grown(this.postAt, (this.postCap *= 2), POST_BYTES, this.postN);
