@@ -146,14 +146,16 @@ export interface Annotated {
  */
 export function annotate(dir: string, wasm: string[], want: string, tasks: number, file = "callgrind.out"): Annotated[] {
   const ranges = jitRanges(jitdumpIn(dir)).filter((r) => tidy(r.name, wasm).includes(want));
-  const counts = new Map<number, number>();
+  const counts = new Map<number, number>(), totals = new Map<Range, number>();
   eachCost(join(dir, file), ["Ir"], (_fn, a, c) => {
-    if (rangeAt(ranges, a) !== null) counts.set(a, (counts.get(a) ?? 0) + c);
+    const r = rangeAt(ranges, a);
+    if (r === null) return;
+    counts.set(a, (counts.get(a) ?? 0) + c);
+    totals.set(r, (totals.get(r) ?? 0) + c);
   });
   const out: Annotated[] = [];
   for (const r of ranges) {
-    let total = 0;
-    for (const [a, c] of counts) if (a >= r.start && a < r.end) total += c;
+    const total = totals.get(r) ?? 0;
     if (total === 0) continue;
     const lines = disassemble(r.code, r.start).map((l) => ({ ...l, per: (counts.get(l.address) ?? 0) / tasks }));
     out.push({ name: tidy(r.name, wasm), start: r.start, bytes: r.end - r.start, total: total / tasks, lines });

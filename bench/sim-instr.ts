@@ -160,12 +160,8 @@ async function runOnce(root: string, sets: string[], duration: string): Promise<
  * numbered them), the gateway's first.
  */
 async function runFunctions(root: string, sets: string[], duration: string, misses: boolean): Promise<{ arrived: number; costs: Map<string, number>[] }> {
-  const dir = mkdtempSync(resolve(tmpdir(), "laminar-instr-"));
-  try {
-    const tool = ["--tool=callgrind", "--dump-instr=yes", "--compress-strings=no", "--compress-pos=no", `--callgrind-out-file=${resolve(dir, "callgrind.out")}`];
-    if (misses) tool.push("--cache-sim=yes", ...CACHES);
-    if (THREADS > 0) tool.push("--separate-threads=yes");
-    const { arrived } = await simUnder(tool, ["--perf-prof"], root, sets, duration, dir);
+  const tool = [...(misses ? ["--cache-sim=yes", ...CACHES] : []), ...(THREADS > 0 ? ["--separate-threads=yes"] : [])];
+  return underCallgrind(root, sets, duration, tool, (dir, arrived) => {
     const wasm = watNames(resolve(root, "build", "laminar-simd.wat")), events = misses ? ["D1mr", "D1mw"] : ["Ir"];
     if (THREADS === 0) return { arrived, costs: [functionCosts(dir, wasm, events)] };
     const files = readdirSync(dir).filter((f) => /^callgrind\.out-\d+$/.test(f)).sort((a, b) => Number(a.slice(14)) - Number(b.slice(14)));
@@ -173,18 +169,25 @@ async function runFunctions(root: string, sets: string[], duration: string, miss
     if (workers.length !== THREADS) throw new Error(`the run on ${THREADS} threads left ${workers.length} threads that ran the engine, not ${THREADS}`);
     const gateway = workers.findIndex((m) => (m.get(GATEWAY_FN) ?? 0) > 0);
     return { arrived, costs: gateway > 0 ? [workers[gateway], ...workers.filter((_, i) => i !== gateway)] : workers };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** --annotate: one run under callgrind (the longer duration), each compiled copy of the functions named `want`, instruction by instruction per task. */
-async function runAnnotate(root: string, sets: string[], duration: string, want: string): Promise<{ arrived: number; copies: Annotated[] }> {
+function runAnnotate(root: string, sets: string[], duration: string, want: string): Promise<{ arrived: number; copies: Annotated[] }> {
+  return underCallgrind(root, sets, duration, [], (dir, arrived) => ({ arrived, copies: annotate(dir, watNames(resolve(root, "build", "laminar-simd.wat")), want, arrived) }));
+}
+
+/**
+ * One run under callgrind (every instruction's address and count; `tool`: more of its options) with V8 writing a
+ * perf jitdump, both into a folder of their own: what `read` makes of the folder and the tasks arrived, the folder
+ * removed afterwards.
+ */
+async function underCallgrind<T>(root: string, sets: string[], duration: string, tool: string[], read: (dir: string, arrived: number) => T): Promise<T> {
   const dir = mkdtempSync(resolve(tmpdir(), "laminar-instr-"));
   try {
-    const tool = ["--tool=callgrind", "--dump-instr=yes", "--compress-strings=no", "--compress-pos=no", `--callgrind-out-file=${resolve(dir, "callgrind.out")}`];
-    const { arrived } = await simUnder(tool, ["--perf-prof"], root, sets, duration, dir);
-    return { arrived, copies: annotate(dir, watNames(resolve(root, "build", "laminar-simd.wat")), want, arrived) };
+    const all = ["--tool=callgrind", "--dump-instr=yes", "--compress-strings=no", "--compress-pos=no", `--callgrind-out-file=${resolve(dir, "callgrind.out")}`, ...tool];
+    const { arrived } = await simUnder(all, ["--perf-prof"], root, sets, duration, dir);
+    return read(dir, arrived);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
