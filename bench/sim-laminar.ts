@@ -53,13 +53,14 @@
 // a round need not share its yardstick's mode; each side's fastest is its
 // speed outside that mode.
 import { execFile, execFileSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../src/config/params.js";
 import type { HalfPhases, ThreadTiming } from "../src/run/options.js";
 import type { SplitTiming } from "../src/run/partitions.js";
 import { probesPerTask, probeYardstick, type Yardstick } from "./yardstick.js";
+import { spansOf, timelineSvg } from "./timeline.js";
 
 interface Round {
   arrived: number;
@@ -131,6 +132,9 @@ second; the median over rounds, each run in its own process (docs/bench.md).
                        (one more run per round, the gateway once on one thread)
   --phases             threaded runs with the gateway once: each thread's time by half window
                        of the gateway's batch period, running and waiting (docs/parallel.md)
+  --timeline=FILE      threaded runs with the gateway once: write FILE, an SVG of each thread's
+                       half windows over a few batch periods from the middle of the first round's
+                       first threaded run (a new file: an existing one is not replaced)
   --no-yardstick       skip the yardstick
   --no-native          time the WebAssembly probe action instead of the native one
   --json               the summary as JSON
@@ -166,7 +170,7 @@ async function main(): Promise<void> {
   }
   const opt = (name: string, dflt: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
   // every option known, every number sane: a typo gets one line and exit 2, not a silently different run
-  const valued = ["nodes", "rho", "duration", "rounds", "workers", "engines", "gateway", "set", "base"];
+  const valued = ["nodes", "rho", "duration", "rounds", "workers", "engines", "gateway", "set", "base", "timeline"];
   const flags = ["--json", "--no-yardstick", "--no-native", "--ceiling", "--split", "--phases"];
   for (const a of args) {
     if (flags.includes(a) || valued.some((v) => a.startsWith(`--${v}=`))) continue;
@@ -219,6 +223,17 @@ async function main(): Promise<void> {
   let first: Round | null = null;
   const runChild = (bench: string, w: number, gateway: string | null, vsets: string[]) =>
     JSON.parse(execFileSync(process.execPath, childArgs(bench, w, gateway, vsets), { encoding: "utf8", maxBuffer: 1 << 20 })) as Round;
+  const timelineGiven = args.some((a) => a.startsWith("--timeline="));
+  const timelineFile = timelineGiven ? resolve(opt("timeline", "")) : null;
+  if (timelineFile !== null) {
+    // checked before any run: a bad name is one line now, not a lost chart after minutes of rounds
+    if (opt("timeline", "") === "") throw new Error("bench: --timeline= needs a file name (an SVG to write)");
+    if (!workers.some((w) => w > 1)) throw new Error("bench: --timeline needs a worker count above 1 (--workers=2)");
+    if (existsSync(timelineFile)) throw new Error(`bench: --timeline=${opt("timeline", "")} exists already; name a new file (nothing is replaced)`);
+    const dir = dirname(timelineFile);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`bench: --timeline=${opt("timeline", "")}: no directory ${dir}`);
+  }
+  let timelineDone = false;
   const ceilingOn = args.includes("--ceiling");
   const splitOn = args.includes("--split");
   const phasesOn = args.includes("--phases");
@@ -263,6 +278,14 @@ async function main(): Promise<void> {
         if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ceiling for ${label(engine, gateway, w)}: ${w} one-thread runs at once each took ${slow.toFixed(3)} of one alone: at most ${(w / slow).toFixed(2)}x here; this run ${(alone.wallSeconds / r.wallSeconds).toFixed(2)}x\n`);
       }
       if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${label(engine, gateway, w)}: ${Math.round(r.tasksPerWallSecond)} tasks/wall-s, ${Math.round(r.tasksPerCpuSecond)} tasks/CPU-s${threads}${pair}\n`);
+      if (timelineFile !== null && !timelineDone && w > 1) {
+        const p = r.phases?.find((x) => x !== null && x.period > 0);
+        const svg = p == null ? null : timelineSvg(spansOf(r.phases!), p.period, `${label(engine, gateway, w)}, ${nodes} nodes, rho ${rho}: half windows from the middle of the run`);
+        if (svg === null) throw new Error("bench: --timeline needs a threaded run with the gateway once (docs/parallel.md), and this one kept no half windows");
+        writeFileSync(timelineFile, svg, { flag: "wx" });
+        timelineDone = true;
+        if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${label(engine, gateway, w)}: the timeline is in ${timelineFile}\n`);
+      }
       if (phasesOn && !json && r.phases != null) {
         r.phases.forEach((p, t) => {
           if (p !== null && p.period > 0) process.stderr.write(`round ${i + 1}/${rounds}, ${label(engine, gateway, w)}, ${phaseTable(p, t)}`);

@@ -50,7 +50,17 @@ export interface HalfPhases {
   zonesMs: number[];
   gatewayWaitMs: number[];
   zonesWaitMs: number[];
+  /**
+   * The halves of TIMELINE_PERIODS batch periods from the middle of the run,
+   * each as four numbers: kind (0 the gateway's, 1 the Zones'), half index,
+   * start and end in milliseconds since the epoch (performance.timeOrigin +
+   * performance.now(), comparable across threads): bench:sim --timeline.
+   */
+  spans: number[];
 }
+
+/** Batch periods a thread's halves are kept for, one after another (HalfPhases.spans). */
+export const TIMELINE_PERIODS = 4;
 
 /** Mean share of the threads' time spent waiting (0 for no threads). */
 export function waitShare(timing: ThreadTiming[]): number {

@@ -20,7 +20,7 @@
 // result is the same, field for field.
 import { performance } from "node:perf_hooks";
 import { loadCore } from "../core/wasm.js";
-import type { HalfPhases, ThreadTiming } from "./options.js";
+import { TIMELINE_PERIODS, type HalfPhases, type ThreadTiming } from "./options.js";
 import { runSlices, type SlicedModel } from "./slices.js";
 import { REC, mergeRuns } from "../laminar/mailbox.js";
 import { LaminarModel } from "../laminar/model.js";
@@ -73,11 +73,16 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
   }
   const H = zones.deltaNs / 2, L = zones.deltaNs;
   const phases = halfPhases(zones.batchNs / H);
+  // the halves kept whole for the timeline: TIMELINE_PERIODS batch periods from the middle of the arrivals
+  const spanFrom = phases.period * Math.floor(Math.floor(zones.endArrivalsNs / H) / (2 * phases.period || 1));
+  const spanTo = spanFrom + TIMELINE_PERIODS * phases.period;
+  const origin = performance.timeOrigin;
   /** When the last half this thread ran ended (the time since: waiting, before the next). */
   let lastEnd = -1;
   /** A half of `kind` (0 the gateway's, 1 the Zones') ran from a to b: its phase's time, and the wait before it. */
   const timed = (kind: number, k: number, a: number, b: number): void => {
     const P = phases.period;
+    if (k >= spanFrom && k < spanTo) phases.spans.push(kind, k, origin + a, origin + b);
     if (P > 0 && k >= P) {
       const i = k % P;
       (kind === 0 ? phases.gatewayMs : phases.zonesMs)[i] += b - a;
@@ -201,5 +206,5 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
 export function halfPhases(halves: number): HalfPhases {
   const P = Number.isInteger(halves) && halves >= 1 && halves <= 64 ? halves : 0;
   const zero = (): number[] => new Array<number>(P).fill(0);
-  return { period: P, gatewayMs: zero(), zonesMs: zero(), gatewayWaitMs: zero(), zonesWaitMs: zero() };
+  return { period: P, gatewayMs: zero(), zonesMs: zero(), gatewayWaitMs: zero(), zonesWaitMs: zero(), spans: [] };
 }

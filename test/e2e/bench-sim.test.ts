@@ -1,7 +1,7 @@
 // `npm run bench:sim` as a user runs it: the built bench in dist/, a real
 // process, its speed stated in probe actions timed in the same invocation.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -110,6 +110,36 @@ describe("bench:sim", () => {
     expect(r.stderr).toMatch(/^  half {18}( +\d){8} +all$/m);
     expect(r.stderr).toMatch(/^  the gateway's .*\n  waiting before those .*\n  the Zones' /m);
   }, 120_000);
+
+  it("draws each thread's half windows from the middle of a threaded run (--timeline), into a new file only", () => {
+    const dir = mkdtempSync(join(tmpdir(), "laminar-timeline-"));
+    try {
+      const file = join(dir, "t.svg");
+      const r = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.02", "--rounds=1", "--workers=2", "--no-yardstick", `--timeline=${file}`], { encoding: "utf8", timeout: 120_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`the timeline is in ${file}`);
+      const svg = readFileSync(file, "utf8");
+      expect(svg.startsWith("<svg ")).toBe(true);
+      expect(svg).toContain("thread 0, the gateway's");
+      expect(svg).toContain("thread 1, the Zones'");
+      // four batch periods of eight halves, on both threads: at least the gateway's 32 and two sets of the Zones' 32
+      expect((svg.match(/<title>half \d+/g) ?? []).length).toBeGreaterThanOrEqual(96);
+      // the file is there now: a second run refuses it before running, and leaves it as it was
+      const again = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.02", "--rounds=1", "--workers=2", "--no-yardstick", `--timeline=${file}`], { encoding: "utf8", timeout: 60_000 });
+      expect(again.status).toBe(2);
+      expect(again.stderr.trim()).toBe(`bench:sim: bench: --timeline=${file} exists already; name a new file (nothing is replaced)`);
+      expect(readFileSync(file, "utf8")).toBe(svg);
+      const one = spawnSync(process.execPath, [bench, `--timeline=${join(dir, "u.svg")}`], { encoding: "utf8", timeout: 60_000 });
+      expect(one.status).toBe(2);
+      expect(one.stderr.trim()).toBe("bench:sim: bench: --timeline needs a worker count above 1 (--workers=2)");
+      const nodir = spawnSync(process.execPath, [bench, "--workers=2", `--timeline=${join(dir, "no", "u.svg")}`], { encoding: "utf8", timeout: 60_000 });
+      expect(nodir.status).toBe(2);
+      expect(nodir.stderr.trim()).toBe(`bench:sim: bench: --timeline=${join(dir, "no", "u.svg")}: no directory ${join(dir, "no")}`);
+      expect(existsSync(join(dir, "u.svg"))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it("measures the machine's ceiling for threads (--ceiling): one-thread runs at once against one alone", () => {
     const r = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.05", "--rounds=1", "--workers=1,2", "--no-yardstick", "--ceiling", "--json"], { encoding: "utf8", timeout: 120_000 });
