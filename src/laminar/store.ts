@@ -95,9 +95,7 @@ export class TaskStore {
 
   /** A zeroed region for the columns of `cap` tasks. */
   private region(cap: number): number {
-    const p = this.arena.alloc(cap * TASK_BYTES, 8);
-    this.arena.u8.fill(0, p, p + cap * TASK_BYTES);
-    return p;
+    return this.arena.allocZeroed(cap * TASK_BYTES, 8);
   }
 
   /**
@@ -108,9 +106,8 @@ export class TaskStore {
    */
   private generations(n: number): Int32Array {
     const first = this.genCap === 0;
-    const p = this.arena.alloc(4 * n, 8); // may grow memory: rebind() follows the old region
+    const p = this.arena.allocZeroed(4 * n, 8); // may grow memory: rebind() follows the old region
     let u8 = this.arena.u8;
-    u8.fill(0, p, p + 4 * n);
     u8.copyWithin(p, this.genAt, this.genAt + 4 * this.genCap);
     this.genAt = p;
     this.genCap = n;

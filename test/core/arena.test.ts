@@ -29,6 +29,27 @@ describe("arena", () => {
     expect(a.used).toBe(0);
   });
 
+  it("hands out zeroed memory, writing only what was handed out before (allocZeroed)", () => {
+    const memory = new WebAssembly.Memory({ initial: 2 });
+    const a = new Arena(memory, 1024);
+    const p = a.alloc(100, 8);
+    a.u8.fill(0xff, p, p + 100);
+    a.reset();
+    // the first 100 bytes were handed out and written: cleared; past them the memory was never handed out
+    const q = a.allocZeroed(300, 8);
+    expect(q).toBe(p);
+    expect(a.u8.subarray(q, q + 300).every((b) => b === 0)).toBe(true);
+    // memory above the mark is taken as zero, not written: a byte set there behind the arena's back stays
+    a.u8[q + 400] = 9;
+    const r = a.allocZeroed(200, 8);
+    expect(r).toBe(q + 304);
+    expect(a.u8[q + 400]).toBe(9);
+    // a region that needs a growth: zero, the new pages untouched by the arena
+    const big = a.allocZeroed(3 * 65536, 8);
+    expect(memory.buffer.byteLength).toBeGreaterThanOrEqual(big + 3 * 65536);
+    expect(a.u8.subarray(big, big + 3 * 65536).every((b) => b === 0)).toBe(true);
+  });
+
   it("grows memory by half its size at least, so that many small allocations grow it a few times", () => {
     const memory = new WebAssembly.Memory({ initial: 16 });
     const a = new Arena(memory, 1024);
