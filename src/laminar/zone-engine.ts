@@ -91,10 +91,32 @@ export interface EngineMemory {
   taskCap: number;
 }
 
+/** The DA table's and the event queue's least first capacity. */
+const DEFAULT_CAPACITY = 1 << 14;
+
+/**
+ * The DA table's and the event queue's first capacity for an engine of
+ * `nodes` nodes: room for 4 DAs and 4 pending events a node (a power of
+ * two), at least DEFAULT_CAPACITY. At rho 0.8 a run holds about 3.2 of each
+ * a node (32,000 nodes, 2026-12-02), so it seldom grows: a growth copies
+ * the table in the middle of the run (at 32,000 nodes on two threads, 26 ms
+ * for the DA table, while the other thread waited). Room not yet used is
+ * address space only: its pages are not touched until used.
+ */
+export function firstCapacity(nodes: number): number {
+  let c = DEFAULT_CAPACITY;
+  while (c < 4 * nodes) c *= 2;
+  return c;
+}
+
 /** The engine of one model instance (a run, or one Zone partition of it). */
 export class ZoneEngine {
-  /** Initial capacity of the DA table and the event queue (they grow on demand; tests set it small to exercise growth). */
-  static initialCapacity = 1 << 14;
+  /**
+   * Initial capacity of the DA table and the event queue (they grow on
+   * demand; tests set it small to exercise growth); null: firstCapacity's,
+   * from the engine's share of the nodes.
+   */
+  static initialCapacity: number | null = null;
   /** Set by init(): the engine's tables exist. */
   private ready = false;
   /** Lag mode (lagMode): the host posts only between runs that ended at their `until`, where the history records them. */
@@ -207,7 +229,8 @@ export class ZoneEngine {
     n(EF.GUARD, c.zhaf.missingnessGuard ? 1 : 0); n(EF.PROJECTION, c.zhaf.projection ? 1 : 0);
     n(EF.ACCEPT_PROJECTED, c.da.acceptProjected ? 1 : 0);
     n(EF.RING, z.ring); n(EF.COPIES, z.copies); n(EF.ATOMS, s.atoms); n(EF.ROW_BYTES, s.rowBytes); n(EF.NODES, s.nodes); n(EF.ZONES, Z);
-    n(EF.Z0, s.z0); n(EF.Z1, s.z1); n(EF.DA_CAP, ZoneEngine.initialCapacity);
+    const cap = ZoneEngine.initialCapacity ?? firstCapacity(s.offsets[s.z1] - s.offsets[s.z0]);
+    n(EF.Z0, s.z0); n(EF.Z1, s.z1); n(EF.DA_CAP, cap);
     n(EF.OFFSETS, this.put(s.offsets));
     n(EF.BITMAPS, s.bitmaps);
     for (const [field, rs] of [[EF.R_ZONE, s.rZone], [EF.R_NET, s.rNet], [EF.R_REPORT, s.rReport]] as const) {
@@ -215,7 +238,7 @@ export class ZoneEngine {
       for (let i = 0; i < Z; i++) rs[i].saveState(this.i32, (p + i * STREAM_BYTES) >> 2);
       n(field, p);
     }
-    n(EF.HEAP_CAP, ZoneEngine.initialCapacity);
+    n(EF.HEAP_CAP, cap);
     if (s.memory !== null) this.initMemory(c, t, s.memory, Z);
     const bytes = this.k.engineBytes(this.block);
     this.check(bytes, "engineBytes");
@@ -242,7 +265,7 @@ export class ZoneEngine {
     f(MX.OVERCLAIM_PROB, mc.overclaimProb); f(MX.OVERCLAIM_MAX, mc.overclaimMax);
     n(MX.AIRLOCK, a.enabled ? 1 : 0); n(MX.SCOPE_ALL, a.suspensionScope === "all" ? 1 : 0);
     n(MX.ADMIT_PROJECTED, a.admitCheck === "projected" ? 1 : 0); n(MX.OOM_LARGEST, mc.oomRule === "largest" ? 1 : 0);
-    n(MX.TASK_CAP, Math.max(16, Math.min(m.taskCap, ZoneEngine.initialCapacity)));
+    n(MX.TASK_CAP, Math.max(16, Math.min(m.taskCap, ZoneEngine.initialCapacity ?? DEFAULT_CAPACITY)));
     const p = this.alloc(Z * STREAM_BYTES, 16);
     for (let i = 0; i < Z; i++) m.rMem[i].saveState(this.i32, (p + i * STREAM_BYTES) >> 2);
     this.i32[(x >> 2) + 2 * MX.R_MEM] = p;

@@ -18,7 +18,7 @@ import { pathToFileURL } from "node:url";
 import { packageRoot } from "../../src/core/paths.js";
 import type { SimResult } from "../../src/laminar/result.js";
 import { engineUnsupported } from "../../src/config/params-rules.js";
-import { usesEngine, ZoneEngine } from "../../src/laminar/zone-engine.js";
+import { firstCapacity, usesEngine, ZoneEngine } from "../../src/laminar/zone-engine.js";
 
 // worker threads load the built files
 const { runLaminarParallel } = (await import(pathToFileURL(join(packageRoot(), "dist", "src", "run", "threads.js")).href)) as typeof import("../../src/run/threads.js");
@@ -83,6 +83,11 @@ describe("the core's Zone engine gives the TypeScript model's result", () => {
       expect(outcome(core)).toBe(outcome(ts));
     });
   }
+
+  it("with the DA table and the event queue first sized by the engine's share of the nodes (4 a node, a power of two, 16,384 at least)", () => {
+    expect(ZoneEngine.initialCapacity).toBeNull();
+    expect([0, 4096, 4097, 20736, 32000].map(firstCapacity)).toEqual([16384, 16384, 32768, 131072, 131072]);
+  });
 
   it("when every table starts small and grows (DAs, events, outbox, report rings, the task table)", () => {
     const before = ZoneEngine.initialCapacity;
