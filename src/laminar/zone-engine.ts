@@ -95,19 +95,23 @@ export interface EngineMemory {
 const DEFAULT_CAPACITY = 1 << 14;
 
 /**
- * The DA table's and the event queue's first capacity for an engine of
- * `nodes` nodes: room for 4 DAs and 4 pending events a node (a power of
- * two), at least DEFAULT_CAPACITY. At rho 0.8 a run holds about 3.2 of each
- * a node (32,000 nodes, 2026-12-02), so it seldom grows: a growth copies
- * the table in the middle of the run (at 32,000 nodes on two threads, 26 ms
- * for the DA table, while the other thread waited). Room not yet used is
- * address space only: its pages are not touched until used.
+ * The first capacity of a table that holds about `perNode` entries a node
+ * for an engine of `nodes` nodes: a power of two, at least
+ * DEFAULT_CAPACITY. At rho 0.8 a run holds up to about 3.2 DAs and 6.4
+ * pending events a node (32,000 nodes, 2026-12-02), so with 4 and 8 the DA
+ * table and the event queue seldom grow: a growth copies the table in the
+ * middle of the run (at 32,000 nodes on two threads, 26 ms for the DA
+ * table and 18 ms for the queue, while the other thread waited). Room not
+ * yet used is address space only: its pages are not touched until used.
  */
-export function firstCapacity(nodes: number): number {
+export function firstCapacity(nodes: number, perNode: number): number {
   let c = DEFAULT_CAPACITY;
-  while (c < 4 * nodes) c *= 2;
+  while (c < perNode * nodes) c *= 2;
   return c;
 }
+
+/** Entries a node the DA table and the event queue start with room for (firstCapacity). */
+const DAS_PER_NODE = 4, EVENTS_PER_NODE = 8;
 
 /** The engine of one model instance (a run, or one Zone partition of it). */
 export class ZoneEngine {
@@ -229,8 +233,8 @@ export class ZoneEngine {
     n(EF.GUARD, c.zhaf.missingnessGuard ? 1 : 0); n(EF.PROJECTION, c.zhaf.projection ? 1 : 0);
     n(EF.ACCEPT_PROJECTED, c.da.acceptProjected ? 1 : 0);
     n(EF.RING, z.ring); n(EF.COPIES, z.copies); n(EF.ATOMS, s.atoms); n(EF.ROW_BYTES, s.rowBytes); n(EF.NODES, s.nodes); n(EF.ZONES, Z);
-    const cap = ZoneEngine.initialCapacity ?? firstCapacity(s.offsets[s.z1] - s.offsets[s.z0]);
-    n(EF.Z0, s.z0); n(EF.Z1, s.z1); n(EF.DA_CAP, cap);
+    const own = s.offsets[s.z1] - s.offsets[s.z0];
+    n(EF.Z0, s.z0); n(EF.Z1, s.z1); n(EF.DA_CAP, ZoneEngine.initialCapacity ?? firstCapacity(own, DAS_PER_NODE));
     n(EF.OFFSETS, this.put(s.offsets));
     n(EF.BITMAPS, s.bitmaps);
     for (const [field, rs] of [[EF.R_ZONE, s.rZone], [EF.R_NET, s.rNet], [EF.R_REPORT, s.rReport]] as const) {
@@ -238,7 +242,7 @@ export class ZoneEngine {
       for (let i = 0; i < Z; i++) rs[i].saveState(this.i32, (p + i * STREAM_BYTES) >> 2);
       n(field, p);
     }
-    n(EF.HEAP_CAP, cap);
+    n(EF.HEAP_CAP, ZoneEngine.initialCapacity ?? firstCapacity(own, EVENTS_PER_NODE));
     if (s.memory !== null) this.initMemory(c, t, s.memory, Z);
     const bytes = this.k.engineBytes(this.block);
     this.check(bytes, "engineBytes");

@@ -84,9 +84,10 @@ describe("the core's Zone engine gives the TypeScript model's result", () => {
     });
   }
 
-  it("with the DA table and the event queue first sized by the engine's share of the nodes (4 a node, a power of two, 16,384 at least)", () => {
+  it("with the DA table and the event queue first sized by the engine's share of the nodes (a power of two, 16,384 at least)", () => {
     expect(ZoneEngine.initialCapacity).toBeNull();
-    expect([0, 4096, 4097, 20736, 32000].map(firstCapacity)).toEqual([16384, 16384, 32768, 131072, 131072]);
+    expect([0, 4096, 4097, 20736, 32000].map((n) => firstCapacity(n, 4))).toEqual([16384, 16384, 32768, 131072, 131072]);
+    expect([2048, 2049, 20736].map((n) => firstCapacity(n, 8))).toEqual([16384, 32768, 262144]);
   });
 
   it("when every table starts small and grows (DAs, events, outbox, report rings, the task table)", () => {
