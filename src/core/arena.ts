@@ -52,9 +52,9 @@ export class Arena {
 
   /**
    * alloc, the bytes zeroed. Only what lies below the clean mark is written:
-   * the rest is zero already, and its pages stay untouched until used (a
-   * table of a million tasks grown in the middle of a run cleared no page
-   * twice, and faulted none in at once).
+   * the rest is zero already, and its pages stay untouched until used, so a
+   * table that grows in the middle of a run is neither cleared nor faulted
+   * in all at once.
    */
   allocZeroed(bytes: number, align = 16): number {
     const clean = this.clean, p = this.alloc(bytes, align);

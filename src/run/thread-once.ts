@@ -79,7 +79,7 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
   const origin = performance.timeOrigin;
   /** When the last half this thread ran ended (the time since: waiting, before the next). */
   let lastEnd = -1;
-  /** A half of `kind` (0 the gateway's, 1 the Zones') ran from a to b: its phase's time, and the wait before it. */
+  /** A half of `kind` (0 the gateway's, 1 the Zones') ran from a to b: its phase's time, the wait before it, and in the timeline's periods the half itself. */
   const timed = (kind: number, k: number, a: number, b: number): void => {
     const P = phases.period;
     if (k >= spanFrom && k < spanTo) phases.spans.push(kind, k, origin + a, origin + b);
