@@ -120,7 +120,9 @@ second; the median over rounds, each run in its own process (docs/bench.md).
 
   --nodes=N            cluster size (5000)
   --rho=R              offered load (0.8)
-  --duration=S         simulated seconds (2)
+  --duration=S         simulated seconds (2); a shorter run is largely warm-up and a cluster
+                       still filling, which understates what threads gain (docs/bench.md,
+                       "The run's length")
   --rounds=N           rounds (3)
   --workers=1,2        worker threads, one or more counts (1)
   --engines=ts,core    Zone engines side by side: ts, core, auto (the configuration's)
