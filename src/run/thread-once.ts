@@ -32,14 +32,20 @@ import { BOX_BYTES, BOX_RECORDS, LOG_SETS, PIPE_GATEWAY, PIPE_ZONES, logLayout, 
 /**
  * The gateway side's share of a run's work: thread 0 runs it besides its
  * Zones, so it gets that much less of the Zones ((1 / W - g) / (1 - g) of the
- * nodes; none from five threads up). Measured at 32,000 nodes (rho 0.8, the
+ * nodes; none from eight threads up). Measured at 32,000 nodes (rho 0.8, the
  * paper's network, 0.3 s simulated, one thread, the gateway once): about a
  * fifth to a quarter of the time; on two threads, with the Zones replaying
  * the log behind, 0.22 beat 0.27 and 0.17 (docs/parallel.md). With the
  * gateway's hot path in the engine (2026-11-28, later) it is about 15% of
- * the one-thread time, but 0.17 ran even with 0.22 (5 pairs, 0.997).
+ * the one-thread time, but 0.17 ran even with 0.22 (5 pairs, 0.997). Over
+ * longer runs the Zones' work a task grows as the cluster fills and the
+ * gateway's does not: on two threads at 2 s the gateway was 13% of the
+ * threads' work, at 30 s 12%, and with 0.22 the Zone thread had a quarter
+ * more work than thread 0. Replaying every half's measured times through
+ * the schedule (docs/parallel.md, "Where the threads wait") put the best
+ * share near 0.14 at both 0.3 s and 2 s.
  */
-export const GATEWAY_SHARE = 0.22;
+export const GATEWAY_SHARE = 0.14;
 
 /** The share of the nodes for partition 0 of W, whose thread also runs the gateway. */
 export function firstShare(W: number): number {
