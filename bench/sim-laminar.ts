@@ -61,6 +61,7 @@ import type { HalfPhases, ThreadTiming } from "../src/run/options.js";
 import type { SplitTiming } from "../src/run/partitions.js";
 import { probesPerTask, probeYardstick, type Yardstick } from "./yardstick.js";
 import { spansOf, timelineSvg } from "./timeline.js";
+import { replaySummary, replayText, workPeriod, type ReplaySummary } from "./replay-summary.js";
 
 interface Round {
   arrived: number;
@@ -80,6 +81,8 @@ interface Round {
   split?: SplitTiming;
   /** Threaded runs with the gateway once: each thread's time by half window of the batch period (null: none kept). */
   phases?: (HalfPhases | null)[] | null;
+  /** --replay: every half of the threaded run replayed through the threads' schedule (replaySummary). */
+  replay?: ReplaySummary | null;
 }
 
 const median = (xs: number[]) => {
@@ -87,7 +90,9 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-async function child(workers: number, gateway: string, sets: string[]): Promise<void> {
+async function child(workers: number, gateway: string, args: string[]): Promise<void> {
+  const keepHalves = args.includes("--replay");
+  const sets = args.filter((a) => a !== "--replay");
   const { applySets, defaultConfig } = await import("../src/config/params-config.js");
   const { runScheduler } = await import("../src/run/schedulers.js");
   const { waitShare } = await import("../src/run/options.js");
@@ -96,9 +101,10 @@ async function child(workers: number, gateway: string, sets: string[]): Promise<
   if (gateway === "split") return splitChild(config, cpu0);
   let timing: ThreadTiming[] = [];
   const gatewayOnce = gateway === "once" ? true : gateway === "replicas" ? false : undefined;
-  const r = await runScheduler(config, workers, { onThreadTiming: (t) => { timing = t; }, gatewayOnce });
+  const r = await runScheduler(config, workers, { onThreadTiming: (t) => { timing = t; }, gatewayOnce, keepHalves });
   const cpu = process.cpuUsage(cpu0);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const replay = keepHalves && timing.length > 1 && timing.every((t) => t.halves !== undefined) ? await replaySummaryOf(config, timing) : null;
   const out: Round = {
     arrived: r.arrived, started: r.started, eventsProcessed: r.eventsProcessed,
     wallSeconds: r.wallSeconds, cpuSeconds, tasksPerWallSecond: r.tasksPerWallSecond,
@@ -107,6 +113,7 @@ async function child(workers: number, gateway: string, sets: string[]): Promise<
     setupS: timing.length === 0 ? null : Math.max(...timing.map((t) => t.setupS)),
     gatewayS: timing.find((t) => (t.gatewayS ?? 0) > 0)?.gatewayS ?? null,
     phases: timing.some((t) => t.phases !== undefined) ? timing.map((t) => t.phases ?? null) : null,
+    replay,
   };
   process.stdout.write(JSON.stringify(out));
 }
@@ -137,6 +144,9 @@ second; the median over rounds, each run in its own process (docs/bench.md).
   --timeline=FILE      threaded runs with the gateway once: write FILE, an SVG of each thread's
                        half windows over a few batch periods from the middle of the first round's
                        first threaded run (a new file: an existing one is not replaced)
+  --replay             threaded runs with the gateway once: every half window timed, and replayed
+                       through the threads' schedule with thread 0's share of the Zones for other
+                       gateway shares, and with each half at its phase's mean (docs/parallel.md)
   --no-yardstick       skip the yardstick
   --no-native          time the WebAssembly probe action instead of the native one
   --json               the summary as JSON
@@ -173,7 +183,7 @@ async function main(): Promise<void> {
   const opt = (name: string, dflt: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
   // every option known, every number sane: a typo gets one line and exit 2, not a silently different run
   const valued = ["nodes", "rho", "duration", "rounds", "workers", "engines", "gateway", "set", "base", "timeline"];
-  const flags = ["--json", "--no-yardstick", "--no-native", "--ceiling", "--split", "--phases"];
+  const flags = ["--json", "--no-yardstick", "--no-native", "--ceiling", "--split", "--phases", "--replay"];
   for (const a of args) {
     if (flags.includes(a) || valued.some((v) => a.startsWith(`--${v}=`))) continue;
     throw new Error(`bench: unknown option ${a} (options: ${valued.map((v) => `--${v}=`).join(" ")} ${flags.join(" ")})`);
@@ -223,8 +233,11 @@ async function main(): Promise<void> {
   const baseResults = new Map<string, Round[]>(variants.map((v) => [v.key, []]));
   let differs = false;
   let first: Round | null = null;
+  const replayOn = args.includes("--replay");
+  if (replayOn && !workers.some((w) => w > 1)) throw new Error("bench: --replay needs a worker count above 1 (--workers=2)");
+  // --replay asks this build's threaded runs only (a base build need not know it)
   const runChild = (bench: string, w: number, gateway: string | null, vsets: string[]) =>
-    JSON.parse(execFileSync(process.execPath, childArgs(bench, w, gateway, vsets), { encoding: "utf8", maxBuffer: 1 << 20 })) as Round;
+    JSON.parse(execFileSync(process.execPath, childArgs(bench, w, gateway, replayOn && bench === self && w > 1 ? [...vsets, "--replay"] : vsets), { encoding: "utf8", maxBuffer: 1 << 20 })) as Round;
   const timelineGiven = args.some((a) => a.startsWith("--timeline="));
   const timelineFile = timelineGiven ? resolve(opt("timeline", "")) : null;
   if (timelineFile !== null) {
@@ -288,6 +301,11 @@ async function main(): Promise<void> {
         timelineDone = true;
         if (!json) process.stderr.write(`round ${i + 1}/${rounds}, ${label(engine, gateway, w)}: the timeline is in ${timelineFile}\n`);
       }
+      if (replayOn && !json && w > 1) {
+        process.stderr.write(r.replay == null
+          ? `round ${i + 1}/${rounds}, ${label(engine, gateway, w)}: no replay (a threaded run with the gateway once keeps its halves: docs/parallel.md)\n`
+          : `round ${i + 1}/${rounds}, ${label(engine, gateway, w)}, ${replayText(r.replay)}`);
+      }
       if (phasesOn && !json && r.phases != null) {
         r.phases.forEach((p, t) => {
           if (p !== null && p.period > 0) process.stderr.write(`round ${i + 1}/${rounds}, ${label(engine, gateway, w)}, ${phaseTable(p, t)}`);
@@ -322,7 +340,7 @@ async function main(): Promise<void> {
   const base = results.get(variants[0].key)!;
   const byWorkers = variants.map(({ engine, gateway, workers: w, key }) => {
     const rs = results.get(key)!;
-    const pick = (k: Exclude<keyof Round, "waitShare" | "setupS" | "split" | "gatewayS" | "phases">) => median(rs.map((r) => r[k]));
+    const pick = (k: Exclude<keyof Round, "waitShare" | "setupS" | "split" | "gatewayS" | "phases" | "replay">) => median(rs.map((r) => r[k]));
     return {
       engine,
       gateway,
@@ -339,6 +357,7 @@ async function main(): Promise<void> {
       fastestProbeActionsPerTask: fastest(rs),
       againstBase: baseBench === null ? null : againstBase(rs, baseResults.get(key)!),
       ceiling: ceilings.has(key) ? ceilingOf(w, ceilings.get(key)!.slow, ceilings.get(key)!.speedup) : null,
+      replay: replayOn && w > 1 ? rs.map((r) => r.replay ?? null) : null,
     };
   });
   const summary = {
@@ -451,8 +470,16 @@ function phaseTable(p: HalfPhases, thread: number): string {
     row("the Zones'", p.zonesMs) + row("waiting before those", p.zonesWaitMs);
 }
 
+/** --replay's figures for a run of `config` (its half windows and work periods from the model's timings). */
+async function replaySummaryOf(config: Config, timing: ThreadTiming[]): Promise<ReplaySummary> {
+  const { timingsOf } = await import("../src/laminar/timings.js");
+  const t = timingsOf(config);
+  return replaySummary(timing, workPeriod(t.deltaNs / 2, t.batchNs, t.broadcastNs));
+}
+
 /** A child run's command line: one simulation with w workers and the gateway's way (null: auto), its round figures on stdout (child()). */
 function childArgs(bench: string, w: number, gateway: string | null, sets: string[]): string[] {
+  // sets may end with --replay (this build's threaded runs: child() keeps their halves)
   return [bench, "--child", String(w), gateway ?? "auto", ...sets];
 }
 

@@ -15,6 +15,12 @@ export interface RunOptions {
    * is the same either way.
    */
   gatewayOnce?: boolean;
+  /**
+   * Threaded runs with the gateway once: keep every half window's start and
+   * end in ThreadTiming.halves (bench:sim --replay; 16 bytes a half and
+   * kind, about 4.5 MiB a thread over 35 s at the paper's hop).
+   */
+  keepHalves?: boolean;
 }
 
 /**
@@ -34,6 +40,21 @@ export interface ThreadTiming {
   gatewayS?: number;
   /** With the gateway once: where in the gateway's batch period its halves fell (HalfPhases). */
   phases?: HalfPhases;
+  /** The nodes of its Zones. */
+  nodes?: number;
+  /** With the gateway once and RunOptions.keepHalves: every half it ran (HalfTimes). */
+  halves?: HalfTimes;
+}
+
+/**
+ * Every half window one thread ran, by half index k: start at [2k], end at
+ * [2k + 1], in milliseconds since the epoch (comparable across threads;
+ * NaN for a half it did not run): its Zones' halves, and on thread 0 the
+ * gateway's (else null).
+ */
+export interface HalfTimes {
+  zones: Float64Array;
+  gateway: Float64Array | null;
 }
 
 /**

@@ -20,7 +20,7 @@
 // result is the same, field for field.
 import { performance } from "node:perf_hooks";
 import { loadCore } from "../core/wasm.js";
-import { TIMELINE_PERIODS, type HalfPhases, type ThreadTiming } from "./options.js";
+import { TIMELINE_PERIODS, type HalfPhases, type HalfTimes, type ThreadTiming } from "./options.js";
 import { runSlices, type SlicedModel } from "./slices.js";
 import { REC, mergeRuns } from "../laminar/mailbox.js";
 import { LaminarModel } from "../laminar/model.js";
@@ -83,12 +83,21 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
   const spanFrom = phases.period * Math.floor(Math.floor(zones.endArrivalsNs / H) / (2 * phases.period || 1));
   const spanTo = spanFrom + TIMELINE_PERIODS * phases.period;
   const origin = performance.timeOrigin;
+  // every half's start and end when asked (bench:sim --replay): a slot per half of the run's whole length
+  const halves: HalfTimes | null = task.keepHalves === true ? keptHalves(Math.ceil(Math.round((config.sim.durationS + config.sim.drainS) * 1e9) / H) + 2, gw !== null) : null;
   /** When the last half this thread ran ended (the time since: waiting, before the next). */
   let lastEnd = -1;
   /** A half of `kind` (0 the gateway's, 1 the Zones') ran from a to b: its phase's time, the wait before it, and in the timeline's periods the half itself. */
   const timed = (kind: number, k: number, a: number, b: number): void => {
     const P = phases.period;
     if (k >= spanFrom && k < spanTo) phases.spans.push(kind, k, origin + a, origin + b);
+    if (halves !== null) {
+      const t = kind === 0 ? halves.gateway! : halves.zones;
+      if (2 * k + 1 < t.length) {
+        t[2 * k] = origin + a;
+        t[2 * k + 1] = origin + b;
+      }
+    }
     if (P > 0 && k >= P) {
       const i = k % P;
       (kind === 0 ? phases.gatewayMs : phases.zonesMs)[i] += b - a;
@@ -201,11 +210,16 @@ export function runOncePartition(task: ParallelTask): PartitionResult {
     gw?.finish();
     zones.finish();
     const t2 = performance.now();
-    const timing: ThreadTiming = { index, zones: [zones.z0, zones.z1 - 1], setupS: (t1 - t0) / 1000, busyS: (t2 - t1 - sync.waitMs) / 1000, waitS: sync.waitMs / 1000, gatewayS: gatewayMs / 1000, phases };
+    const timing: ThreadTiming = { index, zones: [zones.z0, zones.z1 - 1], setupS: (t1 - t0) / 1000, busyS: (t2 - t1 - sync.waitMs) / 1000, waitS: sync.waitMs / 1000, gatewayS: gatewayMs / 1000, phases, nodes: zones.cluster.offsets[zones.z1] - zones.cluster.offsets[zones.z0], halves: halves ?? undefined };
     return { ...reportOf(zones), coreBuild: zones.core.flavor, timing, gateway: gw !== null ? reportOf(gw) : undefined };
   } catch (e) {
     throw sync.failure(e);
   }
+}
+
+/** Room for `n` halves' times, NaN until run: the Zones', and the gateway's where this thread runs it. */
+function keptHalves(n: number, gateway: boolean): HalfTimes {
+  return { zones: new Float64Array(2 * n).fill(NaN), gateway: gateway ? new Float64Array(2 * n).fill(NaN) : null };
 }
 
 /** Empty phase sums for a batch period of `halves` half windows (period 0 unless a whole number from 1 to 64). */

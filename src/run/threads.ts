@@ -51,6 +51,8 @@ export interface ParallelTask {
   /** With the gateway once (thread-once.ts): four sets of its log (logLayout), and the pipe's counters (PIPE_*). */
   log?: SharedArrayBuffer;
   pipe?: SharedArrayBuffer;
+  /** With the gateway once: keep every half's times (RunOptions.keepHalves). */
+  keepHalves?: boolean;
 }
 
 /** The pipe (Int32): halves the gateway has published its log of, then each Zone partition's halves published. */
@@ -119,7 +121,7 @@ export async function runLaminarParallel(config: Config, workers: number, opts: 
   const ticker = opts.onProgress === undefined ? null : setInterval(() => opts.onProgress!(Atomics.load(ctl, C_PROGRESS_MS) * 1e6, endNs), 250);
   try {
     const reports = await Promise.all(Array.from({ length: workers }, (_, index) => {
-      const task: ParallelTask = { config, index, count: workers, control, boxes, fault, log, pipe };
+      const task: ParallelTask = { config, index, count: workers, control, boxes, fault, log, pipe, keepHalves: opts.keepHalves === true };
       return (pool.run(task) as Promise<PartitionResult>).catch((e: unknown) => {
         // a partition failed: tell the others (they leave their barrier) and report where
         Atomics.store(ctl, C_ERROR, 1);

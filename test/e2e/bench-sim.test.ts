@@ -111,6 +111,34 @@ describe("bench:sim", () => {
     expect(r.stderr).toMatch(/^  the gateway's .*\n  waiting before those .*\n  the Zones' /m);
   }, 120_000);
 
+  it("replays every half of a threaded run through the threads' schedule (--replay), in the text and the JSON", () => {
+    const r = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.02", "--rounds=1", "--workers=1,2", "--no-yardstick", "--replay"], { encoding: "utf8", timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    // the threaded run only; 0.02 s is 160 halves of 0.125 ms, and the run's slots two more
+    expect(r.stderr).toMatch(/^round 1\/1, 2 worker\(s\), replay of every half \(162 a kind\): measured [\d.]+ s from the first half to the last, the threads waiting [\d.]+%, [\d.]+%; the schedule's rule on the same halves [\d.]+ s \([\d.]+ of measured\)/m);
+    expect(r.stderr).not.toMatch(/1 worker\(s\), replay/);
+    expect(r.stderr).toMatch(/^  gateway share {31}( +0\.\d\d){8}$/m);
+    expect(r.stderr).toMatch(/^  replayed, s {33}( +[\d.]+){8}$/m);
+    expect(r.stderr).toMatch(/^  each half at its phase's mean \(80 halves\), s( +[\d.]+){8}$/m);
+    expect(r.stderr).toMatch(/^  best share 0\.\d\d \([\d.]+ s\); with each half at its phase's mean 0\.\d\d \([\d.]+ s\); all the halves' time over 2 threads [\d.]+ s$/m);
+    const j = spawnSync(process.execPath, [bench, "--nodes=300", "--duration=0.02", "--rounds=1", "--workers=2", "--no-yardstick", "--replay", "--json"], { encoding: "utf8", timeout: 120_000 });
+    expect(j.status, j.stderr).toBe(0);
+    const s = JSON.parse(j.stdout);
+    const rp = s.byWorkers[0].replay[0];
+    expect(rp.threads).toBe(2);
+    expect(rp.period).toBe(80);
+    expect(rp.measured.waitMs).toHaveLength(2);
+    expect(rp.replayed.wallMs).toBeGreaterThan(0);
+    // no schedule beats all the halves' time spread evenly over the threads
+    expect(rp.workMs).toBeLessThanOrEqual(rp.replayed.wallMs * (1 + 1e-12));
+    // thread 0 holds (1/2 - g) / (1 - g) of the nodes, give or take a Zone
+    expect(rp.gatewayShare).toBeGreaterThan(0);
+    expect(rp.byShare.map((b: { gatewayShare: number }) => b.gatewayShare)).toEqual([0.02, 0.06, 0.1, 0.14, 0.18, 0.22, 0.26, 0.3]);
+    const one = spawnSync(process.execPath, [bench, "--replay"], { encoding: "utf8", timeout: 60_000 });
+    expect(one.status).toBe(2);
+    expect(one.stderr.trim()).toBe("bench:sim: bench: --replay needs a worker count above 1 (--workers=2)");
+  }, 180_000);
+
   it("draws each thread's half windows from the middle of a threaded run (--timeline), into a new file only", () => {
     const dir = mkdtempSync(join(tmpdir(), "laminar-timeline-"));
     try {
