@@ -23,7 +23,7 @@ import { drain } from "./drain";
 import { arrive } from "./arrive";
 import { sweep } from "./sweep";
 import { GT_BYTES } from "./tasks";
-import { opened, pop, popKind, popSubject, push, pushSeq, runFrom, top, topTimeBefore } from "./events";
+import { opened, pop, popKind, popSubject, push, pushSeq, runFrom, topTimeBefore } from "./events";
 import { histNeed, histOn, histRecord } from "./history";
 import { address, complete, pulled } from "./agent";
 import { arbitrate } from "./arbitrate";
@@ -191,7 +191,13 @@ function engineRunIn(block: usize, until: f64, msgAt: f64): i32 {
   // roomy's constants for this call; with a history kept (lag mode), also room for the one record an event may add
   const heapCap = geti(F_HEAP_CAP), outCap = geti(F_OUT_CAP), touchBound = geti(F_TOUCH_BOUND), lag = histOn();
   for (;;) {
-    const t = topTimeBefore(until);
+    // the run's next event read where it lies while the run has one; else topTimeBefore opens the next bucket
+    let pos = geti(F_RUN_POS), t: f64;
+    if (pos != geti(F_RUN_LEN)) t = load<f64>(runFrom(pos));
+    else {
+      t = topTimeBefore(until);
+      pos = geti(F_RUN_POS);
+    }
     if (opened != seenOpened) {
       seenOpened = opened;
       readRunAhead();
@@ -204,7 +210,7 @@ function engineRunIn(block: usize, until: f64, msgAt: f64): i32 {
       setf(F_NOW, t);
       return HOST_MESSAGE;
     }
-    const h = top(), kind = load<i32>(h, 16), subject = load<i32>(h, 20);
+    const h = runFrom(pos), kind = load<i32>(h, 16), subject = load<i32>(h, 20);
     if (!isEngineKind(kind)) {
       pop();
       if (traceOn()) traceEvent(t, popKind, popSubject);
@@ -221,7 +227,10 @@ function engineRunIn(block: usize, until: f64, msgAt: f64): i32 {
       if (rc != 0) return rc;
     }
     const seq = load<f64>(h, 8), counter = getf(F_SEQ);
-    pop();
+    // pop's work on what is known here (checkRoom moves nothing): the clock to the event, the run past it
+    setf(F_NOW, t);
+    seti(F_RUN_POS, pos + 1);
+    seti(F_HEAP_SIZE, geti(F_HEAP_SIZE) - 1);
     addf(F_PROCESSED, 1);
     if (traceOn()) traceEvent(t, kind, subject);
     switch (kind) {
