@@ -130,9 +130,9 @@ export function rescaled(d: HalfDurations, was: number[], nodes: number[]): Half
 
 /**
  * The durations with every half at the mean of its kind and place in the
- * batch period (`period` halves) over blocks of `block` periods (the run's
- * cost a half drifts as the cluster fills): the schedule without the
- * halves' spread.
+ * work's period (`period` halves: replay-summary.ts workPeriod) over blocks
+ * of `block` periods (the run's cost a half drifts as the cluster fills):
+ * the schedule without the halves' spread.
  */
 export function phaseMeans(d: HalfDurations, period: number, block: number): HalfDurations {
   const flat = (x: Float64Array): Float64Array => {
