@@ -48,20 +48,27 @@ export interface ReplaySummary {
   bestMean: { gatewayShare: number; wallMs: number } | null;
 }
 
-/** The gateway share g that gives thread 0 the share `first` of the nodes on W threads. */
+/** The gateway share g that gives thread 0 the share `first` of the nodes on W threads (firstShare's inverse). */
 const shareOf = (first: number, W: number) => (1 / W - first) / (1 - first);
-/** Thread 0's share of the nodes for gateway share g (none below 0). */
-const firstOf = (g: number, W: number) => Math.max(0, (1 / W - g) / (1 - g));
 
-/** Every kept half of a threaded run, replayed (needs ThreadTiming.halves and .nodes on every thread). */
-export function replaySummary(timing: ThreadTiming[], period: number): ReplaySummary {
+/** The shares replayed: 0 to 0.40 in steps of 0.01 (PRINTED_SHARES among them, as the same doubles). */
+const FINE_SHARES = Array.from({ length: 41 }, (_, i) => i / 100);
+
+/**
+ * Every kept half of a threaded run, replayed (needs ThreadTiming.halves and
+ * .nodes on every thread); `firstShare` is the run's own split
+ * (src/run/thread-once.ts), thread 0's share of the nodes on W threads for
+ * a gateway share g.
+ */
+export function replaySummary(timing: ThreadTiming[], period: number, firstShare: (W: number, g: number) => number): ReplaySummary {
   const halves = timing.map((t) => t.halves!);
   const nodes = timing.map((t) => t.nodes ?? 0), N = nodes.reduce((a, x) => a + x, 0), W = timing.length;
   const d = durationsOf(halves);
   const flat = period > 0 ? phaseMeans(d, period, Math.max(1, Math.round(MEAN_BLOCK_HALVES / period))) : null;
-  const at = (x: HalfDurations, g: number) => replay(rescaled(x, nodes, splitNodes(N, W, firstOf(g, W)))).wallMs;
-  const fine = Array.from({ length: 41 }, (_, i) => i / 100);
-  const bestOf = (x: HalfDurations) => fine.map((g) => ({ gatewayShare: g, wallMs: at(x, g) })).reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
+  // each share's replayed wall time, once for every share: the printed columns and the best are read from it
+  const byShareOf = (x: HalfDurations) => new Map(FINE_SHARES.map((g) => [g, replay(rescaled(x, nodes, splitNodes(N, W, firstShare(W, g)))).wallMs]));
+  const bestOf = (m: Map<number, number>) => [...m].map(([gatewayShare, wallMs]) => ({ gatewayShare, wallMs })).reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
+  const measuredShares = byShareOf(d), meanShares = flat === null ? null : byShareOf(flat);
   const first = nodes[0] / N;
   return {
     threads: W,
@@ -72,9 +79,9 @@ export function replaySummary(timing: ThreadTiming[], period: number): ReplaySum
     gatewayShare: shareOf(first, W),
     measured: measured(halves),
     replayed: replay(d),
-    byShare: PRINTED_SHARES.map((g) => ({ gatewayShare: g, wallMs: at(d, g), meanMs: flat === null ? null : at(flat, g) })),
-    best: bestOf(d),
-    bestMean: flat === null ? null : bestOf(flat),
+    byShare: PRINTED_SHARES.map((g) => ({ gatewayShare: g, wallMs: measuredShares.get(g)!, meanMs: meanShares === null ? null : meanShares.get(g)! })),
+    best: bestOf(measuredShares),
+    bestMean: meanShares === null ? null : bestOf(meanShares),
   };
 }
 

@@ -473,8 +473,9 @@ function phaseTable(p: HalfPhases, thread: number): string {
 /** --replay's figures for a run of `config` (its half windows and work periods from the model's timings). */
 async function replaySummaryOf(config: Config, timing: ThreadTiming[]): Promise<ReplaySummary> {
   const { timingsOf } = await import("../src/laminar/timings.js");
+  const { firstShare } = await import("../src/run/thread-once.js");
   const t = timingsOf(config);
-  return replaySummary(timing, workPeriod(t.deltaNs / 2, t.batchNs, t.broadcastNs));
+  return replaySummary(timing, workPeriod(t.deltaNs / 2, t.batchNs, t.broadcastNs), firstShare);
 }
 
 /** A child run's command line: one simulation with w workers and the gateway's way (null: auto), its round figures on stdout (child()). */

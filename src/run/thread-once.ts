@@ -47,9 +47,9 @@ import { BOX_BYTES, BOX_RECORDS, LOG_SETS, PIPE_GATEWAY, PIPE_ZONES, logLayout, 
  */
 export const GATEWAY_SHARE = 0.14;
 
-/** The share of the nodes for partition 0 of W, whose thread also runs the gateway. */
-export function firstShare(W: number): number {
-  return Math.max(0, (1 / W - GATEWAY_SHARE) / (1 - GATEWAY_SHARE));
+/** The share of the nodes for partition 0 of W, whose thread also runs the gateway (whose share of the work is `g`). */
+export function firstShare(W: number, g = GATEWAY_SHARE): number {
+  return Math.max(0, (1 / W - g) / (1 - g));
 }
 
 export function runOncePartition(task: ParallelTask): PartitionResult {
