@@ -2,7 +2,7 @@
 // and probeCandidates (probe.ts). Not an export of the core: callers have
 // checked every argument.
 import { E_NOFIT } from "./abi";
-import { utilityConst, utilityOf, utilityOfLanesK } from "./fastmath";
+import { log2Lanes4, utilityConst, utilityOf, utilityOfLanesK } from "./fastmath";
 import { rowFirstRun, rowFirstRunLong4, rowFree } from "./row";
 
 // @ts-ignore: decorator
@@ -28,9 +28,10 @@ const ROW4_FREE = 0, ROW4_LONG = 1, ROW4_SHORT = 2, ROW_ANY = 3;
   cand: usize, n: i32, now: f32, m: i32, contiguous: i32,
   gamma: f32, degradeAge: f32, noise: usize, aos: bool = false, rec: usize = 0,
 ): i32 {
-  // a record (aos) holds its row's summary: one test for every width
+  // a record (aos) holds its row's summary: one test for every width; in the SIMD build, the caller (probeCore)
+  // has listed the candidates that count (listPlacable)
   if (aos) {
-    if (ASC_FEATURE_SIMD) return bestOfRecords(field, cand, n, now, m, contiguous, gamma, degradeAge, noise, rec);
+    if (ASC_FEATURE_SIMD) return bestOfRecords(field, cand, now, gamma, noise, rec);
     return bestOf(ROW_ANY, field, nodeCount, table, words, cand, n, now, m, contiguous, gamma, degradeAge, noise, aos, rec);
   }
   if (words == 4) {
@@ -131,25 +132,72 @@ const ALL_FREE: u64 = 0xffff_ffff_ffff_ffff;
 }
 
 /**
- * bestOf on records (aos) in the SIMD build: the same choice, with the
- * utility's vector constants loaded once before the loop (V8 would build
- * each again at every use, three instructions apiece).
+ * The candidates of a probe action on records (aos) that count, in order,
+ * into PLACABLE: not long-degraded, and placable (the record's summary of
+ * its row, rowStats); their number in `placable`. Each record's line is
+ * read here, right after the sampling (probeCore, SIMD build), so that the
+ * candidates' misses overlap each other and the noise draws, which need
+ * none of them; bestOfRecords then scores only these.
  */
 // @ts-ignore: decorator
-@inline function bestOfRecords(field: usize, cand: usize, n: i32, now: f32, m: i32, contiguous: i32, gamma: f32, degradeAge: f32, noise: usize, rec: usize): i32 {
-  const stat = contiguous ? REC_RUN : REC_FREE;
-  const k0 = utilityConst(0), k1 = utilityConst(1), k2 = utilityConst(2), k3 = utilityConst(3), k4 = utilityConst(4);
-  let best: f32 = -Infinity;
-  let bi: i32 = E_NOFIT;
+@inline export function listPlacable(field: usize, cand: usize, n: i32, now: f32, m: i32, contiguous: i32, degradeAge: f32, rec: usize): void {
+  const stat = contiguous ? REC_RUN : REC_FREE, list = PLACABLE;
+  let c = 0;
   for (let i = 0; i < n; i++) {
     const p = field + <usize>load<i32>(cand + (<usize>i << 2)) * rec;
-    const age = pos(now - load<f32>(p + REC_STAMP));
-    if (age > degradeAge) continue; // long-degrade: out of the candidate set
-    if (load<i32>(p + stat) < m) continue; // not placable (the record's summary of its row, rowStats)
-    const u = recordUtility(p, age, gamma, k0, k1, k2, k3, k4) + load<f32>(noise + (<usize>i << 2));
-    const take = <i32>(bi < 0) | <i32>(u > best);
-    bi = select<i32>(i, bi, take != 0);
-    best = reinterpret<f32>(select<i32>(reinterpret<i32>(u), reinterpret<i32>(best), take != 0));
+    // written at the list's end whatever the test says; kept only when it holds
+    store<i32>(list + (<usize>c << 2), i);
+    c += <i32>!(pos(now - load<f32>(p + REC_STAMP)) > degradeAge) & <i32>(load<i32>(p + stat) >= m);
+  }
+  placable = c;
+}
+
+/** listPlacable's list (indices into cand; k <= 4096) and its length. */
+const PLACABLE: usize = memory.data(4096 << 2, 16);
+let placable: i32 = 0;
+
+/**
+ * bestOf on records (aos) in the SIMD build, over listPlacable's list (the
+ * candidates that count, listed without a branch: which are placable is not
+ * predictable): the same choice, two candidates a step. Their records' S
+ * and H share one vector (lanes [S, H] of each), so the log2 of the utility
+ * runs once for both. Each lane does recordUtility's f32 operations in the
+ * same order, and the choice goes through the list in order, so the result
+ * is the same. The utility's vector constants are loaded once before the
+ * loop (V8 would build each again at every use, three instructions apiece).
+ */
+// @ts-ignore: decorator
+@inline function bestOfRecords(field: usize, cand: usize, now: f32, gamma: f32, noise: usize, rec: usize): i32 {
+  const c = placable, list = PLACABLE;
+  if (c == 0) return E_NOFIT;
+  const k0 = utilityConst(0), k1 = utilityConst(1), k2 = utilityConst(2), k3 = utilityConst(3), k4 = utilityConst(4);
+  const zero = f32x4.splat(0);
+  let best: f32 = -Infinity;
+  let bi: i32 = E_NOFIT;
+  let j = 0;
+  for (; j + 2 <= c; j += 2) {
+    const i0 = load<i32>(list + (<usize>j << 2)), i1 = load<i32>(list + (<usize>j << 2), 4);
+    const p0 = field + <usize>load<i32>(cand + (<usize>i0 << 2)) * rec, p1 = field + <usize>load<i32>(cand + (<usize>i1 << 2)) * rec;
+    const a0 = pos(now - load<f32>(p0 + REC_STAMP)), a1 = pos(now - load<f32>(p1 + REC_STAMP));
+    const v0 = v128.load(p0), v1 = v128.load(p1);
+    const sh = v128.shuffle<f32>(v0, v1, 0, 1, 4, 5), d = v128.shuffle<f32>(v0, v1, 2, 3, 6, 7);
+    const age = f32x4.replace_lane(f32x4.replace_lane(f32x4.splat(a0), 2, a1), 3, a1);
+    const r = log2Lanes4(f32x4.pmax(zero, f32x4.add(sh, f32x4.mul(age, d))), k0, k1, k2, k3, k4);
+    const u0 = (f32x4.extract_lane(r, 0) - gamma * f32x4.extract_lane(r, 1)) + load<f32>(noise + (<usize>i0 << 2));
+    const u1 = (f32x4.extract_lane(r, 2) - gamma * f32x4.extract_lane(r, 3)) + load<f32>(noise + (<usize>i1 << 2));
+    // the first that counts wins even at U = -Infinity, a later one only when strictly better; chosen without a
+    // branch (the best kept as its bits, which the integer select takes), as which is better is not predictable
+    const take0 = <i32>(bi < 0) | <i32>(u0 > best);
+    bi = select<i32>(i0, bi, take0 != 0);
+    best = reinterpret<f32>(select<i32>(reinterpret<i32>(u0), reinterpret<i32>(best), take0 != 0));
+    const take1 = <i32>(u1 > best);
+    bi = select<i32>(i1, bi, take1 != 0);
+    best = reinterpret<f32>(select<i32>(reinterpret<i32>(u1), reinterpret<i32>(best), take1 != 0));
+  }
+  if (j < c) {
+    const i = load<i32>(list + (<usize>j << 2)), p = field + <usize>load<i32>(cand + (<usize>i << 2)) * rec;
+    const u = recordUtility(p, pos(now - load<f32>(p + REC_STAMP)), gamma, k0, k1, k2, k3, k4) + load<f32>(noise + (<usize>i << 2));
+    if (bi < 0 || u > best) bi = i;
   }
   return bi;
 }

@@ -105,6 +105,26 @@ const UTILITY_CONST: usize = memory.data<u32>([
   return v128.load(UTILITY_CONST + (<usize>i << 4));
 }
 
+/**
+ * log2 of 1 + each of the four lanes, as fastLog2 (utilityOfLanesK's
+ * lanes 0 and 1, on all four): two candidates' [S, H] pairs at once
+ * (choose.ts bestOfRecords). Constants as utilityOfLanesK's. SIMD build only.
+ */
+// @ts-ignore: decorator
+@inline export function log2Lanes4(sh: v128, one: v128, mant: v128, low15: v128, inv215: v128, bias: v128): v128 {
+  const x = f32x4.add(sh, one);
+  const y = f32x4.pmax(one, x);
+  const e = f32x4.convert_i32x4_s(i32x4.sub(i32x4.shr_u(y, 23), bias));
+  const m = v128.and(y, mant);
+  const i = i32x4.shl(i32x4.shr_u(m, 15), 2);
+  const t = f32x4.mul(f32x4.convert_i32x4_s(v128.and(m, low15)), inv215);
+  // each lane's two neighbours in the table as one 8-byte word: [a0, c0, a1, c1] and [a2, c2, a3, c3]
+  const ac01 = v128.load64_lane(LOG2_LUT + <usize>i32x4.extract_lane(i, 1), v128.load64_zero(LOG2_LUT + <usize>i32x4.extract_lane(i, 0)), 1);
+  const ac23 = v128.load64_lane(LOG2_LUT + <usize>i32x4.extract_lane(i, 3), v128.load64_zero(LOG2_LUT + <usize>i32x4.extract_lane(i, 2)), 1);
+  const a = v128.shuffle<f32>(ac01, ac23, 0, 2, 4, 6), c = v128.shuffle<f32>(ac01, ac23, 1, 3, 5, 7);
+  return f32x4.add(e, f32x4.add(a, f32x4.mul(t, f32x4.sub(c, a))));
+}
+
 /** utilityOfLanes with its constants given (the same values: utilityConst 0 to 4). SIMD build only. */
 // @ts-ignore: decorator
 @inline export function utilityOfLanesK(sh: v128, gamma: f32, one: v128, mant: v128, low15: v128, inv215: v128, bias: v128): f32 {

@@ -3,7 +3,7 @@
 // directly with its own tables): sampling, noise and the choice. Not an
 // export of the module (index.ts re-exports probe.ts, not this file).
 import { E_DEFER } from "./abi";
-import { bestCandidate, fieldStep, nodeAt, rowOf } from "./choose";
+import { bestCandidate, fieldStep, listPlacable, nodeAt, rowOf } from "./choose";
 import { xoOut } from "./stream";
 
 /** What probeCore's reads ahead read (kept, so that they are not dropped as dead). */
@@ -47,7 +47,10 @@ let touched: i32 = 0;
       clearSeen(seen, nz, cand, k);
     }
   }
-  if (ahead && start == 0 && choose) {
+  if (ASC_FEATURE_SIMD && aos && start == 0 && choose) {
+    // the candidates that count, listed (their records' lines read) before the noise draws, for bestOfRecords
+    listPlacable(field, cand, k, now, m, contiguous, degradeAge, rec);
+  } else if (ahead && start == 0 && choose) {
     // every candidate's lines at once, before the noise draws (which need none of them): their misses overlap
     // each other and the draws, instead of falling one by one inside the choice's branches
     const fs = fieldStep(nodeCount, aos), stride = <usize>words << 3;
