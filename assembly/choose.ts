@@ -169,7 +169,8 @@ let placable: i32 = 0;
 // @ts-ignore: decorator
 @inline function bestOfRecords(field: usize, cand: usize, now: f32, gamma: f32, noise: usize, rec: usize): i32 {
   const c = placable, list = PLACABLE;
-  if (c == 0) return E_NOFIT;
+  // none counts; or one, which wins whatever its utility
+  if (c <= 1) return c == 0 ? E_NOFIT : load<i32>(list);
   const k0 = utilityConst(0), k1 = utilityConst(1), k2 = utilityConst(2), k3 = utilityConst(3), k4 = utilityConst(4);
   const zero = f32x4.splat(0);
   let best: f32 = -Infinity;
