@@ -19,8 +19,8 @@ const ROW4_FREE = 0, ROW4_LONG = 1, ROW4_SHORT = 2, ROW_ANY = 3;
  * The row test is chosen once, outside the loop: each of bestOf's inlined
  * copies has its own constant, and keeps only its own test. With `aos` (a
  * constant; the Zone engine's replicas), `field` holds a record of `rec`
- * bytes per node instead (REC_* below: the five values, then the row; one
- * cache line per candidate at 256 atoms), and `table` is not read.
+ * bytes per node instead (REC_* below: the five values and the row's
+ * summary), and `table` is not read.
  */
 // @ts-ignore: decorator
 @inline export function bestCandidate(
@@ -46,21 +46,21 @@ const ROW4_FREE = 0, ROW4_LONG = 1, ROW4_SHORT = 2, ROW_ANY = 3;
 /**
  * A node's record in the Zone engine's replicas (bytes): f32 S, H, dS, dH,
  * stamp, REC_STEP apart; i32 its row's free atoms (REC_FREE) and longest run
- * of free atoms (REC_RUN), written with the row (rowStats); then its bitmap
- * row at REC_ROW.
+ * of free atoms (REC_RUN), its row's summary (rowStats); REC_BYTES in all,
+ * two to a cache line, whatever the row's width. The row itself is not
+ * kept: the probe action reads only its summary.
  */
 export const REC_STEP: usize = 4;
 export const REC_S: usize = 0, REC_H: usize = 4, REC_DS: usize = 8, REC_DH: usize = 12, REC_STAMP: usize = 16;
-export const REC_FREE: usize = 20, REC_RUN: usize = 24, REC_ROW: usize = 32;
+export const REC_FREE: usize = 20, REC_RUN: usize = 24, REC_BYTES: usize = 32;
 
 /**
- * A record's row (`words` words at p + REC_ROW) summed up into REC_FREE and
- * REC_RUN, so that a candidate's row test is one load: popcount >= m is
- * REC_FREE >= m, and a run of m contiguous free atoms exists exactly when
- * the longest run is at least m.
+ * A bitmap row (`words` words at `row`) summed up into the record at p's
+ * REC_FREE and REC_RUN, so that a candidate's row test is one load:
+ * popcount >= m is REC_FREE >= m, and a run of m contiguous free atoms
+ * exists exactly when the longest run is at least m.
  */
-export function rowStats(p: usize, words: i32): void {
-  const row = p + REC_ROW;
+export function rowStats(p: usize, row: usize, words: i32): void {
   let free = 0, best = 0, cur = 0;
   for (let w = 0; w < words; w++) {
     const x = load<u64>(row + (<usize>w << 3));
@@ -102,10 +102,10 @@ const ALL_FREE: u64 = 0xffff_ffff_ffff_ffff;
   return aos ? REC_STEP : <usize>nodeCount << 2;
 }
 
-/** Node j's bitmap row: in its record (aos, at p), or in the table of rows of `stride` bytes. */
+/** Node j's bitmap row in the table of rows of `stride` bytes (a field's; a record, aos, holds only its row's summary). */
 // @ts-ignore: decorator
-@inline export function rowOf(p: usize, table: usize, j: i32, stride: usize, aos: bool): usize {
-  return aos ? p + REC_ROW : table + <usize>j * stride;
+@inline export function rowOf(table: usize, j: i32, stride: usize): usize {
+  return table + <usize>j * stride;
 }
 
 /**
@@ -224,7 +224,7 @@ let placable: i32 = 0;
     let placable: bool;
     if (aos) placable = load<i32>(p + stat) >= m; // the record's summary of its row (rowStats)
     else {
-      const row = rowOf(p, table, j, stride, aos);
+      const row = rowOf(table, j, stride);
       if (test == ROW4_FREE) {
         placable = <i32>(popcnt<u64>(load<u64>(row)) + popcnt<u64>(load<u64>(row, 8)) + popcnt<u64>(load<u64>(row, 16)) + popcnt<u64>(load<u64>(row, 24))) >= m;
       } else if (test == ROW4_LONG) placable = rowFirstRunLong4(row, m) >= 0;

@@ -167,5 +167,5 @@ let touched: i32 = 0;
 @inline function lines(field: usize, fs: usize, table: usize, stride: usize, j: i32, aos: bool, rec: usize): i32 {
   const p = nodeAt(field, j, aos, rec);
   if (aos) return load<i32>(p);
-  return load<i32>(p + 4 * fs) ^ load<i32>(p) ^ load<i32>(p + fs) ^ load<i32>(rowOf(p, table, j, stride, aos));
+  return load<i32>(p + 4 * fs) ^ load<i32>(p) ^ load<i32>(p + fs) ^ load<i32>(rowOf(table, j, stride));
 }

@@ -41,7 +41,7 @@ import { inboxAt, outboxBytes } from "./inbox";
 import { F_IN_N } from "./layout";
 import { push, queueBytes, queueInit, queueMove } from "./events";
 import { initSnapshot } from "./zone";
-import { REC_ROW } from "../choose";
+import { REC_BYTES } from "../choose";
 
 /** A bump allocator over the region being laid out. */
 let top: u64 = 0;
@@ -152,9 +152,9 @@ function layout(base: usize, write: bool): u64 {
   p = take(<i64>Z * ring << 3); if (write) seti(F_AGG_S, <i32>p);
   p = take(<i64>Z * ring << 3); if (write) seti(F_AGG_H, <i32>p);
   p = take(<i64>Z << 3); if (write) seti(F_FORFEIT, <i32>p);
-  // Zone tables: a record of REC_ROW + rb bytes per node (zone.ts nodeRecBytes; choose.ts: its five values, then its
-  // bitmap row; one cache line at 256 atoms), a master and `copies` published versions each, 64-aligned
-  const nodeRec = REC_ROW + <usize>rb;
+  // Zone tables: a record of REC_BYTES per node (zone.ts nodeRecBytes; choose.ts: its five values and its row's
+  // summary; two to a cache line), a master and `copies` published versions each, 64-aligned
+  const nodeRec = REC_BYTES;
   for (let z = 0; z < Z; z++) {
     const nz = load<i32>(offs + (<usize>(z + 1) << 2)) - load<i32>(offs + (<usize>z << 2));
     const zt = ((<usize>nz * nodeRec + 63) >> 6) << 6;

@@ -5,7 +5,7 @@
 // the next version (zoneAggregate's sums for its aggregates), a broadcast hands a
 // version to the Zone's replicas (each copy lossy), an upload sends the
 // aggregates to the gateway side, and a DA reads its node's replica.
-import { projH, projS, REC_DH, REC_DS, REC_H, REC_ROW, REC_S, REC_STAMP, REC_STEP, rowStats } from "../choose";
+import { projH, projS, REC_BYTES, REC_DH, REC_DS, REC_H, REC_S, REC_STAMP, REC_STEP, rowStats } from "../choose";
 import { fdLog, fdLog1p } from "../libm";
 import { streamFloat, streamNormal } from "../stream";
 import { ENGINE_ZIG } from "./scratch";
@@ -24,9 +24,9 @@ import { send } from "./outbox";
 /** Stamp of a missing row (src/laminar/zhaf.ts MISSING_STAMP). */
 const MISSING_STAMP: f32 = <f32>-1e30;
 
-/** The bytes of a node's record in the Zone tables (choose.ts REC_*: its five values, then its bitmap row). */
+/** The bytes of a node's record in the Zone tables (choose.ts REC_*: its five values and its row's summary). */
 // @ts-ignore: decorator
-@inline export function nodeRecBytes(): usize { return REC_ROW + <usize>ROW_BYTES; }
+@inline export function nodeRecBytes(): usize { return REC_BYTES; }
 
 /** Zone z's network and report streams. */
 // @ts-ignore: decorator
@@ -151,8 +151,7 @@ function snapshot(z: i32, nowNs: f64): void {
     store<f32>(b + REC_STAMP, <f32>measMs);
     setF64At(F_LAST_MEAS, n, measMs);
     setF64At(F_LAST_HEARD, n, arrive);
-    copyWords(b + REC_ROW, rj + (RR_BITS << 2), <usize>words);
-    rowStats(b, words >> 3);
+    rowStats(b, rj + (RR_BITS << 2), words >> 3);
   }
   store<i32>(desc, keep, 12);
   const v = i32At(F_TAKEN, z);
@@ -222,8 +221,7 @@ export function initSnapshot(z: i32): void {
     store<f32>(b + REC_DS, 0);
     store<f32>(b + REC_DH, 0);
     store<f32>(b + REC_STAMP, 0);
-    copyWords(b + REC_ROW, row(off + r), <usize>ROW_BYTES);
-    rowStats(b, ROW_BYTES >> 3);
+    rowStats(b, row(off + r), ROW_BYTES >> 3);
   }
   snapshot(z, 0);
   setI32At(F_DELIVERED, z, 1);

@@ -611,18 +611,23 @@ describe("the Zone tables' records", () => {
     return [free, best];
   }
 
-  /** Every record of every Zone table (the master and each published copy) against its row; how many rows have more than one free run. */
-  function checkRecords(core: ReturnType<typeof loadCore>, ze: ZoneEngine): { checked: number; fragmented: number } {
+  /**
+   * Every record of every Zone table (the master and each published copy; 32 bytes a node: its five values and its
+   * row's summary, no row) against the row at `rowAt(z, v, r)` in `rows` (node r of Zone z, table v); how many rows
+   * have more than one free run.
+   */
+  function checkRecords(core: ReturnType<typeof loadCore>, ze: ZoneEngine, rows: Uint8Array, rowAt: (z: number, v: number, r: number) => number): { checked: number; fragmented: number } {
     const u8 = core.arena.u8, i32 = core.arena.i32;
-    const rowBytes = ze.geti(EF.ROW_BYTES), rec = 32 + rowBytes, copies = ze.geti(EF.COPIES), offsets = ze.geti(EF.OFFSETS) >> 2;
+    const rowBytes = ze.geti(EF.ROW_BYTES), copies = ze.geti(EF.COPIES), offsets = ze.geti(EF.OFFSETS) >> 2;
     let fragmented = 0, checked = 0;
     for (let z = 0; z < ze.geti(EF.ZONES); z++) {
       const nz = i32[offsets + z + 1] - i32[offsets + z];
       const master = i32[(ze.geti(EF.MASTER) >> 2) + z], zt = i32[(ze.geti(EF.ZT_BYTES) >> 2) + z];
+      expect(zt).toBe(Math.ceil((nz * 32) / 64) * 64);
       for (let v = 0; v <= copies; v++) {
         for (let r = 0; r < nz; r++) {
-          const p = master + v * zt + r * rec;
-          const [free, run] = stats(u8, p + 32, rowBytes);
+          const p = master + v * zt + r * 32;
+          const [free, run] = stats(rows, rowAt(z, v, r), rowBytes);
           expect([i32[(p + 20) >> 2], i32[(p + 24) >> 2]]).toEqual([free, run]);
           if (run < free) fragmented++;
           checked++;
@@ -632,26 +637,58 @@ describe("the Zone tables' records", () => {
     return { checked, fragmented };
   }
 
-  it("each record's summary of its row (free atoms, longest free run) matches the row: random rows at the start, and in every table under load", () => {
+  type Twin = { zhaf: { master: Float64Array; ztBytes: Int32Array; rowsOffset(z: number): number } };
+  type WithCluster = { cluster: { row(n: number): number; nodes: number } };
+
+  /**
+   * The same run on the core's Zone engine and on the TypeScript twin, which keeps the rows in its Z-HAF tables
+   * (src/laminar/zhaf.ts): both models, and where the twin's table v of Zone z holds node r's row.
+   */
+  function pair(atoms: number, rows?: (u8: Uint8Array, at: number, bytes: number) => void) {
+    const sets = ["cluster.nodes=300", "sim.durationS=0.1", `cluster.atomsPerNode=${atoms}`, "workload.rho=0.9"];
+    const core = loadCore("auto"), twinCore = loadCore("auto");
+    const m = new LaminarModel(core, applySets(defaultConfig(), [...sets, "sim.engine=core"]));
+    const twin = new LaminarModel(twinCore, applySets(defaultConfig(), [...sets, "sim.engine=ts"]));
+    for (const [model, c] of [[m, core], [twin, twinCore]] as const) {
+      const cluster = (model as unknown as WithCluster).cluster;
+      rows?.(c.arena.u8, cluster.row(0), cluster.nodes * (atoms >> 3));
+      model.start();
+    }
+    const zf = (twin as unknown as Twin).zhaf, rowBytes = atoms >> 3;
+    const twinRow = (z: number, v: number, r: number) => zf.master[z] + v * zf.ztBytes[z] + zf.rowsOffset(z) + r * rowBytes;
+    return { core, m, twinCore, twin, twinRow };
+  }
+
+  it("each record's summary of its row (free atoms, longest free run) matches the row the twin's tables hold: random rows at the start", () => {
     for (const atoms of [64, 256, 1024]) {
-      const core = loadCore("auto");
-      const m = new LaminarModel(core, applySets(defaultConfig(), ["cluster.nodes=300", "sim.durationS=0.1", "sim.engine=core", `cluster.atomsPerNode=${atoms}`, "workload.rho=0.9"]));
-      // rows of random runs (taken and free, 1 to a quarter of a row each) before the engine publishes them as snapshot 0
-      const cluster = (m as unknown as { cluster: { row(n: number): number; nodes: number } }).cluster;
-      const u8 = core.arena.u8, at = cluster.row(0), bytes = cluster.nodes * (atoms >> 3);
-      let seed = 12345 + atoms, free = 1;
-      const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) % n;
-      u8.fill(0, at, at + bytes);
-      for (let b = 0; b < bytes * 8;) {
-        for (let run = 1 + rand(atoms >> 2); run > 0 && b < bytes * 8; run--, b++) if (free) u8[at + (b >> 3)] |= 1 << (b & 7);
-        free ^= 1;
-      }
-      m.start();
-      const start = checkRecords(core, m.zoneEngine!);
-      expect(start.fragmented).toBeGreaterThan(start.checked / 3); // the master and the published copy 0
-      m.runUntil(60e6);
-      const later = checkRecords(core, m.zoneEngine!);
-      expect(later.checked).toBe(start.checked);
+      // rows of random runs (taken and free, 1 to a quarter of a row each) before either publishes them as snapshot 0
+      // (the nodes' free counts are not made to agree: the run is not taken further)
+      const { core, m, twinCore, twinRow } = pair(atoms, (u8, at, bytes) => {
+        let seed = 12345 + atoms, free = 1;
+        const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) % n;
+        u8.fill(0, at, at + bytes);
+        for (let b = 0; b < bytes * 8;) {
+          for (let run = 1 + rand(atoms >> 2); run > 0 && b < bytes * 8; run--, b++) if (free) u8[at + (b >> 3)] |= 1 << (b & 7);
+          free ^= 1;
+        }
+      });
+      // the twin's master holds the cluster's rows
+      const first = (m as unknown as WithCluster).cluster.row(0), rowBytes = atoms >> 3;
+      expect(twinCore.arena.u8.subarray(twinRow(0, 0, 0), twinRow(0, 0, 0) + 8 * rowBytes)).toEqual(core.arena.u8.subarray(first, first + 8 * rowBytes));
+      const start = checkRecords(core, m.zoneEngine!, twinCore.arena.u8, twinRow);
+      expect(start.fragmented).toBeGreaterThan(start.checked / 3);
     }
   });
+
+  it("each record's summary of its row matches the row the twin's tables hold in every table under load", () => {
+    for (const atoms of [64, 256, 1024]) {
+      const { core, m, twinCore, twin, twinRow } = pair(atoms);
+      m.runUntil(60e6);
+      twin.runUntil(60e6);
+      const later = checkRecords(core, m.zoneEngine!, twinCore.arena.u8, twinRow);
+      expect(later.checked).toBe((1 + m.zoneEngine!.geti(EF.COPIES)) * 300);
+      expect(later.fragmented).toBeGreaterThan(0);
+    }
+  });
+
 });
